@@ -1,1 +1,43 @@
-export const PLATFORM = 'platform';
+export { ConfigError, readConfig } from './config';
+export { createLogger, REDACTED_KEYS, type Logger } from './logger';
+export { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, errors, isDomainError } from './errors';
+export {
+  ACTOR_METADATA,
+  AGENT_ID_METADATA,
+  callContextFromMetadata,
+  REQUEST_ID_METADATA,
+  TRACE_ID_METADATA,
+  type CallContext,
+} from './call-context';
+export { unary } from './unary';
+export { startGrpcServer, type GrpcServerHandle } from './grpc-server';
+export {
+  callOptionsFrom,
+  createServiceClient,
+  DEFAULT_DEADLINE_MS,
+  errorInfoFromGrpc,
+  type CallOptions,
+  type GrpcErrorInfo,
+  type PromiseClient,
+} from './grpc-client';
+export { createHealthClient, type HealthClient, type HealthStatus } from './health-client';
+export { onShutdown, SHUTDOWN_TIMEOUT_MS_DEFAULT, type ShutdownStep } from './shutdown';
+export {
+  decodeCursor,
+  encodeCursor,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  PAGE_LIMIT_MIN,
+  resolveLimit,
+  toPage,
+  type CursorKey,
+} from './pagination';
+export { isId, isUuidv7, newId, uuidv7, uuidv7Timestamp, type IdPrefix } from './ids';
+export {
+  formatAmount,
+  MAX_AMOUNT_MICRO,
+  MICRO_PER_UNIT,
+  MIN_AMOUNT_MICRO,
+  parseAmount,
+  parsePositiveAmount,
+} from './money';

@@ -1,0 +1,65 @@
+import * as ed from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { randomBytes } from 'node:crypto';
+import { canonicalBytes } from './canonical-json';
+import { fromBase64, toBase64 } from './encoding';
+import { CryptoFormatError } from './errors';
+
+// @noble/ed25519 v3 ships without a sync SHA-512; wiring one enables the sync sign/verify API.
+ed.hashes.sha512 = (message) => sha512(message);
+
+export const PRIVATE_KEY_LENGTH = 32;
+export const PUBLIC_KEY_LENGTH = 32;
+export const SIGNATURE_LENGTH = 64;
+
+function assertLength(bytes: Uint8Array, length: number, what: string): void {
+  if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
+    throw new CryptoFormatError(`${what} must be ${length} bytes`);
+  }
+}
+
+/** A fresh ed25519 key pair: the 32-byte RFC 8032 seed and its 32-byte public key. */
+export function generateKeyPair(): { privateKey: Uint8Array; publicKey: Uint8Array } {
+  const privateKey = new Uint8Array(randomBytes(PRIVATE_KEY_LENGTH));
+  return { privateKey, publicKey: publicKeyFromPrivate(privateKey) };
+}
+
+export function publicKeyFromPrivate(privateKey: Uint8Array): Uint8Array {
+  assertLength(privateKey, PRIVATE_KEY_LENGTH, 'private key');
+  return ed.getPublicKey(privateKey);
+}
+
+/** Deterministic ed25519 signature (64 bytes). Throws CryptoFormatError on a bad key length. */
+export function sign(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
+  assertLength(privateKey, PRIVATE_KEY_LENGTH, 'private key');
+  return ed.sign(message, privateKey);
+}
+
+/**
+ * RFC 8032 verification (noble's strict mode, not ZIP-215, matching OpenSSL/node:crypto).
+ * Returns false, never throws, on malformed signatures or keys.
+ */
+export function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  if (!(signature instanceof Uint8Array) || signature.length !== SIGNATURE_LENGTH) return false;
+  if (!(publicKey instanceof Uint8Array) || publicKey.length !== PUBLIC_KEY_LENGTH) return false;
+  if (!(message instanceof Uint8Array)) return false;
+  try {
+    return ed.verify(signature, message, publicKey, { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+/** Base64 signature over `canonicalBytes(value)`. */
+export function signCanonical(value: unknown, privateKey: Uint8Array): string {
+  return toBase64(sign(canonicalBytes(value), privateKey));
+}
+
+/** False (never throws) for bad base64, wrong lengths, values that cannot be canonicalized. */
+export function verifyCanonical(value: unknown, signatureB64: string, publicKeyB64: string): boolean {
+  try {
+    return verify(fromBase64(signatureB64), canonicalBytes(value), fromBase64(publicKeyB64));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,21 @@
+export { canonicalBytes, canonicalize } from './canonical-json';
+export { CanonicalizationError, CryptoFormatError } from './errors';
+export { fromBase64, fromBase64Url, sha256, sha256Hex, toBase64 } from './encoding';
+export {
+  generateKeyPair,
+  PRIVATE_KEY_LENGTH,
+  PUBLIC_KEY_LENGTH,
+  publicKeyFromPrivate,
+  sign,
+  SIGNATURE_LENGTH,
+  signCanonical,
+  verify,
+  verifyCanonical,
+} from './ed25519';
+export {
+  bodySha256,
+  registrationProofPayload,
+  requestSigningPayload,
+  type RegistrationProofPayload,
+  type RequestSigningPayload,
+} from './payloads';

@@ -1,0 +1,51 @@
+import { status } from '@grpc/grpc-js';
+
+/** Trailing metadata key carrying the stable problem code of a failed call. */
+export const ERROR_CODE_METADATA = 'x-error-code';
+/** Trailing metadata key carrying the JSON-encoded details of a failed call. */
+export const ERROR_DETAILS_METADATA = 'x-error-details';
+
+/**
+ * An expected, client-visible failure. It carries a stable problem `code` (snake_case, used by
+ * the gateway's problem JSON) and a gRPC status, never an HTTP number: the gateway owns that map.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly grpcCode: status,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function isDomainError(err: unknown): err is DomainError {
+  return err instanceof DomainError;
+}
+
+type Details = Record<string, unknown>;
+
+export const errors = {
+  invalidArgument: (code: string, message: string, details?: Details) =>
+    new DomainError(status.INVALID_ARGUMENT, code, message, details),
+  notFound: (entity: string, id: string) =>
+    new DomainError(status.NOT_FOUND, `${entity}_not_found`, `${entity} ${id} not found`),
+  alreadyExists: (code: string, message: string, details?: Details) =>
+    new DomainError(status.ALREADY_EXISTS, code, message, details),
+  failedPrecondition: (code: string, message: string, details?: Details) =>
+    new DomainError(status.FAILED_PRECONDITION, code, message, details),
+  invalidState: (entity: string, current: string, wanted: string) =>
+    new DomainError(status.FAILED_PRECONDITION, 'invalid_state', `${entity} is ${current}, cannot become ${wanted}`, {
+      current,
+      wanted,
+    }),
+  permissionDenied: (code: string, message: string, details?: Details) =>
+    new DomainError(status.PERMISSION_DENIED, code, message, details),
+  unauthenticated: (code: string, message: string) => new DomainError(status.UNAUTHENTICATED, code, message),
+  resourceExhausted: (code: string, message: string, details?: Details) =>
+    new DomainError(status.RESOURCE_EXHAUSTED, code, message, details),
+  unavailable: (code: string, message: string) => new DomainError(status.UNAVAILABLE, code, message),
+  aborted: (code: string, message: string) => new DomainError(status.ABORTED, code, message),
+};

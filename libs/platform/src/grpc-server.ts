@@ -1,0 +1,79 @@
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from './logger';
+
+export interface GrpcServerHandle {
+  port: number;
+  server: Server;
+  /** Marks '' and the service name SERVING (call once dependencies are connected). */
+  setServing(): void;
+  setNotServing(): void;
+  /** NOT_SERVING, then drains in-flight calls for up to `graceMs` before forcing. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+const SERVER_OPTIONS = {
+  // Ping idle clients so dead peers are noticed; clients ping every 30 s (see grpc-client.ts).
+  'grpc.keepalive_time_ms': 60_000,
+  'grpc.keepalive_timeout_ms': 20_000,
+  'grpc.keepalive_permit_without_calls': 1,
+};
+
+/**
+ * Starts a gRPC server with grpc.health.v1. Health for '' (whole server) and `name` starts
+ * NOT_SERVING, so readiness probes fail until `setServing()`. Port 0 binds an ephemeral port.
+ */
+export async function startGrpcServer(opts: {
+  name: string;
+  host?: string;
+  port: number;
+  logger: Logger;
+  register: (server: Server) => void;
+}): Promise<GrpcServerHandle> {
+  const { name, logger } = opts;
+  const server = new Server(SERVER_OPTIONS);
+  const health = new HealthImplementation({ '': 'NOT_SERVING', [name]: 'NOT_SERVING' });
+  health.addToServer(server);
+  opts.register(server);
+
+  const address = `${opts.host ?? '0.0.0.0'}:${opts.port}`;
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(address, ServerCredentials.createInsecure(), (err, boundPort) =>
+      err ? reject(err) : resolve(boundPort),
+    );
+  });
+  logger.info({ service: name, port }, 'grpc server listening');
+
+  const setStatus = (value: 'SERVING' | 'NOT_SERVING') => {
+    health.setStatus('', value);
+    health.setStatus(name, value);
+    logger.info({ service: name, health: value }, 'grpc health changed');
+  };
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (graceMs = 10_000): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      setStatus('NOT_SERVING');
+      const force = setTimeout(() => {
+        logger.warn({ service: name, grace_ms: graceMs }, 'grpc drain timed out, forcing shutdown');
+        server.forceShutdown();
+        resolve();
+      }, graceMs);
+      force.unref();
+      server.tryShutdown(() => {
+        clearTimeout(force);
+        logger.info({ service: name }, 'grpc server stopped');
+        resolve();
+      });
+    });
+    return closing;
+  };
+
+  return {
+    port,
+    server,
+    setServing: () => setStatus('SERVING'),
+    setNotServing: () => setStatus('NOT_SERVING'),
+    shutdown,
+  };
+}

@@ -1,0 +1,67 @@
+import type { Logger } from './logger';
+
+export interface ShutdownStep {
+  name: string;
+  run: () => Promise<void>;
+}
+
+export const SHUTDOWN_TIMEOUT_MS_DEFAULT = 25_000;
+
+/**
+ * On the first SIGTERM/SIGINT runs `steps` in order (stop intake first, close stores last), then
+ * exits 0; exits 1 if the steps take longer than `timeoutMs`. A failing step is logged and the
+ * rest still run, so connections are not leaked. Returns the trigger, which tests call directly
+ * (with `exit` replaced); repeated signals or calls share the one run.
+ */
+export function onShutdown(
+  logger: Logger,
+  steps: ShutdownStep[],
+  opts: { timeoutMs?: number; exit?: (code: number) => void; signals?: NodeJS.Signals[] } = {},
+): () => Promise<void> {
+  const timeoutMs = opts.timeoutMs ?? SHUTDOWN_TIMEOUT_MS_DEFAULT;
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  let running: Promise<void> | undefined;
+
+  const trigger = (): Promise<void> => {
+    running ??= new Promise<void>((resolve) => {
+      let finished = false;
+      const timer = setTimeout(() => {
+        if (finished) return;
+        finished = true;
+        logger.error({ timeout_ms: timeoutMs }, 'shutdown timed out');
+        exit(1);
+        resolve();
+      }, timeoutMs);
+      timer.unref();
+      void (async () => {
+        logger.info({ steps: steps.map((s) => s.name) }, 'shutting down');
+        let failed = false;
+        for (const step of steps) {
+          if (finished) return;
+          try {
+            await step.run();
+            logger.info({ step: step.name }, 'shutdown step done');
+          } catch (err) {
+            failed = true;
+            logger.error({ step: step.name, err }, 'shutdown step failed');
+          }
+        }
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        logger.info({ failed }, 'shutdown complete');
+        exit(0);
+        resolve();
+      })();
+    });
+    return running;
+  };
+
+  for (const signal of opts.signals ?? (['SIGTERM', 'SIGINT'] as NodeJS.Signals[])) {
+    process.once(signal, (received) => {
+      logger.info({ signal: received }, 'signal received');
+      void trigger();
+    });
+  }
+  return trigger;
+}
