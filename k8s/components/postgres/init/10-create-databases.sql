@@ -1,0 +1,2 @@
+-- One database per service; a service never reads another service's database.
+CREATE DATABASE identity;

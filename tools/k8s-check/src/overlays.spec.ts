@@ -1,0 +1,210 @@
+// Renders every overlay under k8s/overlays with `kubectl kustomize` and checks the objects.
+import { checkOverlay, overlayRules, APP_DEPLOYMENTS } from './overlay-checks';
+import { checkReferences } from './checks/references';
+import { secretValue } from './checks/addresses';
+import { isFlowAllowed, type Endpoint } from './checks/network-policy';
+import { resolveEnv } from './env';
+import { find, ofKind, workloads, type K8sObject } from './manifest';
+import { kubectlAvailable, renderKustomization } from './render';
+import * as path from 'node:path';
+
+const repoRoot = path.resolve(__dirname, '../../..');
+const haveKubectl = kubectlAvailable();
+const required = process.env.REQUIRE_REAL_SERVICES === '1';
+
+if (!haveKubectl) {
+  if (required) {
+    describe('kubectl', () => {
+      it('must be installed when REQUIRE_REAL_SERVICES=1', () => {
+        throw new Error('kubectl not found on PATH; the overlay render tests cannot run (install kubectl)');
+      });
+    });
+  } else {
+    console.warn('k8s-check: kubectl not found on PATH: skipping the overlay render tests (REQUIRE_REAL_SERVICES=1 makes this a failure)');
+  }
+}
+const describeRendered = haveKubectl ? describe : describe.skip;
+
+const rules = overlayRules(repoRoot);
+const renders = new Map<string, K8sObject[]>();
+function render(name: string): K8sObject[] {
+  if (!renders.has(name)) renders.set(name, renderKustomization(path.join(repoRoot, 'k8s', 'overlays', name)));
+  return renders.get(name)!;
+}
+const pod = (objects: K8sObject[], name: string): Endpoint => {
+  const w = workloads(objects).find((x) => x.name === name);
+  if (!w) throw new Error(`workload ${name} not rendered`);
+  return { labels: w.podLabels };
+};
+
+describeRendered('every overlay', () => {
+  it('should include sandbox and production', () => {
+    expect(rules.map((r) => r.name)).toEqual(expect.arrayContaining(['production', 'sandbox']));
+  });
+
+  describe.each(rules.map((r) => [r.name, r] as const))('%s', (name, overlay) => {
+    it('should pass every generic rule (security, probes, ports, references, addresses, policies, images)', () => {
+      expect(checkOverlay(render(name), overlay)).toEqual([]);
+    });
+
+    it('should run gateway and identity with container "server", app labels and a ServiceAccount each', () => {
+      const objects = render(name);
+      for (const app of APP_DEPLOYMENTS) {
+        const w = workloads(objects).find((x) => x.kind === 'Deployment' && x.name === app)!;
+        expect(w.podLabels.app).toBe(app);
+        expect(w.pod.containers?.map((c) => c.name)).toEqual(['server']);
+        expect(w.pod.serviceAccountName).toBe(app);
+        expect(w.pod.containers![0].securityContext?.runAsUser ?? w.pod.securityContext?.runAsUser).toBe(10001);
+        expect(find(objects, 'ServiceAccount', app)).toBeDefined();
+      }
+    });
+
+    it('should give identity grpc probes on port 50051 behind Service identity:50051', () => {
+      const objects = render(name);
+      const server = workloads(objects).find((x) => x.name === 'identity')!.pod.containers![0];
+      expect(server.ports).toEqual([{ name: 'grpc', containerPort: 50051 }]);
+      expect(server.readinessProbe?.grpc?.port).toBe(50051);
+      expect(server.livenessProbe?.grpc?.port).toBe(50051);
+      const svc = find(objects, 'Service', 'identity')!.spec as { ports: Array<{ name: string; port: number }> };
+      expect(svc.ports.map((p) => [p.name, p.port])).toEqual([['grpc', 50051]]);
+    });
+
+    it('should give the gateway an HTTP readiness probe on /health and a liveness probe', () => {
+      const server = workloads(render(name)).find((x) => x.name === 'gateway')!.pod.containers![0];
+      expect(server.readinessProbe?.httpGet).toEqual({ path: '/health', port: 'http' });
+      expect(server.livenessProbe).toBeDefined();
+    });
+
+    it('should configure identity and gateway per the env conventions', () => {
+      const objects = render(name);
+      const identity = resolveEnv(objects, 'identity', 'server');
+      expect(identity).toMatchObject({
+        GRPC_PORT: { value: '50051' },
+        NATS_URL: { value: 'nats://nats:4222' },
+        LOG_LEVEL: { value: expect.any(String) },
+        DATABASE_URL: { secret: expect.stringMatching(/^identity-secrets/), key: 'DATABASE_URL' },
+      });
+      const gateway = resolveEnv(objects, 'gateway', 'server');
+      expect(gateway).toMatchObject({
+        PORT: { value: '8080' },
+        IDENTITY_GRPC_URL: { value: 'identity:50051' },
+        OPERATOR_TOKENS: { secret: expect.stringMatching(/^gateway-secrets/), key: 'OPERATOR_TOKENS' },
+        EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^gateway-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
+      });
+      expect(identity.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
+    });
+
+    it('should run NATS with JetStream on a persistent volume behind nats:4222', () => {
+      const objects = render(name);
+      const nats = workloads(objects).find((x) => x.kind === 'StatefulSet' && x.name === 'nats');
+      expect(nats).toBeDefined();
+      expect(nats!.pod.containers![0]).toEqual(expect.objectContaining({ args: expect.arrayContaining(['-js']) }));
+      const claims = (nats!.object.spec as { volumeClaimTemplates?: unknown[] }).volumeClaimTemplates ?? [];
+      expect(claims).toHaveLength(1);
+      const svc = find(objects, 'Service', 'nats')!.spec as { ports: Array<{ port: number }> };
+      expect(svc.ports.map((p) => p.port)).toEqual([4222]);
+    });
+
+    it('should allow exactly the intended network flows', () => {
+      const objects = render(name);
+      const gateway = pod(objects, 'gateway');
+      const identity = pod(objects, 'identity');
+      const nats = pod(objects, 'nats');
+      expect(isFlowAllowed(objects, 'external', gateway, { port: 8080, portName: 'http' })).toBe(true);
+      expect(isFlowAllowed(objects, gateway, identity, { port: 50051, portName: 'grpc' })).toBe(true);
+      expect(isFlowAllowed(objects, identity, nats, { port: 4222, portName: 'client' })).toBe(true);
+      // Only the gateway reaches identity; the gateway uses no bus; nothing reaches in from outside.
+      expect(isFlowAllowed(objects, 'external', identity, { port: 50051, portName: 'grpc' })).toBe(false);
+      expect(isFlowAllowed(objects, nats, identity, { port: 50051, portName: 'grpc' })).toBe(false);
+      expect(isFlowAllowed(objects, gateway, nats, { port: 4222, portName: 'client' })).toBe(false);
+      expect(isFlowAllowed(objects, 'external', nats, { port: 4222, portName: 'client' })).toBe(false);
+      expect(isFlowAllowed(objects, identity, gateway, { port: 8080, portName: 'http' })).toBe(false);
+    });
+  });
+});
+
+describeRendered('sandbox overlay', () => {
+  const objects = () => render('sandbox');
+
+  it('should run in-cluster NATS and PostgreSQL', () => {
+    const stateful = workloads(objects()).filter((w) => w.kind === 'StatefulSet').map((w) => w.name).sort();
+    expect(stateful).toEqual(['nats', 'postgres']);
+  });
+
+  it('should create a database for every service that has a DATABASE_URL', () => {
+    const init = ofKind(objects(), 'ConfigMap').find((c) => c.metadata?.name?.startsWith('postgres-init'))!;
+    const sql = Object.values(init.data ?? {}).join('\n');
+    const users = workloads(objects()).filter((w) => w.kind === 'Deployment' && resolveEnv(objects(), w.name, 'server').DATABASE_URL);
+    expect(users.map((w) => w.name)).toContain('identity');
+    for (const w of users) {
+      const ref = resolveEnv(objects(), w.name, 'server').DATABASE_URL as { secret: string; key: string };
+      const url = new URL(secretValue(objects(), ref.secret, ref.key)!);
+      expect(url.host).toBe('postgres:5432');
+      expect(sql).toContain(`CREATE DATABASE ${url.pathname.slice(1)};`);
+    }
+  });
+
+  it('should run one replica of each service in sandbox mode', () => {
+    for (const app of APP_DEPLOYMENTS) {
+      expect(workloads(objects()).find((w) => w.name === app)!.replicas).toBe(1);
+      expect(resolveEnv(objects(), app, 'server').EXCHANGE_ENV).toEqual({ value: 'sandbox' });
+    }
+  });
+
+  it('should generate every Secret it uses (nothing operator-provided)', () => {
+    expect(checkReferences(objects(), {}).problems).toEqual([]);
+    for (const s of ofKind(objects(), 'Secret')) expect(s.metadata?.name).toMatch(/^(identity-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
+  });
+
+  it('should let services (not the gateway) reach PostgreSQL', () => {
+    const pg = pod(objects(), 'postgres');
+    expect(isFlowAllowed(objects(), pod(objects(), 'identity'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'gateway'), pg, { port: 5432, portName: 'postgres' })).toBe(false);
+  });
+});
+
+describeRendered('production overlay', () => {
+  const objects = () => render('production');
+  const production = rules.find((r) => r.name === 'production')!;
+
+  it('should have no in-cluster PostgreSQL', () => {
+    expect(workloads(objects()).find((w) => w.name === 'postgres')).toBeUndefined();
+    expect(ofKind(objects(), 'StatefulSet').map((s) => s.metadata?.name)).toEqual(['nats']);
+  });
+
+  it('should run mainnet with at least 2 replicas of each service, each with a PodDisruptionBudget', () => {
+    for (const app of APP_DEPLOYMENTS) {
+      expect(workloads(objects()).find((w) => w.name === app)!.replicas).toBeGreaterThanOrEqual(2);
+      expect(resolveEnv(objects(), app, 'server').EXCHANGE_ENV).toEqual({ value: 'mainnet' });
+    }
+    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['gateway', 'identity']);
+  });
+
+  it('should render no Secret and use only the documented operator-provided ones', () => {
+    expect(ofKind(objects(), 'Secret')).toEqual([]);
+    const report = checkReferences(objects(), production.externalSecrets);
+    expect(report.problems).toEqual([]);
+    expect(report.externalSecretsUsed).toEqual(Object.keys(production.externalSecrets).sort());
+    expect(production.externalSecrets).toEqual({
+      'identity-secrets': ['DATABASE_URL'],
+      'gateway-secrets': ['OPERATOR_TOKENS', 'EXCHANGE_SIGNING_KEY'],
+    });
+  });
+
+  it('should pin application images to a release', () => {
+    for (const app of APP_DEPLOYMENTS) {
+      expect(workloads(objects()).find((w) => w.name === app)!.pod.containers![0].image).toMatch(/^ghcr\.io\/agent-exchange\/[a-z-]+(:\d+\.\d+\.\d+|@sha256:[0-9a-f]+)$/);
+    }
+  });
+
+  it('should share rate limits through Redis reachable only from the gateway', () => {
+    expect(resolveEnv(objects(), 'gateway', 'server').REDIS_URL).toEqual({ value: 'redis://redis:6379' });
+    const redis = pod(objects(), 'redis');
+    expect(isFlowAllowed(objects(), pod(objects(), 'gateway'), redis, { port: 6379, portName: 'redis' })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'identity'), redis, { port: 6379, portName: 'redis' })).toBe(false);
+  });
+
+  it('should let services reach the managed PostgreSQL outside the cluster', () => {
+    expect(isFlowAllowed(objects(), pod(objects(), 'identity'), 'external', { port: 5432 })).toBe(true);
+  });
+});
