@@ -1,0 +1,103 @@
+import { testLogger } from '@exchange/testing';
+import { newEvent, type EventEnvelope } from './envelope';
+import { InProcessEventBus } from './in-process-event-bus';
+
+const event = (type: string, data: unknown = {}) => newEvent({ type, source: 'test', subjectId: 'x', data });
+
+function collector() {
+  const seen: EventEnvelope[] = [];
+  let notify: (() => void) | null = null;
+  return {
+    seen,
+    handler: async (e: EventEnvelope) => {
+      seen.push(e);
+      notify?.();
+    },
+    /** Resolves once `count` events were handled. */
+    until: (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => seen.length >= count && resolve();
+        notify = check;
+        check();
+      }),
+  };
+}
+
+describe('InProcessEventBus', () => {
+  let bus: InProcessEventBus;
+  beforeEach(() => {
+    bus = new InProcessEventBus({ logger: testLogger, retryBaseMs: 5, retryMaxMs: 20 });
+  });
+  afterEach(() => bus.close());
+
+  it('delivers after publish returns, only to matching durables', async () => {
+    const agents = collector();
+    const all = collector();
+    await bus.subscribe({ durable: 'agents', subjects: ['exchange.identity.agent.*'], handler: agents.handler });
+    await bus.subscribe({ durable: 'all', subjects: ['exchange.>'], handler: all.handler });
+    const registered = event('exchange.identity.agent.registered');
+    await bus.publish(registered);
+    expect(agents.seen).toHaveLength(0); // asynchronous, like a broker
+    await bus.publish(event('exchange.market.contract.awarded'));
+    await all.until(2);
+    await agents.until(1);
+    expect(agents.seen.map((e) => e.id)).toEqual([registered.id]);
+    expect(all.seen.map((e) => e.type)).toEqual(['exchange.identity.agent.registered', 'exchange.market.contract.awarded']);
+  });
+
+  it('deduplicates a republished event id', async () => {
+    const c = collector();
+    await bus.subscribe({ durable: 'd', subjects: ['exchange.>'], handler: c.handler });
+    const e = event('exchange.a.b.c');
+    await bus.publish(e);
+    await bus.publish(e);
+    const marker = event('exchange.a.b.marker');
+    await bus.publish(marker);
+    await c.until(2);
+    expect(c.seen.map((x) => x.id)).toEqual([e.id, marker.id]);
+  });
+
+  it('retries a failing handler until it succeeds', async () => {
+    let failures = 2;
+    const c = collector();
+    await bus.subscribe({
+      durable: 'flaky',
+      subjects: ['exchange.>'],
+      handler: async (e) => {
+        if (failures-- > 0) throw new Error('not yet');
+        await c.handler(e);
+      },
+    });
+    const e = event('exchange.a.b.c');
+    await bus.publish(e);
+    await c.until(1);
+    expect(c.seen.map((x) => x.id)).toEqual([e.id]);
+    expect(failures).toBe(-1);
+  });
+
+  it('gives a new durable the retained history and keeps events for a stopped durable', async () => {
+    const early = event('exchange.a.b.early');
+    await bus.publish(early);
+    const first = collector();
+    const sub = await bus.subscribe({ durable: 'late', subjects: ['exchange.>'], handler: first.handler });
+    await first.until(1);
+    await sub.stop();
+    const whileStopped = event('exchange.a.b.while_stopped');
+    await bus.publish(whileStopped);
+    const second = collector();
+    await bus.subscribe({ durable: 'late', subjects: ['exchange.>'], handler: second.handler });
+    await second.until(1);
+    expect(first.seen.map((x) => x.id)).toEqual([early.id]);
+    expect(second.seen.map((x) => x.id)).toEqual([whileStopped.id]);
+  });
+
+  it('hands subscribers a copy, not the publisher object', async () => {
+    const c = collector();
+    await bus.subscribe({ durable: 'copy', subjects: ['exchange.>'], handler: c.handler });
+    const e = event('exchange.a.b.c', { n: 1 });
+    await bus.publish(e);
+    (e.data as { n: number }).n = 2;
+    await c.until(1);
+    expect(c.seen[0].data).toEqual({ n: 1 });
+  });
+});

@@ -1,0 +1,137 @@
+import type { Logger } from '@exchange/platform';
+import type { EventEnvelope } from './envelope';
+import type { EventBus, EventHandler, SubscribeOptions, Subscription } from './event-bus';
+import { retryDelayMs } from './retry-delay';
+import { matchesAny } from './subject-match';
+
+export interface InProcessEventBusOptions {
+  logger: Logger;
+  /** Events kept for durables that subscribe later (JetStream keeps the stream; we keep this many). */
+  retainEvents?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+interface Durable {
+  name: string;
+  subjects: string[];
+  handler: EventHandler | null;
+  queue: EventEnvelope[];
+  attempts: Map<string, number>;
+  retryTimers: Set<NodeJS.Timeout>;
+  draining: Promise<void> | null;
+}
+
+/**
+ * The bus of the all-in-one mode (no NATS_URL), with JetStream's semantics where they matter:
+ * publish deduplicates by event id, durables get the retained history on first subscribe and
+ * keep receiving (queued) while stopped, delivery is asynchronous, one event at a time per
+ * durable, and a failing handler is retried with backoff for as long as the process lives.
+ */
+export class InProcessEventBus implements EventBus {
+  readonly kind = 'in-process' as const;
+  private readonly log: EventEnvelope[] = [];
+  private readonly seenIds = new Set<string>();
+  private readonly durables = new Map<string, Durable>();
+  private closed = false;
+
+  constructor(private readonly opts: InProcessEventBusOptions) {}
+
+  async publish(event: EventEnvelope): Promise<void> {
+    if (this.closed) throw new Error('event bus closed');
+    if (this.seenIds.has(event.id)) return; // same as Nats-Msg-Id deduplication
+    const copy = structuredClone(event); // subscribers never share objects with the publisher
+    this.remember(copy);
+    for (const durable of this.durables.values()) {
+      if (!matchesAny(durable.subjects, copy.type)) continue;
+      durable.queue.push(copy);
+      this.drain(durable);
+    }
+  }
+
+  async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+    if (this.closed) throw new Error('event bus closed');
+    let durable = this.durables.get(opts.durable);
+    if (!durable) {
+      durable = {
+        name: opts.durable,
+        subjects: [...opts.subjects],
+        handler: null,
+        queue: this.log.filter((event) => matchesAny(opts.subjects, event.type)),
+        attempts: new Map(),
+        retryTimers: new Set(),
+        draining: null,
+      };
+      this.durables.set(opts.durable, durable);
+    } else if (durable.handler) {
+      throw new Error(`durable ${opts.durable} already has an active subscriber`);
+    }
+    durable.subjects = [...opts.subjects];
+    durable.handler = opts.handler;
+    this.drain(durable);
+    const subscribed = durable;
+    return {
+      stop: async () => {
+        if (subscribed.handler === opts.handler) subscribed.handler = null;
+        await subscribed.draining;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const durable of this.durables.values()) {
+      durable.handler = null;
+      for (const timer of durable.retryTimers) clearTimeout(timer);
+      durable.retryTimers.clear();
+    }
+    await Promise.all([...this.durables.values()].map((durable) => durable.draining));
+  }
+
+  private remember(event: EventEnvelope): void {
+    const retain = this.opts.retainEvents ?? 10_000;
+    this.log.push(event);
+    this.seenIds.add(event.id);
+    while (this.log.length > retain) {
+      const dropped = this.log.shift();
+      if (dropped) this.seenIds.delete(dropped.id);
+    }
+  }
+
+  private drain(durable: Durable): void {
+    if (durable.draining || !durable.handler || durable.queue.length === 0) return;
+    durable.draining = (async () => {
+      // Yield first: delivery always happens after publish() returns, as with a real broker.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (durable.handler && durable.queue.length > 0) {
+        const event = durable.queue.shift() as EventEnvelope;
+        try {
+          await durable.handler(event);
+          durable.attempts.delete(event.id);
+        } catch (err) {
+          this.scheduleRetry(durable, event, err);
+        }
+      }
+    })().finally(() => {
+      durable.draining = null;
+      if (durable.handler && durable.queue.length > 0) this.drain(durable);
+    });
+  }
+
+  private scheduleRetry(durable: Durable, event: EventEnvelope, err: unknown): void {
+    const attempt = (durable.attempts.get(event.id) ?? 0) + 1;
+    durable.attempts.set(event.id, attempt);
+    const delay = retryDelayMs(attempt, this.opts.retryBaseMs ?? 100, this.opts.retryMaxMs ?? 10_000);
+    this.opts.logger.warn(
+      { durable: durable.name, event_id: event.id, type: event.type, attempt, retry_in_ms: delay, err: err instanceof Error ? err.message : String(err) },
+      'event handler failed; will retry',
+    );
+    const timer = setTimeout(() => {
+      durable.retryTimers.delete(timer);
+      if (this.closed) return;
+      durable.queue.push(event);
+      this.drain(durable);
+    }, delay);
+    durable.retryTimers.add(timer);
+  }
+}

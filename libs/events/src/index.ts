@@ -1,0 +1,10 @@
+export { newEvent, parseEnvelope, type EventEnvelope } from './envelope';
+export { OUTBOX_SQL } from './outbox-sql';
+export { enqueueEvent, pgSqlExecutor, type SqlExecutor } from './enqueue-event';
+export type { EventBus, EventHandler, SubscribeOptions, Subscription } from './event-bus';
+export { createEventBus, type CreateEventBusOptions } from './create-event-bus';
+export { InProcessEventBus, type InProcessEventBusOptions } from './in-process-event-bus';
+export { NatsEventBus, createNatsEventBus, type NatsEventBusOptions } from './nats-event-bus';
+export { OutboxRelay, type OutboxRelayOptions, type OutboxRelayStatus } from './outbox-relay';
+export { idempotentConsumer } from './idempotent-consumer';
+export { subjectMatches } from './subject-match';

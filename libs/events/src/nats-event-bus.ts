@@ -1,0 +1,187 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  JetStreamApiError,
+  StorageType,
+  type ConsumerConfig,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '@exchange/platform';
+import { parseEnvelope, type EventEnvelope } from './envelope';
+import type { EventBus, SubscribeOptions, Subscription } from './event-bus';
+import { retryDelayMs } from './retry-delay';
+import { matchesAny } from './subject-match';
+
+export interface NatsEventBusOptions {
+  natsUrl: string;
+  logger: Logger;
+  /** Defaults: stream EXCHANGE on subjects exchange.> (DESIGN §5); tests pass their own. */
+  streamName?: string;
+  subjectPrefix?: string;
+  /** How long publish() waits for JetStream's ack before failing (the outbox retries). */
+  publishTimeoutMs?: number;
+  connectionName?: string;
+}
+
+// Same Nats-Msg-Id twice within this window is stored once: covers an outbox relay that
+// published but crashed before marking the row.
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+const STREAM_NAME_IN_USE = 10058;
+const ACK_WAIT_MS = 60_000;
+
+export async function createNatsEventBus(opts: NatsEventBusOptions): Promise<NatsEventBus> {
+  const streamName = opts.streamName ?? 'EXCHANGE';
+  const subjectPrefix = opts.subjectPrefix ?? 'exchange';
+  const logger = opts.logger.child({ component: 'nats-event-bus' });
+  // Reconnect forever: the outbox keeps events while NATS is away, the connection must come back.
+  const nc = await connect({
+    servers: opts.natsUrl,
+    name: opts.connectionName,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1_000,
+    waitOnFirstConnect: true,
+  });
+  void watchStatus(nc, logger);
+  const jsm = await jetstreamManager(nc);
+  await ensureStream(jsm, streamName, `${subjectPrefix}.>`);
+  logger.info({ stream: streamName, server: nc.getServer() }, 'connected to NATS JetStream');
+  return new NatsEventBus(nc, jsm, jetstream(nc), { streamName, subjectPrefix, logger, publishTimeoutMs: opts.publishTimeoutMs ?? 5_000 });
+}
+
+async function ensureStream(jsm: JetStreamManager, name: string, subjects: string): Promise<void> {
+  try {
+    await jsm.streams.info(name);
+    return;
+  } catch (err) {
+    if (!(err instanceof JetStreamApiError) || !/not found/i.test(err.message)) throw err;
+  }
+  try {
+    await jsm.streams.add({ name, subjects: [subjects], storage: StorageType.File, duplicate_window: nanos(DUPLICATE_WINDOW_MS) });
+  } catch (err) {
+    // Another service created it between our info and add.
+    if (!(err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE)) throw err;
+  }
+}
+
+async function watchStatus(nc: NatsConnection, logger: Logger): Promise<void> {
+  for await (const status of nc.status()) {
+    if (status.type === 'disconnect') logger.warn({ server: status.server }, 'NATS connection lost; reconnecting');
+    else if (status.type === 'reconnect') logger.info({ server: status.server }, 'NATS connection restored');
+  }
+}
+
+interface BusSettings {
+  streamName: string;
+  subjectPrefix: string;
+  logger: Logger;
+  publishTimeoutMs: number;
+}
+
+export class NatsEventBus implements EventBus {
+  readonly kind = 'nats' as const;
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly js: JetStreamClient,
+    private readonly settings: BusSettings,
+  ) {}
+
+  async publish(event: EventEnvelope): Promise<void> {
+    if (!event.type.startsWith(`${this.settings.subjectPrefix}.`)) {
+      throw new Error(`event type ${event.type} is outside stream ${this.settings.streamName} (${this.settings.subjectPrefix}.>)`);
+    }
+    await this.js.publish(event.type, JSON.stringify(event), { msgID: event.id, timeout: this.settings.publishTimeoutMs });
+  }
+
+  async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+    const { streamName, logger } = this.settings;
+    // One subject filters on the server; several are filtered here, because filter_subjects
+    // needs nats-server 2.10+ and the durable must work on older servers too.
+    const config: Partial<ConsumerConfig> = {
+      durable_name: opts.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ACK_WAIT_MS),
+      max_deliver: -1,
+      ...(opts.subjects.length === 1 ? { filter_subject: opts.subjects[0] } : {}),
+    };
+    await this.ensureConsumer(config);
+    const consumer = await this.js.consumers.get(streamName, opts.durable);
+    const messages = await consumer.consume({ max_messages: 64 });
+    const loop = this.deliver(messages, opts);
+    const subscription: Subscription = {
+      stop: async () => {
+        this.subscriptions.delete(subscription);
+        await messages.close();
+        await loop;
+      },
+    };
+    this.subscriptions.add(subscription);
+    logger.info({ durable: opts.durable, subjects: opts.subjects }, 'subscribed');
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+
+  private async ensureConsumer(config: Partial<ConsumerConfig>): Promise<void> {
+    const { streamName, logger } = this.settings;
+    const name = config.durable_name as string;
+    try {
+      const info = await this.jsm.consumers.info(streamName, name);
+      if ((info.config.filter_subject ?? '') !== (config.filter_subject ?? '')) {
+        await this.jsm.consumers.update(streamName, name, { filter_subject: config.filter_subject ?? '' }).catch((err: Error) => {
+          logger.warn({ durable: name, err: err.message }, 'could not change the durable consumer filter');
+        });
+      }
+      return;
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError) || !/not found/i.test(err.message)) throw err;
+    }
+    await this.jsm.consumers.add(streamName, config);
+  }
+
+  private async deliver(messages: ConsumerMessages, opts: SubscribeOptions): Promise<void> {
+    const { logger } = this.settings;
+    for await (const msg of messages) {
+      let event: EventEnvelope;
+      try {
+        event = parseEnvelope(msg.string());
+      } catch (err) {
+        logger.error({ durable: opts.durable, subject: msg.subject, err: (err as Error).message }, 'dropping a message that is not an event envelope');
+        msg.term();
+        continue;
+      }
+      if (!matchesAny(opts.subjects, msg.subject)) {
+        msg.ack();
+        continue;
+      }
+      await this.handle(msg, event, opts);
+    }
+  }
+
+  private async handle(msg: JsMsg, event: EventEnvelope, opts: SubscribeOptions): Promise<void> {
+    try {
+      await opts.handler(event);
+      msg.ack(); // only after the handler's work is done (and committed)
+    } catch (err) {
+      const attempt = msg.info.deliveryCount;
+      const delay = retryDelayMs(attempt, 200, 30_000);
+      this.settings.logger.warn(
+        { durable: opts.durable, event_id: event.id, type: event.type, attempt, retry_in_ms: delay, err: err instanceof Error ? err.message : String(err) },
+        'event handler failed; redelivery scheduled',
+      );
+      msg.nak(delay);
+    }
+  }
+}

@@ -1,0 +1,186 @@
+import type pg from 'pg';
+import type { Logger } from '@exchange/platform';
+import type { EventEnvelope } from './envelope';
+import type { EventBus } from './event-bus';
+import { retryDelayMs } from './retry-delay';
+
+export interface OutboxRelayOptions {
+  pool: pg.Pool;
+  bus: EventBus;
+  logger: Logger;
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** Upper bound of the wait between attempts while the bus or database is failing. */
+  maxBackoffMs?: number;
+}
+
+export interface OutboxRelayStatus {
+  running: boolean;
+  published: number;
+  failedRounds: number;
+  /** Set while an outage lasts, cleared by the next successful round. */
+  lastError: string | null;
+}
+
+interface RoundResult {
+  published: number;
+  fetched: number;
+  error: unknown;
+}
+
+/**
+ * Publishes committed outbox rows to the bus. Rows are claimed with FOR UPDATE SKIP LOCKED, so
+ * several relays (replicas) share the table without publishing a row twice in parallel; a row
+ * is marked only after the bus acknowledged it, so a failure leaves it for the next round.
+ */
+export class OutboxRelay {
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly maxBackoffMs: number;
+  private readonly logger: Logger;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private woken = false;
+  private consecutiveFailures = 0;
+  private readonly stats: OutboxRelayStatus = { running: false, published: 0, failedRounds: 0, lastError: null };
+
+  constructor(private readonly opts: OutboxRelayOptions) {
+    this.pollIntervalMs = opts.pollIntervalMs ?? 500;
+    this.batchSize = opts.batchSize ?? 100;
+    this.maxBackoffMs = opts.maxBackoffMs ?? 15_000;
+    this.logger = opts.logger.child({ component: 'outbox-relay' });
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.stats.running = true;
+    this.loop = this.run();
+  }
+
+  /** Call after committing a transaction that enqueued events: publishes now instead of at the next poll. */
+  notify(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  status(): OutboxRelayStatus {
+    return { ...this.stats };
+  }
+
+  /** Stops polling, then publishes what is still pending unless the bus is failing. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.stats.running = false;
+    this.notify();
+    await this.loop;
+    for (;;) {
+      const result = await this.round();
+      if (result.error || result.fetched < this.batchSize) break;
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const result = await this.round();
+      if (!this.running) break;
+      if (result.error) {
+        await this.sleep(retryDelayMs(this.consecutiveFailures, this.pollIntervalMs, this.maxBackoffMs));
+      } else if (result.fetched < this.batchSize) {
+        await this.sleep(this.pollIntervalMs);
+      }
+    }
+  }
+
+  private async round(): Promise<RoundResult> {
+    let result: RoundResult;
+    try {
+      result = await this.publishBatch();
+    } catch (err) {
+      result = { published: 0, fetched: 0, error: err };
+    }
+    this.stats.published += result.published;
+    if (result.error) this.recordFailure(result.error);
+    else this.recordSuccess();
+    return result;
+  }
+
+  private async publishBatch(): Promise<RoundResult> {
+    const client = await this.opts.pool.connect();
+    const published: string[] = [];
+    let fetched = 0;
+    let error: unknown = null;
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ id: string; payload: EventEnvelope }>(
+        `SELECT id, payload FROM outbox_events
+          WHERE published_at IS NULL
+          ORDER BY created_at, id
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED`,
+        [this.batchSize],
+      );
+      fetched = rows.length;
+      // In order, stopping at the first failure, so later events never overtake an earlier one.
+      for (const row of rows) {
+        try {
+          await this.opts.bus.publish(row.payload);
+        } catch (err) {
+          error = err;
+          break;
+        }
+        published.push(row.id);
+      }
+      if (published.length > 0) {
+        await client.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::text[])', [published]);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release(err instanceof Error ? err : true);
+      // Rows published but not marked are published again later; the bus deduplicates by event id.
+      return { published: 0, fetched, error: err };
+    }
+    client.release();
+    return { published: published.length, fetched, error };
+  }
+
+  private recordFailure(err: unknown): void {
+    this.consecutiveFailures += 1;
+    this.stats.failedRounds += 1;
+    const message = err instanceof Error ? err.message : String(err);
+    if (this.stats.lastError === null) {
+      // Once per outage, not per row or per retry.
+      this.logger.warn({ err: message }, 'outbox relay cannot publish; events stay in the outbox and are retried');
+    }
+    this.stats.lastError = message;
+  }
+
+  private recordSuccess(): void {
+    if (this.stats.lastError !== null) {
+      this.logger.info({ failed_rounds: this.consecutiveFailures }, 'outbox relay publishing again');
+    }
+    this.stats.lastError = null;
+    this.consecutiveFailures = 0;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = null;
+        self.woken = false;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
