@@ -1,0 +1,38 @@
+// Results go to stdout as JSON; problems go to stderr as readable lines.
+import { ExchangeApiError, ExchangeNetworkError } from '../errors';
+import type { CliIo } from './io';
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A failure the CLI detects itself (bad flag value, unreadable key file). */
+export class CliUsageError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}
+
+export function printError(io: CliIo, err: unknown): void {
+  if (err instanceof ExchangeApiError) {
+    const lines = [
+      `error: ${err.code}: ${err.detail || err.title}`,
+      `  status: ${err.status} ${err.title}`,
+      `  request_id: ${err.requestId ?? '-'}`,
+      ...err.errors.map((e) => `  ${e.pointer || '/'}: ${e.message}`),
+    ];
+    if (err.details) lines.push(`  details: ${JSON.stringify(err.details)}`);
+    if (err.retryAfter !== null) lines.push(`  retry_after: ${err.retryAfter}s`);
+    io.stderr(`${lines.join('\n')}\n`);
+  } else if (err instanceof ExchangeNetworkError) {
+    io.stderr(`error: ${err.code}: ${err.message}\n`);
+  } else if (err instanceof CliUsageError) {
+    io.stderr(`error: ${err.code}: ${err.message}\n`);
+  } else {
+    io.stderr(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+}

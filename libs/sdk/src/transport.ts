@@ -1,0 +1,122 @@
+// One HTTP exchange with the gateway: URL building, auth headers (operator token or agent
+// signature), JSON in/out, problem+json → ExchangeApiError. Area modules (agents, later wallets…)
+// call `request` and never touch fetch themselves.
+import { ExchangeNetworkError, isTimeoutLike } from './errors';
+import { agentSignatureHeaders, unixSeconds } from './keys';
+import { problemToError } from './problem';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface AgentCredentials {
+  agentId: string;
+  /** 32-byte ed25519 seed of one of the agent's unrevoked keys. */
+  privateKey: Uint8Array;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  operatorToken?: string;
+  agent?: AgentCredentials;
+  actingAgentId?: string;
+  fetch?: FetchLike;
+  /** Per request; default 30 s. */
+  timeoutMs?: number;
+  userAgent?: string;
+  /** Clock for signature timestamps (tests). */
+  now?: () => Date;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path below the base URL, already URL-encoded per segment (use `pathSegment`). */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Non-2xx statuses whose JSON body is a normal answer (e.g. 503 from /health). */
+  acceptStatuses?: number[];
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_USER_AGENT = 'exchange-sdk/0.1.0';
+
+/** Encodes one path segment; `:` stays literal because agent ids use it and it is legal in paths. */
+export function pathSegment(value: string): string {
+  return encodeURIComponent(value).replace(/%3A/gi, ':');
+}
+
+export function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(name, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+export class Transport {
+  private readonly baseUrl: string;
+  private readonly fetchFn: FetchLike;
+
+  constructor(readonly options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    // Bound late so a test or polyfill that replaces globalThis.fetch is honoured.
+    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  async request<T>(opts: RequestOptions): Promise<T> {
+    const url = `${this.baseUrl}${opts.path}${buildQuery(opts.query)}`;
+    // Serialized once: these exact bytes are both sent and hashed into the signature.
+    const bodyText = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const headers = this.headersFor(opts.method, new URL(url), bodyText);
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetchFn(url, { method: opts.method, headers, body: bodyText, signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
+    } catch (err) {
+      throw new ExchangeNetworkError(isTimeoutLike(err) ? 'timeout' : 'network_error', opts.method, url, err);
+    }
+
+    if (!response.ok && !(opts.acceptStatuses ?? []).includes(response.status)) {
+      throw problemToError(response.status, response.statusText, response.headers, text);
+    }
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch (err) {
+      throw new ExchangeNetworkError('network_error', opts.method, url, new Error(`response is not JSON: ${(err as Error).message}`));
+    }
+  }
+
+  private headersFor(method: string, url: URL, bodyText: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json, application/problem+json',
+      'user-agent': this.options.userAgent ?? DEFAULT_USER_AGENT,
+    };
+    if (bodyText !== undefined) headers['content-type'] = 'application/json';
+
+    const { operatorToken, agent, actingAgentId } = this.options;
+    if (operatorToken) {
+      headers['authorization'] = `Bearer ${operatorToken}`;
+      if (actingAgentId) headers['x-agent-id'] = actingAgentId;
+    } else if (agent) {
+      const signed = agentSignatureHeaders({
+        agentId: agent.agentId,
+        method,
+        path: `${url.pathname}${url.search}`,
+        body: bodyText,
+        timestamp: unixSeconds(this.options.now?.() ?? new Date()),
+        privateKey: agent.privateKey,
+      });
+      for (const [name, value] of Object.entries(signed)) headers[name.toLowerCase()] = value;
+    } else if (actingAgentId) {
+      headers['x-agent-id'] = actingAgentId;
+    }
+    return headers;
+  }
+}
