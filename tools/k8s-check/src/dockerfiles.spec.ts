@@ -7,7 +7,10 @@ const repoRoot = path.resolve(__dirname, '../../..');
 const appsDir = path.join(repoRoot, 'apps');
 const apps = fs.readdirSync(appsDir).filter((a) => fs.existsSync(path.join(appsDir, a, 'Dockerfile'))).sort();
 const read = (app: string) => fs.readFileSync(path.join(appsDir, app, 'Dockerfile'), 'utf8');
-const prismaServices = fs.readdirSync(appsDir).filter((a) => fs.existsSync(path.join(appsDir, a, 'prisma', 'schema.prisma')));
+// Nx projects with a Prisma schema (folders without project.json are scratch output, not services).
+const prismaServices = fs
+  .readdirSync(appsDir)
+  .filter((a) => fs.existsSync(path.join(appsDir, a, 'project.json')) && fs.existsSync(path.join(appsDir, a, 'prisma', 'schema.prisma')));
 
 describe('app Dockerfiles', () => {
   it('should exist for the gateway, identity and the all-in-one exchange', () => {
