@@ -1,0 +1,52 @@
+import type pg from 'pg';
+import type { CursorKey } from '@exchange/platform';
+import type { Agent, IdentityTransition } from '../domain/agent.model';
+import type { AgentListQuery, AgentReader } from '../domain/agent.ports';
+import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow } from './agent.rows';
+
+// Named statements are parsed and planned once per pooled connection; GetAgent and
+// VerifyAgentSignature (the gateway's hot path) run this one.
+const GET_AGENT = { name: 'identity_get_agent', text: `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.agent_id = $1` };
+const NONCE_USED = { name: 'identity_nonce_used', text: 'SELECT 1 FROM proof_nonces WHERE nonce = $1' };
+
+/** Reads over a pg Pool: one SQL round trip per call (Prisma would take several). */
+export class PgAgentReader implements AgentReader {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async get(agentId: string): Promise<Agent | null> {
+    const { rows } = await this.pool.query<AgentRow>({ ...GET_AGENT, values: [agentId] });
+    return rows.length === 0 ? null : toAgent(rows[0]);
+  }
+
+  async list(query: AgentListQuery): Promise<Agent[]> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const param = (value: unknown) => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    if (query.identityLevel !== null) where.push(`a.identity_level = ${param(query.identityLevel)}::identity_level`);
+    if (query.status !== null) where.push(`a.status = ${param(query.status)}::agent_status`);
+    if (query.after !== null) where.push(`(a.created_at, a.agent_id) < (${param(query.after.createdAt)}, ${param(query.after.id)})`);
+    const sql = `SELECT ${AGENT_COLUMNS} FROM agents a ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY a.created_at DESC, a.agent_id DESC LIMIT ${param(query.take)}`;
+    const { rows } = await this.pool.query<AgentRow>(sql, values);
+    return rows.map(toAgent);
+  }
+
+  async listTransitions(agentId: string, after: CursorKey | null, take: number): Promise<IdentityTransition[]> {
+    const { rows } = await this.pool.query<TransitionRow>(
+      `SELECT transition_id, agent_id, from_level, to_level, reason, actor, created_at
+         FROM identity_transitions
+        WHERE agent_id = $1 AND ($2::timestamptz IS NULL OR (created_at, transition_id) < ($2, $3))
+        ORDER BY created_at DESC, transition_id DESC LIMIT $4`,
+      [agentId, after?.createdAt ?? null, after?.id ?? '', take],
+    );
+    return rows.map(toTransition);
+  }
+
+  async isNonceUsed(nonce: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query({ ...NONCE_USED, values: [nonce] });
+    return (rowCount ?? 0) > 0;
+  }
+}

@@ -1,0 +1,133 @@
+import { enqueueEvent, type EventEnvelope } from '@exchange/events';
+import type { Agent } from '../domain/agent.model';
+import { applyChange, type AgentChange } from '../domain/agent-changes';
+import type { AgentWriter } from '../domain/agent.ports';
+import { agentIdExists, agentNotFound, proofNonceUsed } from '../domain/identity.errors';
+import type { IdentityPrisma, IdentityTx } from './prisma';
+
+/** Prisma's "unique constraint failed" (pg 23505 through the driver adapter). */
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'P2002';
+}
+
+async function orConflict<T>(work: Promise<T>, conflict: () => Error): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw isUniqueViolation(err) ? conflict() : err;
+  }
+}
+
+/**
+ * Writes through Prisma. Every method is one transaction holding the state change and its
+ * outbox event; `afterCommit` wakes the outbox relay so events leave without waiting for a poll.
+ */
+export class PrismaAgentWriter implements AgentWriter {
+  constructor(
+    private readonly prisma: IdentityPrisma,
+    private readonly afterCommit: () => void = () => undefined,
+  ) {}
+
+  async create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => EventEnvelope): Promise<Agent> {
+    await this.prisma.$transaction(async (tx) => {
+      // The primary keys decide concurrent twins: the loser waits for the winner's commit, then fails.
+      await orConflict(
+        tx.agent.create({
+          data: {
+            agentId: agent.agentId,
+            primaryPubkey: agent.primaryPubkey,
+            identityLevel: agent.identityLevel,
+            status: agent.status,
+            frozenReason: agent.frozenReason,
+            createdAt: agent.createdAt,
+            updatedAt: agent.updatedAt,
+            keys: {
+              create: agent.keys.map((key, position) => ({
+                pubkey: key.pubkey,
+                position,
+                isPrimary: key.primary,
+                status: key.status,
+                addedAt: key.addedAt,
+              })),
+            },
+          },
+        }),
+        agentIdExists,
+      );
+      await orConflict(
+        tx.proofNonce.create({ data: { nonce: proofNonce, agentId: agent.agentId, createdAt: agent.createdAt } }),
+        proofNonceUsed,
+      );
+      await enqueueEvent(tx, eventFor(agent));
+    });
+    this.afterCommit();
+    return agent;
+  }
+
+  async change(
+    agentId: string,
+    plan: (agent: Agent) => AgentChange,
+    eventFor: (after: Agent, change: AgentChange) => EventEnvelope,
+  ): Promise<{ agent: Agent; change: AgentChange }> {
+    const result = await this.prisma.$transaction(async (tx) => {
+      // Row lock first: concurrent changes to one agent run one after the other, each planning
+      // from the state the previous one committed.
+      const locked = await tx.$queryRaw<Array<{ agent_id: string }>>`
+        SELECT agent_id FROM agents WHERE agent_id = ${agentId} FOR UPDATE`;
+      if (locked.length === 0) throw agentNotFound(agentId);
+      const current = await loadAgent(tx, agentId);
+      const change = plan(current);
+      const after = applyChange(current, change);
+      await store(tx, after, change);
+      await enqueueEvent(tx, eventFor(after, change));
+      return { agent: after, change };
+    });
+    this.afterCommit();
+    return result;
+  }
+}
+
+async function loadAgent(tx: IdentityTx, agentId: string): Promise<Agent> {
+  const row = await tx.agent.findUniqueOrThrow({ where: { agentId }, include: { keys: { orderBy: { position: 'asc' } } } });
+  return {
+    agentId: row.agentId,
+    primaryPubkey: row.primaryPubkey,
+    keys: row.keys.map((k) => ({
+      pubkey: k.pubkey,
+      primary: k.isPrimary,
+      status: k.status,
+      addedAt: k.addedAt,
+      revokedAt: k.revokedAt,
+      revokedReason: k.revokedReason,
+    })),
+    identityLevel: row.identityLevel,
+    status: row.status,
+    frozenReason: row.frozenReason,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+async function store(tx: IdentityTx, after: Agent, change: AgentChange): Promise<void> {
+  const where = { agentId: after.agentId };
+  switch (change.kind) {
+    case 'level_changed':
+      await tx.agent.update({ where, data: { identityLevel: after.identityLevel, updatedAt: after.updatedAt } });
+      await tx.identityTransition.create({ data: change.transition });
+      return;
+    case 'key_revoked':
+      await tx.agentKey.update({
+        where: { agentId_pubkey: { agentId: after.agentId, pubkey: change.pubkey } },
+        data: { status: 'revoked', revokedAt: change.at, revokedReason: change.reason },
+      });
+      await tx.agent.update({ where, data: { updatedAt: after.updatedAt } });
+      return;
+    case 'frozen':
+    case 'unfrozen':
+      await tx.agent.update({
+        where,
+        data: { status: after.status, frozenReason: after.frozenReason, updatedAt: after.updatedAt },
+      });
+      return;
+  }
+}

@@ -1,0 +1,46 @@
+import type { CursorKey } from '@exchange/platform';
+import type { EventEnvelope } from '@exchange/events';
+import type { Agent, AgentStatus, IdentityLevel, IdentityTransition } from './agent.model';
+import type { AgentChange } from './agent-changes';
+
+/** Who asked, as the event envelope records it. */
+export interface Caller {
+  actor: string | null;
+  traceId: string | null;
+}
+
+export interface AgentListQuery {
+  identityLevel: IdentityLevel | null;
+  status: AgentStatus | null;
+  after: CursorKey | null;
+  /** Rows to fetch (the caller asks for one more than the page size). */
+  take: number;
+}
+
+/** Reads: one SQL round trip each (the gateway calls `get` on most requests). */
+export interface AgentReader {
+  get(agentId: string): Promise<Agent | null>;
+  list(query: AgentListQuery): Promise<Agent[]>;
+  listTransitions(agentId: string, after: CursorKey | null, take: number): Promise<IdentityTransition[]>;
+  isNonceUsed(nonce: string): Promise<boolean>;
+}
+
+/** Writes: each one is a single transaction that also enqueues its event in the outbox. */
+export interface AgentWriter {
+  /** Throws 409 `agent_id_exists` / `proof_nonce_used` when a unique constraint says so. */
+  create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => EventEnvelope): Promise<Agent>;
+  /**
+   * Locks the agent row, lets `plan` decide from the locked state (it may throw a DomainError,
+   * which rolls back), stores the change and its event. Throws 404 `agent_not_found`.
+   */
+  change(
+    agentId: string,
+    plan: (agent: Agent) => AgentChange,
+    eventFor: (after: Agent, change: AgentChange) => EventEnvelope,
+  ): Promise<{ agent: Agent; change: AgentChange }>;
+}
+
+export interface AgentEvents {
+  registered(agent: Agent, caller: Caller): EventEnvelope;
+  changed(agent: Agent, change: AgentChange, caller: Caller): EventEnvelope;
+}

@@ -1,0 +1,170 @@
+import { decodeCursor, newId, resolveLimit, toPage, type CursorKey } from '@exchange/platform';
+import { fromBase64, verify } from '@exchange/crypto';
+import type { Agent, AgentStatus, ExchangeEnvironment, IdentityLevel, IdentityTransition, Page } from './agent.model';
+import { planFreeze, planKeyRevocation, planLevelChange, planUnfreeze } from './agent-changes';
+import type { AgentEvents, AgentReader, AgentWriter, Caller } from './agent.ports';
+import { agentIdExists, agentNotFound, proofNonceUsed } from './identity.errors';
+import { assertRegistrationProof, validateRegistration, type RegistrationInput } from './registration';
+import { SIGNATURE_BYTES, assertReason, normalizePublicKey, validationFailed } from './validation';
+
+export interface AgentServiceDeps {
+  reader: AgentReader;
+  writer: AgentWriter;
+  events: AgentEvents;
+  environment: ExchangeEnvironment;
+  now?: () => Date;
+}
+
+export interface PageQuery {
+  limit: number | null;
+  cursor: string | null;
+}
+
+export interface SignatureCheck {
+  valid: boolean;
+  /** The key that verified (empty when none did). */
+  pubkey: string;
+  agent: Agent | null;
+}
+
+const agentKey = (agent: Agent): CursorKey => ({ createdAt: agent.createdAt, id: agent.agentId });
+const transitionKey = (t: IdentityTransition): CursorKey => ({ createdAt: t.createdAt, id: t.transitionId });
+
+/** Identity's use cases: validation and rules from the domain, I/O through the ports. */
+export class AgentService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: AgentServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /**
+   * Order of checks: shape and level, agent_id unused, nonce unused, proof. A replayed
+   * registration therefore reports `agent_id_exists` (spec §7) rather than the reused nonce.
+   * The unique constraints decide again inside the transaction, so concurrent twins lose cleanly.
+   */
+  async register(input: RegistrationInput, caller: Caller): Promise<Agent> {
+    const registration = validateRegistration(input, this.deps.environment);
+    const { reader, writer, events } = this.deps;
+    if (await reader.get(registration.agentId)) throw agentIdExists();
+    if (await reader.isNonceUsed(registration.proofNonce)) throw proofNonceUsed();
+    assertRegistrationProof(registration);
+
+    const at = this.now();
+    const keyOf = (pubkey: string, primary: boolean) => ({
+      pubkey,
+      primary,
+      status: 'active' as const,
+      addedAt: at,
+      revokedAt: null,
+      revokedReason: null,
+    });
+    const agent: Agent = {
+      agentId: registration.agentId,
+      primaryPubkey: registration.primaryPubkey,
+      keys: [keyOf(registration.primaryPubkey, true), ...registration.pubkeySet.map((k) => keyOf(k, false))],
+      identityLevel: registration.identityLevel,
+      status: 'active',
+      frozenReason: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    return writer.create(agent, registration.proofNonce, (stored) => events.registered(stored, caller));
+  }
+
+  async get(agentId: string): Promise<Agent> {
+    const agent = await this.deps.reader.get(agentId);
+    if (!agent) throw agentNotFound(agentId);
+    return agent;
+  }
+
+  async list(
+    page: PageQuery,
+    filter: { identityLevel: IdentityLevel | null; status: AgentStatus | null },
+  ): Promise<Page<Agent>> {
+    const limit = resolveLimit(page.limit);
+    const after = page.cursor ? decodeCursor(page.cursor) : null;
+    const rows = await this.deps.reader.list({ ...filter, after, take: limit + 1 });
+    return toPage(rows, limit, agentKey);
+  }
+
+  async changeLevel(
+    agentId: string,
+    wanted: IdentityLevel | null,
+    reason: string,
+    caller: Caller,
+  ): Promise<{ agent: Agent; transition: IdentityTransition }> {
+    if (wanted === null) throw validationFailed([{ pointer: '/identity_level', message: 'is required' }]);
+    assertReason(reason);
+    const { agent, change } = await this.deps.writer.change(
+      agentId,
+      (current) =>
+        planLevelChange(current, wanted, {
+          transitionId: newId('itr'),
+          reason,
+          actor: caller.actor ?? 'unknown',
+          at: this.now(),
+        }),
+      (after, planned) => this.deps.events.changed(after, planned, caller),
+    );
+    if (change.kind !== 'level_changed') throw new Error(`unexpected change ${change.kind}`);
+    return { agent, transition: change.transition };
+  }
+
+  /** Newest first; an unknown agent is 404 rather than an empty history. */
+  async listTransitions(agentId: string, page: PageQuery): Promise<Page<IdentityTransition>> {
+    const limit = resolveLimit(page.limit);
+    const after = page.cursor ? decodeCursor(page.cursor) : null;
+    const rows = await this.deps.reader.listTransitions(agentId, after, limit + 1);
+    if (rows.length === 0 && !(await this.deps.reader.get(agentId))) throw agentNotFound(agentId);
+    return toPage(rows, limit, transitionKey);
+  }
+
+  async revokeKey(agentId: string, pubkey: string, reason: string, caller: Caller): Promise<Agent> {
+    const normalized = normalizePublicKey(pubkey);
+    if (normalized === null) {
+      throw validationFailed([{ pointer: '/pubkey', message: 'must be base64 of a 32-byte ed25519 public key' }]);
+    }
+    assertReason(reason);
+    return this.mutate(agentId, (agent) => planKeyRevocation(agent, normalized, reason, this.now()), caller);
+  }
+
+  async freeze(agentId: string, reason: string, caller: Caller): Promise<Agent> {
+    assertReason(reason);
+    return this.mutate(agentId, (agent) => planFreeze(agent, reason, this.now()), caller);
+  }
+
+  async unfreeze(agentId: string, reason: string, caller: Caller): Promise<Agent> {
+    assertReason(reason);
+    return this.mutate(agentId, (agent) => planUnfreeze(agent, reason, this.now()), caller);
+  }
+
+  /**
+   * Valid when any unrevoked key of the agent verifies. The agent comes back either way (when it
+   * exists) so the gateway can apply its level and frozen status without a second call.
+   */
+  async verifySignature(agentId: string, message: Uint8Array, signature: string): Promise<SignatureCheck> {
+    const agent = await this.deps.reader.get(agentId);
+    if (!agent) return { valid: false, pubkey: '', agent: null };
+    let signatureBytes: Uint8Array;
+    try {
+      signatureBytes = fromBase64(signature);
+    } catch {
+      return { valid: false, pubkey: '', agent };
+    }
+    if (signatureBytes.length !== SIGNATURE_BYTES) return { valid: false, pubkey: '', agent };
+    for (const key of agent.keys) {
+      if (key.status === 'active' && verify(signatureBytes, message, fromBase64(key.pubkey))) {
+        return { valid: true, pubkey: key.pubkey, agent };
+      }
+    }
+    return { valid: false, pubkey: '', agent };
+  }
+
+  private async mutate(agentId: string, plan: Parameters<AgentWriter['change']>[1], caller: Caller): Promise<Agent> {
+    const { agent } = await this.deps.writer.change(agentId, plan, (after, change) =>
+      this.deps.events.changed(after, change, caller),
+    );
+    return agent;
+  }
+}

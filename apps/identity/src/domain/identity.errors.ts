@@ -1,0 +1,6 @@
+import { errors } from '@exchange/platform';
+
+// The fixed texts come from the spec (§7) and DESIGN §3; clients match on them.
+export const agentIdExists = () => errors.alreadyExists('agent_id_exists', 'agent_id already exists');
+export const proofNonceUsed = () => errors.alreadyExists('proof_nonce_used', 'proof_nonce has already been used');
+export const agentNotFound = (agentId: string) => errors.notFound('agent', agentId);

@@ -1,0 +1,203 @@
+import { status } from '@grpc/grpc-js';
+import { DomainError } from '@exchange/platform';
+import { generateKeyPair, signCanonical, toBase64 } from '@exchange/crypto';
+import { PUBKEY_SET_MAX, assertRegistrationProof, validateRegistration, type RegistrationInput } from './registration';
+
+// Known-answer vector, computed with node:crypto (OpenSSL) from the RFC 8032 test-1 seed
+// 9d61b19d…7f60 over {"agent_id":"acme:agent:alpha","primary_pubkey":"11qY…URo=","proof_nonce":"nonce-0001"}.
+const VECTOR = {
+  agentId: 'acme:agent:alpha',
+  primaryPubkey: '11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=',
+  proofNonce: 'nonce-0001',
+  proofSignature: 'BLS/J8t77Qg0ITqcIeT+D+C7tT8BNE+oPv0EgR+QtZ4vTn0Wo48g5KbQQjXzXQf+AxiAm1/c7clnSt1IbJOdCQ==',
+};
+
+const KEY_A = toBase64(new Uint8Array(32).fill(1));
+const KEY_B = toBase64(new Uint8Array(32).fill(2));
+const SIG_64 = toBase64(new Uint8Array(64).fill(3));
+
+function input(overrides: Partial<RegistrationInput> = {}): RegistrationInput {
+  return { ...VECTOR, pubkeySet: [], identityLevel: null, ...overrides };
+}
+
+function errorOf(fn: () => unknown): DomainError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
+  throw new Error('expected a DomainError');
+}
+
+function pointers(fn: () => unknown): string[] {
+  const err = errorOf(fn);
+  expect(err.code).toBe('validation_failed');
+  expect(err.grpcCode).toBe(status.INVALID_ARGUMENT);
+  return (err.details as { errors: Array<{ pointer: string }> }).errors.map((e) => e.pointer);
+}
+
+describe('registration', () => {
+  describe('validateRegistration', () => {
+    it('should accept a well-formed registration and default the sandbox level', () => {
+      const reg = validateRegistration(input({ pubkeySet: [KEY_A, KEY_B] }), 'sandbox');
+      expect(reg.identityLevel).toBe('SANDBOX_UNVERIFIED');
+      expect(reg.pubkeySet).toEqual([KEY_A, KEY_B]);
+    });
+
+    it('should default to MAINNET_BASIC in mainnet', () => {
+      expect(validateRegistration(input(), 'mainnet').identityLevel).toBe('MAINNET_BASIC');
+    });
+
+    it.each([
+      'acme:agent:alpha',
+      'a:agent:b',
+      'acme.io:agent:buyer-01',
+      `${'a'.repeat(63)}:agent:${'b'.repeat(63)}`,
+    ])('should accept agent_id %s', (agentId) => {
+      expect(() => validateRegistration(input({ agentId }), 'sandbox')).not.toThrow();
+    });
+
+    it.each([
+      '',
+      'acme:alpha',
+      'Acme:agent:alpha',
+      'acme:agent:',
+      ':agent:alpha',
+      '-acme:agent:alpha',
+      'acme:agent:_alpha',
+      'acme:agent:alpha:beta',
+      'acme :agent:alpha',
+      `${'a'.repeat(64)}:agent:b`,
+      `a:agent:${'b'.repeat(64)}`,
+    ])('should refuse agent_id %j', (agentId) => {
+      expect(pointers(() => validateRegistration(input({ agentId }), 'sandbox'))).toEqual(['/agent_id']);
+    });
+
+    it.each([
+      ['not base64', '@@@@'],
+      ['31 bytes', toBase64(new Uint8Array(31))],
+      ['33 bytes', toBase64(new Uint8Array(33))],
+      ['unpadded', KEY_A.replace(/=+$/, '')],
+      ['base64url', toBase64(new Uint8Array(32).fill(0xfb)).replace(/\+/g, '-').replace(/\//g, '_')],
+    ])('should refuse a primary_pubkey that is %s', (_what, primaryPubkey) => {
+      expect(pointers(() => validateRegistration(input({ primaryPubkey }), 'sandbox'))).toEqual(['/primary_pubkey']);
+    });
+
+    it('should point at each bad pubkey_set entry', () => {
+      const bad = toBase64(new Uint8Array(16));
+      expect(pointers(() => validateRegistration(input({ pubkeySet: [KEY_A, bad, 'x'] }), 'sandbox'))).toEqual([
+        '/pubkey_set/1',
+        '/pubkey_set/2',
+      ]);
+    });
+
+    it('should refuse duplicate keys, including a repeat of the primary', () => {
+      expect(
+        pointers(() => validateRegistration(input({ pubkeySet: [KEY_A, KEY_A, VECTOR.primaryPubkey] }), 'sandbox')),
+      ).toEqual(['/pubkey_set/1', '/pubkey_set/2']);
+    });
+
+    it(`should refuse more than ${PUBKEY_SET_MAX} extra keys`, () => {
+      const keys = Array.from({ length: PUBKEY_SET_MAX + 1 }, (_, i) => toBase64(new Uint8Array(32).fill(i + 10)));
+      expect(pointers(() => validateRegistration(input({ pubkeySet: keys }), 'sandbox'))).toEqual(['/pubkey_set']);
+    });
+
+    it.each([
+      ['empty', ''],
+      ['256 characters', 'n'.repeat(256)],
+      ['a control character', 'nonce\n1'],
+      ['non-ASCII', 'nonce-é'],
+    ])('should refuse a proof_nonce that is %s', (_what, proofNonce) => {
+      expect(pointers(() => validateRegistration(input({ proofNonce }), 'sandbox'))).toEqual(['/proof_nonce']);
+    });
+
+    it('should accept a 255-character printable nonce', () => {
+      expect(() => validateRegistration(input({ proofNonce: '~ '.repeat(127) + 'x' }), 'sandbox')).not.toThrow();
+    });
+
+    it.each([
+      ['63 bytes', toBase64(new Uint8Array(63))],
+      ['65 bytes', toBase64(new Uint8Array(65))],
+      ['not base64', 'signature!'],
+    ])('should refuse a proof_signature that is %s', (_what, proofSignature) => {
+      expect(pointers(() => validateRegistration(input({ proofSignature }), 'sandbox'))).toEqual(['/proof_signature']);
+    });
+
+    it('should report every bad field at once', () => {
+      expect(
+        pointers(() =>
+          validateRegistration({ agentId: 'x', primaryPubkey: 'y', pubkeySet: ['z'], identityLevel: null, proofNonce: '', proofSignature: '' }, 'sandbox'),
+        ),
+      ).toEqual(['/agent_id', '/primary_pubkey', '/pubkey_set/0', '/proof_nonce', '/proof_signature']);
+    });
+
+    it('should refuse a mainnet level in sandbox with identity_level_not_allowed', () => {
+      const err = errorOf(() => validateRegistration(input({ identityLevel: 'MAINNET_BASIC' }), 'sandbox'));
+      expect(err.grpcCode).toBe(status.PERMISSION_DENIED);
+      expect(err.code).toBe('identity_level_not_allowed');
+    });
+
+    it('should keep a mainnet level as sent in mainnet', () => {
+      expect(validateRegistration(input({ identityLevel: 'MAINNET_VERIFIED' }), 'mainnet').identityLevel).toBe(
+        'MAINNET_VERIFIED',
+      );
+    });
+
+    it('should check the shape before the level', () => {
+      expect(
+        pointers(() => validateRegistration(input({ agentId: 'bad', identityLevel: 'MAINNET_BASIC' }), 'sandbox')),
+      ).toEqual(['/agent_id']);
+    });
+
+    it('should not accept SIG_64-shaped junk as a proof', () => {
+      const reg = validateRegistration(input({ proofSignature: SIG_64 }), 'sandbox');
+      expect(errorOf(() => assertRegistrationProof(reg)).code).toBe('key_proof_failed');
+    });
+  });
+
+  describe('assertRegistrationProof', () => {
+    it('should accept the known-answer vector', () => {
+      expect(() => assertRegistrationProof(validateRegistration(input(), 'sandbox'))).not.toThrow();
+    });
+
+    it.each([
+      ['agent_id', { agentId: 'acme:agent:beta' }],
+      ['proof_nonce', { proofNonce: 'nonce-0002' }],
+      ['primary_pubkey', { primaryPubkey: KEY_A }],
+    ])('should fail with the exact message when %s differs from what was signed', (_field, change) => {
+      const err = errorOf(() => assertRegistrationProof(validateRegistration(input(change), 'sandbox')));
+      expect(err.grpcCode).toBe(status.INVALID_ARGUMENT);
+      expect(err.code).toBe('key_proof_failed');
+      expect(err.message).toBe('key ownership proof failed');
+    });
+
+    it('should accept a fresh key pair signing the canonical payload', () => {
+      const { privateKey, publicKey } = generateKeyPair();
+      const primaryPubkey = toBase64(publicKey);
+      const proofSignature = signCanonical(
+        { proof_nonce: 'n', primary_pubkey: primaryPubkey, agent_id: 'x:agent:y' },
+        privateKey,
+      );
+      const reg = validateRegistration(
+        { agentId: 'x:agent:y', primaryPubkey, pubkeySet: [], identityLevel: null, proofNonce: 'n', proofSignature },
+        'sandbox',
+      );
+      expect(() => assertRegistrationProof(reg)).not.toThrow();
+    });
+
+    it('should refuse a signature over a payload with an extra field', () => {
+      const { privateKey, publicKey } = generateKeyPair();
+      const primaryPubkey = toBase64(publicKey);
+      const proofSignature = signCanonical(
+        { agent_id: 'x:agent:y', primary_pubkey: primaryPubkey, proof_nonce: 'n', identity_level: 'SANDBOX_UNVERIFIED' },
+        privateKey,
+      );
+      const reg = validateRegistration(
+        { agentId: 'x:agent:y', primaryPubkey, pubkeySet: [], identityLevel: null, proofNonce: 'n', proofSignature },
+        'sandbox',
+      );
+      expect(errorOf(() => assertRegistrationProof(reg)).message).toBe('key ownership proof failed');
+    });
+  });
+});
