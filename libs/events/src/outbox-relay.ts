@@ -16,6 +16,8 @@ export interface OutboxRelayOptions {
 
 export interface OutboxRelayStatus {
   running: boolean;
+  /** Completed publish rounds (successful or not). */
+  rounds: number;
   published: number;
   failedRounds: number;
   /** Set while an outage lasts, cleared by the next successful round. */
@@ -43,7 +45,7 @@ export class OutboxRelay {
   private wake: (() => void) | null = null;
   private woken = false;
   private consecutiveFailures = 0;
-  private readonly stats: OutboxRelayStatus = { running: false, published: 0, failedRounds: 0, lastError: null };
+  private readonly stats: OutboxRelayStatus = { running: false, rounds: 0, published: 0, failedRounds: 0, lastError: null };
 
   constructor(private readonly opts: OutboxRelayOptions) {
     this.pollIntervalMs = opts.pollIntervalMs ?? 500;
@@ -101,6 +103,7 @@ export class OutboxRelay {
     } catch (err) {
       result = { published: 0, fetched: 0, error: err };
     }
+    this.stats.rounds += 1;
     this.stats.published += result.published;
     if (result.error) this.recordFailure(result.error);
     else this.recordSuccess();
@@ -172,14 +175,13 @@ export class OutboxRelay {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.wake = null;
-        self.woken = false;
+        this.wake = null;
+        this.woken = false;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
   }

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import type pg from 'pg';
+import { describeWithNats, testLogger } from '@exchange/testing';
+import { createEventBus, idempotentConsumer, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
+import { createOutboxDatabase, enqueueInTransaction, sideEffects, testEvent } from './outbox-fixture';
+import { waitFor } from './wait-for';
+
+// Own stream and subject namespace per run: the shared server's EXCHANGE stream is never touched.
+describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
+  const suffix = randomBytes(4).toString('hex');
+  const streamName = `EXCHANGE_TEST_${suffix}`;
+  const prefix = `test${suffix}`;
+  let bus: EventBus;
+  let fixture: Awaited<ReturnType<typeof createOutboxDatabase>>;
+  let relay: OutboxRelay;
+
+  const recording = (pool: pg.Pool, consumer: string) =>
+    idempotentConsumer(pool, consumer, async (event, client) => {
+      await client.query('INSERT INTO side_effects (event_id, consumer) VALUES ($1, $2)', [event.id, consumer]);
+    });
+
+  const storedMessages = async () => {
+    const nc = await connect({ servers: natsUrl });
+    const info = await (await jetstreamManager(nc)).streams.info(streamName);
+    await nc.close();
+    return info.state.messages;
+  };
+
+  beforeAll(async () => {
+    bus = await createEventBus({ natsUrl, logger: testLogger, streamName, subjectPrefix: prefix });
+  });
+  afterAll(async () => {
+    await bus.close();
+    const nc = await connect({ servers: natsUrl });
+    await (await jetstreamManager(nc)).streams.delete(streamName).catch(() => undefined);
+    await nc.close();
+  });
+  beforeEach(async () => {
+    fixture = await createOutboxDatabase('nats_bus');
+    relay = new OutboxRelay({ pool: fixture.pool, bus, logger: testLogger, pollIntervalMs: 20 });
+  });
+  afterEach(async () => {
+    await relay.stop();
+    await fixture.close();
+  });
+
+  it('creates its stream with file storage and a duplicate window of at least 2 minutes', async () => {
+    const nc = await connect({ servers: natsUrl });
+    const info = await (await jetstreamManager(nc)).streams.info(streamName);
+    await nc.close();
+    expect(info.config.subjects).toEqual([`${prefix}.>`]);
+    expect(info.config.storage).toBe('file');
+    expect(info.config.duplicate_window).toBeGreaterThanOrEqual(120 * 1e9);
+  });
+
+  it('delivers committed outbox events to a durable consumer, not rolled-back ones', async () => {
+    const seen: EventEnvelope[] = [];
+    const sub = await bus.subscribe({ durable: `d1_${suffix}`, subjects: [`${prefix}.test.thing.*`], handler: async (e) => void seen.push(e) });
+    relay.start();
+    const rolledBack = testEvent(prefix, 'rolled_back');
+    await enqueueInTransaction(fixture.pool, rolledBack, 'rollback');
+    const committed = testEvent(prefix, 'committed', { amount: '12500000' });
+    await enqueueInTransaction(fixture.pool, committed);
+    relay.notify();
+    await waitFor('the committed event', () => seen.some((e) => e.id === committed.id));
+    await sub.stop();
+    expect(seen).toEqual([committed]);
+  });
+
+  it('stores an event published twice once (Nats-Msg-Id) and processes a redelivery once', async () => {
+    const consumer = recording(fixture.pool, 'redelivery');
+    let deliveries = 0;
+    const sub = await bus.subscribe({
+      durable: `d2_${suffix}`,
+      subjects: [`${prefix}.test.thing.twice`, `${prefix}.test.thing.marker`],
+      handler: async (event) => {
+        deliveries += 1;
+        await consumer(event);
+        // Work committed, ack lost: JetStream redelivers after the nak.
+        if (deliveries === 1) throw new Error('lost ack');
+      },
+    });
+    const storedBefore = await storedMessages();
+    const event = testEvent(prefix, 'twice');
+    await bus.publish(event);
+    await bus.publish(event);
+    const marker = testEvent(prefix, 'marker');
+    await bus.publish(marker);
+    expect((await storedMessages()) - storedBefore).toBe(2); // the second publish was a duplicate
+    await waitFor('the redelivery and the marker', () => deliveries >= 3);
+    await sub.stop();
+    expect((await sideEffects(fixture.pool, 'redelivery')).sort()).toEqual([event.id, marker.id].sort());
+  });
+
+  it('resumes a durable where it stopped', async () => {
+    const first: string[] = [];
+    const durable = `d3_${suffix}`;
+    const subjects = [`${prefix}.test.thing.resume`];
+    let sub = await bus.subscribe({ durable, subjects, handler: async (e) => void first.push(e.id) });
+    const a = testEvent(prefix, 'resume');
+    await bus.publish(a);
+    await waitFor('event a', () => first.includes(a.id));
+    await sub.stop();
+    const b = testEvent(prefix, 'resume');
+    await bus.publish(b);
+    const second: string[] = [];
+    sub = await bus.subscribe({ durable, subjects, handler: async (e) => void second.push(e.id) });
+    await waitFor('event b', () => second.includes(b.id));
+    await sub.stop();
+    expect(first).toEqual([a.id]);
+    expect(second).toEqual([b.id]);
+  });
+
+  it('refuses to publish outside its stream subjects', async () => {
+    await expect(bus.publish(testEvent('elsewhere', 'x'))).rejects.toThrow(/outside stream/);
+  });
+});
