@@ -5,6 +5,29 @@ import nx from '@nx/eslint-plugin';
 // (apps/exchange) is the only project allowed to start services in-process.
 const services = ['identity', 'market', 'wallet-ledger', 'commerce', 'workflows', 'registry', 'telemetry'];
 
+function boundaryOptions(inTests) {
+  const withTesting = (tags) => (inTests ? [...tags, 'type:testing'] : tags);
+  return {
+    enforceBuildableLibDependency: false,
+    allowCircularSelfDependency: false,
+    allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?js$', '^.*/jest\\.preset\\.js$'],
+    depConstraints: [
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+      { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+      ...services.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'] })),
+      { sourceTag: 'scope:launcher', onlyDependOnLibsWithTags: ['*'] },
+      { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'] },
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: withTesting(['type:feature', 'type:data-access', 'type:util', 'type:proto', 'type:service']) },
+      { sourceTag: 'type:service', onlyDependOnLibsWithTags: withTesting(['type:feature', 'type:data-access', 'type:util', 'type:proto']) },
+      { sourceTag: 'type:feature', onlyDependOnLibsWithTags: withTesting(['type:feature', 'type:data-access', 'type:util', 'type:proto']) },
+      { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: withTesting(['type:data-access', 'type:util', 'type:proto']) },
+      { sourceTag: 'type:util', onlyDependOnLibsWithTags: withTesting(['type:util']) },
+      { sourceTag: 'type:proto', onlyDependOnLibsWithTags: [] },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:proto'] },
+    ],
+  };
+}
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -13,33 +36,17 @@ export default [
   {
     files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allowCircularSelfDependency: false,
-          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?js$', '^.*/jest\\.preset\\.js$'],
-          depConstraints: [
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
-            ...services.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'] })),
-            { sourceTag: 'scope:launcher', onlyDependOnLibsWithTags: ['*'] },
-            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:proto', 'type:testing', 'type:service'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:proto'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:proto'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:proto'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:proto', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:proto'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaryOptions(false)],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
     files: ['**/*.spec.ts', '**/*.test.ts', '**/test/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+    rules: {
+      // Tests (and only tests) may use the shared test helpers of @exchange/testing.
+      '@nx/enforce-module-boundaries': ['error', boundaryOptions(true)],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
   },
 ];

