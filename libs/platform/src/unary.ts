@@ -29,7 +29,7 @@ export function unary<Req, Res>(
       (response) => {
         callback(null, response);
         if (logger.isLevelEnabled(level)) {
-          logger[level]({ method, code: status.OK, duration_ms: elapsed(started), request_id: ctx.requestId }, 'rpc');
+          logger[level]({ method, code: deliveredCode(call, status.OK), duration_ms: elapsed(started), request_id: ctx.requestId }, 'rpc');
         }
       },
       (err: unknown) => {
@@ -40,7 +40,7 @@ export function unary<Req, Res>(
           callback({ code: err.grpcCode, details: err.message, metadata: trailer }, null);
           if (logger.isLevelEnabled(level)) {
             logger[level](
-              { method, code: err.grpcCode, duration_ms: elapsed(started), request_id: ctx.requestId, error_code: err.code },
+              { method, code: deliveredCode(call, err.grpcCode), duration_ms: elapsed(started), request_id: ctx.requestId, error_code: err.code },
               'rpc',
             );
           }
@@ -56,6 +56,15 @@ export function unary<Req, Res>(
       },
     );
   };
+}
+
+// A call the client cancelled, or whose deadline passed (grpc-js already answered
+// DEADLINE_EXCEEDED), never saw our status: log what the client actually got.
+function deliveredCode(call: ServerUnaryCall<unknown, unknown>, code: status): status {
+  if (call.cancelled) return status.CANCELLED;
+  const deadline = call.getDeadline(); // Date, or ms since epoch (Infinity when none)
+  const deadlineMs = typeof deadline === 'number' ? deadline : deadline.getTime();
+  return deadlineMs <= Date.now() ? status.DEADLINE_EXCEEDED : code;
 }
 
 function elapsed(started: number): number {

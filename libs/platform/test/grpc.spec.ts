@@ -1,0 +1,302 @@
+import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+// A test-only dependency on the generated code: the adapter and client are proven against a real
+// ts-proto service definition rather than a hand-written one.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { identityV1 } from '@exchange/proto';
+import { Writable } from 'node:stream';
+import {
+  createHealthClient,
+  createLogger,
+  createServiceClient,
+  errorInfoFromGrpc,
+  errors,
+  startGrpcServer,
+  unary,
+  type CallContext,
+  type GrpcServerHandle,
+  type PromiseClient,
+} from '../src';
+
+type Line = Record<string, unknown>;
+
+function captureLogger() {
+  const lines: Line[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ name: 'grpc-spec', level: 'debug', destination }) };
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!condition()) throw new Error('condition never became true');
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as ServiceError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+const SECRET_TEXT = 'password=hunter2 in SELECT * FROM agents';
+
+function agent(agentId: string): identityV1.Agent {
+  return {
+    agentId,
+    primaryPubkey: 'pk',
+    keys: [],
+    identityLevel: identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED,
+    status: identityV1.AgentStatus.AGENT_STATUS_ACTIVE,
+    createdAt: new Date('2026-11-21T18:00:00.000Z'),
+    updatedAt: new Date('2026-11-21T18:00:00.000Z'),
+  };
+}
+
+/** A tiny IdentityService: getAgent's behaviour is chosen by the requested agent id. */
+function startTestServer(logger: ReturnType<typeof createLogger>) {
+  const seen: CallContext[] = [];
+  let gate = deferred();
+  let entered = deferred();
+  const getAgent = (req: identityV1.GetAgentRequest, ctx: CallContext): Promise<identityV1.GetAgentResponse> => {
+    seen.push(ctx);
+    switch (req.agentId) {
+      case 'missing':
+        throw errors.notFound('agent', 'missing');
+      case 'frozen':
+        return Promise.reject(errors.invalidState('agent', 'frozen', 'frozen'));
+      case 'boom':
+        return Promise.reject(new Error(SECRET_TEXT));
+      case 'slow':
+        entered.resolve();
+        return gate.promise.then(() => ({ agent: agent('slow') }));
+      default:
+        return Promise.resolve({ agent: agent(req.agentId) });
+    }
+  };
+  // Only getAgent is implemented; grpc-js answers UNIMPLEMENTED for the rest.
+  const implementation: Pick<identityV1.IdentityServiceServer, 'getAgent'> = {
+    getAgent: unary(logger, 'GetAgent', getAgent),
+  };
+  const handle = startGrpcServer({
+    name: 'exchange.identity.v1.IdentityService',
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    register: (server) => server.addService(identityV1.IdentityServiceService, implementation as unknown as identityV1.IdentityServiceServer),
+  });
+  return {
+    handle,
+    seen,
+    release: () => gate.resolve(),
+    entered: () => entered.promise,
+    reset: () => {
+      gate = deferred();
+      entered = deferred();
+    },
+  };
+}
+
+describe('gRPC server, unary adapter and client', () => {
+  const { lines, logger } = captureLogger();
+  let server: ReturnType<typeof startTestServer>;
+  let handle: GrpcServerHandle;
+  let client: PromiseClient<typeof identityV1.IdentityServiceService>;
+  let address: string;
+
+  beforeAll(async () => {
+    server = startTestServer(logger);
+    handle = await server.handle;
+    address = `127.0.0.1:${handle.port}`;
+    client = createServiceClient(identityV1.IdentityServiceService, address);
+    // Connect the channel first, so a short deadline below is spent in the handler, not on connecting.
+    await client.getAgent({ agentId: 'warm-up' });
+  });
+
+  afterAll(async () => {
+    client.close();
+    await handle.shutdown(1000);
+  });
+
+  beforeEach(() => server.reset());
+
+  function rpcLines(): Line[] {
+    return lines.filter((l) => l.method === 'GetAgent');
+  }
+
+  it('should bind an ephemeral port when asked for port 0', () => {
+    expect(handle.port).toBeGreaterThan(0);
+  });
+
+  it('should return the response and log exactly one line with method, code, duration and request id', async () => {
+    const before = rpcLines().length;
+    const res = await client.getAgent({ agentId: 'acme:agent:alpha' }, { requestId: 'req-ok-1' });
+    expect(res.agent?.agentId).toBe('acme:agent:alpha');
+    expect(res.agent?.createdAt).toEqual(new Date('2026-11-21T18:00:00.000Z'));
+    const logged = rpcLines().slice(before);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 'info', method: 'GetAgent', code: status.OK, request_id: 'req-ok-1' });
+    expect(typeof logged[0].duration_ms).toBe('number');
+  });
+
+  it('should pass request id, trace id, actor and agent id from metadata to the CallContext', async () => {
+    await client.getAgent(
+      { agentId: 'a' },
+      { requestId: 'req-meta', traceId: 'trace-1', actor: 'operator:default', agentId: 'acme:agent:alpha' },
+    );
+    const ctx = server.seen[server.seen.length - 1];
+    expect(ctx.requestId).toBe('req-meta');
+    expect(ctx.traceId).toBe('trace-1');
+    expect(ctx.actor).toBe('operator:default');
+    expect(ctx.agentId).toBe('acme:agent:alpha');
+    expect(ctx.metadata).toBeInstanceOf(Metadata);
+    expect(ctx.metadata.get('x-actor')).toEqual(['operator:default']);
+  });
+
+  it('should make up a request id (and use it as trace id) when the caller sent none', async () => {
+    await client.getAgent({ agentId: 'b' });
+    const ctx = server.seen[server.seen.length - 1];
+    expect(ctx.requestId).toMatch(/^req_[0-9a-f-]{36}$/);
+    expect(ctx.traceId).toBe(ctx.requestId);
+    expect(ctx.actor).toBeNull();
+    expect(ctx.agentId).toBeNull();
+  });
+
+  it('should give handlers a child logger bound to the request id', async () => {
+    await client.getAgent({ agentId: 'c' }, { requestId: 'req-child' });
+    const ctx = server.seen[server.seen.length - 1];
+    ctx.logger.info('from handler');
+    expect(lines[lines.length - 1]).toMatchObject({ msg: 'from handler', request_id: 'req-child' });
+  });
+
+  it('should map a DomainError thrown synchronously to its status and x-error-code trailer', async () => {
+    const err = await rejection(client.getAgent({ agentId: 'missing' }, { requestId: 'req-nf' }));
+    expect(err.code).toBe(status.NOT_FOUND);
+    expect(err.metadata.get('x-error-code')).toEqual(['agent_not_found']);
+    expect(errorInfoFromGrpc(err)).toEqual({ grpcCode: status.NOT_FOUND, code: 'agent_not_found', message: 'agent missing not found' });
+    const logged = rpcLines().filter((l) => l.request_id === 'req-nf');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 'info', code: status.NOT_FOUND });
+  });
+
+  it('should carry DomainError details as JSON in x-error-details', async () => {
+    const err = await rejection(client.getAgent({ agentId: 'frozen' }));
+    expect(err.code).toBe(status.FAILED_PRECONDITION);
+    expect(errorInfoFromGrpc(err)).toEqual({
+      grpcCode: status.FAILED_PRECONDITION,
+      code: 'invalid_state',
+      message: 'agent is frozen, cannot become frozen',
+      details: { current: 'frozen', wanted: 'frozen' },
+    });
+  });
+
+  it('should turn an unknown error into INTERNAL without leaking its text, and log the stack once', async () => {
+    const err = await rejection(client.getAgent({ agentId: 'boom' }, { requestId: 'req-boom' }));
+    expect(err.code).toBe(status.INTERNAL);
+    expect(err.details).toBe('internal error');
+    expect(JSON.stringify({ message: err.message, details: err.details, md: err.metadata.getMap() })).not.toContain('hunter2');
+    expect(errorInfoFromGrpc(err)).toEqual({ grpcCode: status.INTERNAL, code: 'internal', message: 'internal error' });
+    const logged = rpcLines().filter((l) => l.request_id === 'req-boom');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 'error', code: status.INTERNAL });
+    expect((logged[0].err as { stack: string }).stack).toContain(SECRET_TEXT);
+  });
+
+  it('should fail with DEADLINE_EXCEEDED when the handler outlives the deadline', async () => {
+    const call = client.getAgent({ agentId: 'slow' }, { deadlineMs: 250, requestId: 'req-slow' });
+    const err = await rejection(call);
+    server.release();
+    expect(err.code).toBe(status.DEADLINE_EXCEEDED);
+    expect(errorInfoFromGrpc(err)).toMatchObject({ grpcCode: status.DEADLINE_EXCEEDED, code: 'deadline_exceeded' });
+    await until(() => rpcLines().some((l) => l.request_id === 'req-slow'));
+    const logged = rpcLines().filter((l) => l.request_id === 'req-slow');
+    expect(logged).toHaveLength(1);
+    expect(logged[0].code).toBe(status.DEADLINE_EXCEEDED);
+  });
+
+  it('should map a refused connection to UNAVAILABLE', async () => {
+    const dead = createServiceClient(identityV1.IdentityServiceService, '127.0.0.1:1', { defaultDeadlineMs: 2000 });
+    try {
+      const err = await rejection(dead.getAgent({ agentId: 'a' }));
+      expect([status.UNAVAILABLE, status.DEADLINE_EXCEEDED]).toContain(err.code);
+      expect(errorInfoFromGrpc(err).code).toBe(status[err.code].toLowerCase());
+    } finally {
+      dead.close();
+    }
+  });
+
+  it('should answer UNIMPLEMENTED for a method the service did not register', async () => {
+    const err = await rejection(client.listAgents({ page: undefined, identityLevel: 0, status: 0 }));
+    expect(err.code).toBe(status.UNIMPLEMENTED);
+  });
+
+  it('should report NOT_SERVING until setServing(), for the server and the named service', async () => {
+    const health = createHealthClient(address);
+    try {
+      handle.setNotServing();
+      expect(await health.check()).toBe('NOT_SERVING');
+      expect(await health.check('exchange.identity.v1.IdentityService')).toBe('NOT_SERVING');
+      handle.setServing();
+      expect(await health.check()).toBe('SERVING');
+      expect(await health.check('exchange.identity.v1.IdentityService')).toBe('SERVING');
+      handle.setNotServing();
+      expect(await health.check()).toBe('NOT_SERVING');
+      const err = await rejection(health.check('some.other.Service'));
+      expect(err.code).toBe(status.NOT_FOUND);
+    } finally {
+      health.close();
+    }
+  });
+});
+
+describe('startGrpcServer health at start', () => {
+  it('should start NOT_SERVING', async () => {
+    const { logger } = captureLogger();
+    const handle = await startGrpcServer({ name: 'svc', host: '127.0.0.1', port: 0, logger, register: () => undefined });
+    const health = createHealthClient(`127.0.0.1:${handle.port}`);
+    try {
+      expect(await health.check('')).toBe('NOT_SERVING');
+      expect(await health.check('svc')).toBe('NOT_SERVING');
+    } finally {
+      health.close();
+      await handle.shutdown(1000);
+    }
+  });
+});
+
+describe('GrpcServerHandle.shutdown', () => {
+  it('should let an in-flight call finish before resolving, then refuse new calls', async () => {
+    const { logger } = captureLogger();
+    const server = startTestServer(logger);
+    const handle = await server.handle;
+    const client = createServiceClient(identityV1.IdentityServiceService, `127.0.0.1:${handle.port}`);
+    try {
+      const inFlight = client.getAgent({ agentId: 'slow' }, { deadlineMs: 30_000 });
+      await server.entered();
+      let stopped = false;
+      const stopping = handle.shutdown(30_000).then(() => (stopped = true));
+      // Let the event loop turn: the server must still be waiting for the in-flight call.
+      for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+      expect(stopped).toBe(false);
+      server.release();
+      expect((await inFlight).agent?.agentId).toBe('slow');
+      await stopping;
+      expect(stopped).toBe(true);
+      const err = await rejection(client.getAgent({ agentId: 'after' }, { deadlineMs: 2000 }));
+      expect([status.UNAVAILABLE, status.DEADLINE_EXCEEDED]).toContain(err.code);
+    } finally {
+      client.close();
+    }
+  });
+});
