@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseSpecEndpoints } from './spec-parser';
 
-// The team's spec lives beside the repository (../shared/spec); EXCHANGE_SPEC overrides it.
-const specPath = process.env.EXCHANGE_SPEC ?? path.resolve(__dirname, '../../../../shared/spec/exchange-spec.md');
+// The vendored copy of the team's spec (docs/spec); EXCHANGE_SPEC overrides it.
+const specPath = process.env.EXCHANGE_SPEC ?? path.resolve(__dirname, '../../../docs/spec/exchange-spec.md');
 
 describe('parseSpecEndpoints on the exchange spec', () => {
   const areas = () => {
