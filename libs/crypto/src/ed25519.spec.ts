@@ -1,0 +1,102 @@
+import { fromBase64, toBase64 } from './encoding';
+import { generateKeyPair, publicKeyFromPrivate, sign, signCanonical, verify, verifyCanonical } from './ed25519';
+import { CryptoFormatError } from './errors';
+
+const message = new TextEncoder().encode('hello');
+
+// Group order L of edwards25519, little-endian, for the malleability test.
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+function addLToS(signature: Uint8Array): Uint8Array {
+  const out = Uint8Array.from(signature);
+  let s = 0n;
+  for (let i = 31; i >= 0; i--) s = (s << 8n) | BigInt(out[32 + i]);
+  s += L;
+  for (let i = 0; i < 32; i++) {
+    out[32 + i] = Number(s & 0xffn);
+    s >>= 8n;
+  }
+  return out;
+}
+
+describe('ed25519', () => {
+  const { privateKey, publicKey } = generateKeyPair();
+
+  it('should generate a 32-byte seed and its 32-byte public key', () => {
+    expect(privateKey).toHaveLength(32);
+    expect(publicKey).toHaveLength(32);
+    expect(publicKeyFromPrivate(privateKey)).toEqual(publicKey);
+    expect(generateKeyPair().privateKey).not.toEqual(privateKey);
+  });
+
+  it('should sign deterministically and verify', () => {
+    const signature = sign(message, privateKey);
+    expect(signature).toHaveLength(64);
+    expect(sign(message, privateKey)).toEqual(signature);
+    expect(verify(signature, message, publicKey)).toBe(true);
+  });
+
+  it('should not verify a changed message, signature or key', () => {
+    const signature = sign(message, privateKey);
+    const tampered = Uint8Array.from(signature);
+    tampered[0] ^= 1;
+    expect(verify(tampered, message, publicKey)).toBe(false);
+    expect(verify(signature, new TextEncoder().encode('hellp'), publicKey)).toBe(false);
+    expect(verify(signature, message, generateKeyPair().publicKey)).toBe(false);
+  });
+
+  it('should reject a malleated signature (S + L)', () => {
+    const signature = sign(message, privateKey);
+    expect(verify(addLToS(signature), message, publicKey)).toBe(false);
+  });
+
+  it.each([
+    ['63-byte signature', 63, 32],
+    ['65-byte signature', 65, 32],
+    ['empty signature', 0, 32],
+    ['31-byte key', 64, 31],
+    ['33-byte key', 64, 33],
+    ['empty key', 64, 0],
+  ])('should return false, not throw, for a %s', (_label, sigLength, keyLength) => {
+    const signature = sign(message, privateKey);
+    const sig = sigLength <= 64 ? signature.slice(0, sigLength) : Uint8Array.from([...signature, 0]);
+    const key = keyLength <= 32 ? publicKey.slice(0, keyLength) : Uint8Array.from([...publicKey, 0]);
+    expect(verify(sig, message, key)).toBe(false);
+  });
+
+  it('should return false for a key that is not a curve point and for non-byte input', () => {
+    const signature = sign(message, privateKey);
+    const notAPoint = new Uint8Array(32).fill(0xff);
+    expect(verify(signature, message, notAPoint)).toBe(false);
+    expect(verify('x' as unknown as Uint8Array, message, publicKey)).toBe(false);
+    expect(verify(signature, 'hello' as unknown as Uint8Array, publicKey)).toBe(false);
+  });
+
+  it('should refuse to sign with a private key of the wrong length', () => {
+    expect(() => sign(message, new Uint8Array(31))).toThrow(CryptoFormatError);
+    expect(() => sign(message, new Uint8Array(64))).toThrow(CryptoFormatError);
+    expect(() => publicKeyFromPrivate(new Uint8Array(33))).toThrow(CryptoFormatError);
+  });
+});
+
+describe('signCanonical / verifyCanonical', () => {
+  const { privateKey, publicKey } = generateKeyPair();
+  const publicKeyB64 = toBase64(publicKey);
+
+  it('should sign the canonical form, so member order does not matter', () => {
+    const signature = signCanonical({ b: 2, a: 1 }, privateKey);
+    expect(fromBase64(signature)).toHaveLength(64);
+    expect(signCanonical({ a: 1, b: 2 }, privateKey)).toBe(signature);
+    expect(verifyCanonical({ a: 1, b: 2 }, signature, publicKeyB64)).toBe(true);
+  });
+
+  it('should return false for a changed value, bad base64, wrong lengths or an unserializable value', () => {
+    const signature = signCanonical({ a: 1 }, privateKey);
+    expect(verifyCanonical({ a: 2 }, signature, publicKeyB64)).toBe(false);
+    expect(verifyCanonical({ a: 1, extra: null }, signature, publicKeyB64)).toBe(false);
+    expect(verifyCanonical({ a: 1 }, signature.slice(0, -2), publicKeyB64)).toBe(false);
+    expect(verifyCanonical({ a: 1 }, signature, publicKeyB64.replace(/=$/, ''))).toBe(false);
+    expect(verifyCanonical({ a: 1 }, toBase64(new Uint8Array(64)), publicKeyB64)).toBe(false);
+    expect(verifyCanonical({ a: 1 }, signature, toBase64(publicKey.slice(0, 31)))).toBe(false);
+    expect(verifyCanonical({ a: Number.NaN }, signature, publicKeyB64)).toBe(false);
+  });
+});
