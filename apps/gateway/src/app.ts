@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OperatorToken } from './auth/operator-tokens';
+import type { GatewayConfig } from './config';
+import agentCache from './plugins/app/agent-cache';
+import auth from './plugins/app/auth';
+import errorMapping, { isGrpcError } from './plugins/app/error-mapping';
+import grpcClients from './plugins/app/grpc-clients';
+import jsonBody from './plugins/app/json-body';
+import problemPlugin from './plugins/app/problem';
+import requestContext from './plugins/app/request-context';
+import rateLimit from './plugins/external/rate-limit';
+import swagger from './plugins/external/swagger';
+import swaggerUi from './plugins/external/swagger-ui';
+import agentsRoutes from './routes/v1/agents/index';
+import docsRoutes from './routes/docs';
+import healthRoutes from './routes/health';
+import { Problem } from './schemas/common';
+import { rateLimitsFrom, rateLimitTable } from './settings';
+
+// The application as one plugin. Order matters: external plugins (rate limit, OpenAPI) first so
+// they see every route, then the app's own decorators and hooks, then the routes.
+
+export interface AppOptions {
+  config: GatewayConfig;
+  operatorTokens: OperatorToken[];
+  exchangePublicKey: string | null;
+  /** Clock for the agent timestamp window (tests). */
+  now?: () => number;
+  healthCheckDeadlineMs?: number;
+}
+
+export default async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
+  const { config } = opts;
+  const limits = rateLimitsFrom(config);
+
+  // External.
+  await fastify.register(rateLimit, { limits, redisUrl: config.REDIS_URL, redisPrefix: config.RATE_LIMIT_REDIS_PREFIX });
+  await fastify.register(swagger, { version: config.VERSION, environment: config.EXCHANGE_ENV });
+  await fastify.register(swaggerUi);
+
+  // App.
+  await fastify.register(requestContext);
+  await fastify.register(problemPlugin);
+  await fastify.register(errorMapping);
+  await fastify.register(jsonBody);
+  await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL });
+  await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS });
+  await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
+  fastify.addSchema(Problem);
+
+  fastify.setErrorHandler((error, request, reply) => {
+    const problem = fastify.problemFromError(error);
+    if (problem.status >= 500) {
+      // Logged in full here, never sent: the client sees only code + generic detail.
+      if (isGrpcError(error) && problem.status !== 500) request.log.warn({ grpc_code: error.code, code: problem.code }, 'backing service failed');
+      else request.log.error({ err: error }, 'request failed');
+    }
+    return reply.sendProblem(problem);
+  });
+
+  // 404 for unknown paths, 405 (with Allow) for a known path with another method.
+  const routes: Array<{ method: string; pattern: RegExp }> = [];
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const pattern = new RegExp(
+      '^' + route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+').replace(/\*/g, '.*') + '$',
+    );
+    for (const method of methods) routes.push({ method, pattern });
+  });
+  fastify.setNotFoundHandler({ preHandler: fastify.rateLimit() }, (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?', 1)[0] ?? request.url;
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      return reply.sendProblem({
+        status: 405,
+        code: 'method_not_allowed',
+        detail: `${request.method} is not allowed on ${path}`,
+        headers: { allow: allowed.join(', ') },
+      });
+    }
+    return reply.sendProblem({ status: 404, code: 'not_found', detail: `no route ${request.method} ${path}` });
+  });
+
+  // Routes.
+  await fastify.register(healthRoutes, {
+    environment: config.EXCHANGE_ENV,
+    version: config.VERSION,
+    exchangePublicKey: opts.exchangePublicKey,
+    checkDeadlineMs: opts.healthCheckDeadlineMs,
+  });
+  await fastify.register(docsRoutes, {
+    exchangePublicKey: opts.exchangePublicKey,
+    environment: config.EXCHANGE_ENV,
+    rateLimitTable: rateLimitTable(limits),
+  });
+  await fastify.register(agentsRoutes, { prefix: '/v1/agents' });
+}

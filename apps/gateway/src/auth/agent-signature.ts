@@ -1,0 +1,67 @@
+import { canonicalBytes, requestSigningPayload, sha256Hex } from '@exchange/crypto';
+
+/** How far X-Agent-Timestamp may be from the gateway clock (DESIGN §3). */
+export const AGENT_SIGNATURE_WINDOW_SECONDS = 300;
+
+export interface AgentSignatureHeaders {
+  agentId: string;
+  timestamp: string;
+  signature: string;
+}
+
+export type AgentHeadersResult =
+  | { kind: 'none' }
+  | { kind: 'incomplete'; missing: string[] }
+  | ({ kind: 'complete' } & AgentSignatureHeaders);
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Reads the agent-signed request headers: all three, none of the signing pair, or an incomplete set. */
+export function readAgentSignatureHeaders(headers: Headers): AgentHeadersResult {
+  const agentId = header(headers, 'x-agent-id');
+  const timestamp = header(headers, 'x-agent-timestamp');
+  const signature = header(headers, 'x-agent-signature');
+  if (timestamp === undefined && signature === undefined) return { kind: 'none' };
+  if (agentId !== undefined && timestamp !== undefined && signature !== undefined) {
+    return { kind: 'complete', agentId, timestamp, signature };
+  }
+  const missing: string[] = [];
+  if (agentId === undefined) missing.push('X-Agent-Id');
+  if (timestamp === undefined) missing.push('X-Agent-Timestamp');
+  if (signature === undefined) missing.push('X-Agent-Signature');
+  return { kind: 'incomplete', missing };
+}
+
+/** `ok`, or why the timestamp (unix seconds, as a decimal string) is refused. */
+export function checkAgentTimestamp(timestamp: string, nowMs: number): 'ok' | 'malformed' | 'out_of_window' {
+  if (!/^\d{1,12}$/.test(timestamp)) return 'malformed';
+  const skew = Math.abs(Math.floor(nowMs / 1000) - Number(timestamp));
+  return skew <= AGENT_SIGNATURE_WINDOW_SECONDS ? 'ok' : 'out_of_window';
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * The exact bytes an agent signs: canonical JSON of {method, path (with query), timestamp (the
+ * header string), body_sha256 (hex sha256 of the raw body bytes, of "" when there is none)}.
+ */
+export function agentRequestSigningMessage(input: {
+  method: string;
+  pathWithQuery: string;
+  timestamp: string;
+  rawBody: Uint8Array | undefined;
+}): Uint8Array {
+  return canonicalBytes(
+    requestSigningPayload({
+      method: input.method.toUpperCase(),
+      path: input.pathWithQuery,
+      timestamp: input.timestamp,
+      body_sha256: sha256Hex(input.rawBody ?? EMPTY),
+    }),
+  );
+}

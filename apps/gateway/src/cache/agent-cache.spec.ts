@@ -1,0 +1,79 @@
+import { Metadata, status } from '@grpc/grpc-js';
+import { identityV1 } from '@exchange/proto';
+import { AgentCache } from './agent-cache';
+
+const agent = (id: string, level = identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED): identityV1.Agent => ({
+  agentId: id, primaryPubkey: 'P', keys: [], identityLevel: level, status: identityV1.AgentStatus.AGENT_STATUS_ACTIVE,
+  createdAt: new Date(0), updatedAt: new Date(0),
+});
+
+describe(AgentCache.name, () => {
+  let now = 0;
+  let calls: string[];
+  let release: (() => void) | undefined;
+  const lookup = async (id: string) => {
+    calls.push(id);
+    if (release === undefined) return agent(id);
+    await new Promise<void>((r) => (release = r));
+    return agent(id);
+  };
+
+  beforeEach(() => {
+    now = 1000;
+    calls = [];
+    release = undefined;
+  });
+
+  it('should look an agent up once and serve it from cache until the TTL passes', async () => {
+    const sut = new AgentCache(lookup, 10_000, 100, () => now);
+    await sut.get('a:agent:x', {});
+    await sut.get('a:agent:x', {});
+    expect(calls).toEqual(['a:agent:x']);
+    now += 10_001;
+    await sut.get('a:agent:x', {});
+    expect(calls).toEqual(['a:agent:x', 'a:agent:x']);
+  });
+
+  it('should share one in-flight lookup between concurrent callers', async () => {
+    release = () => undefined;
+    const sut = new AgentCache(lookup, 10_000, 100, () => now);
+    const p1 = sut.get('a:agent:y', {});
+    const p2 = sut.get('a:agent:y', {});
+    await new Promise((r) => setImmediate(r));
+    release!();
+    const [a1, a2] = await Promise.all([p1, p2]);
+    expect(calls).toEqual(['a:agent:y']);
+    expect(a1).toBe(a2);
+  });
+
+  it('should cache NOT_FOUND as null and rethrow other errors', async () => {
+    const notFound = Object.assign(new Error('nf'), { code: status.NOT_FOUND, metadata: new Metadata() });
+    const down = Object.assign(new Error('down'), { code: status.UNAVAILABLE, metadata: new Metadata() });
+    let fail: Error = notFound;
+    const sut = new AgentCache(async () => { calls.push('x'); throw fail; }, 10_000, 100, () => now);
+    expect(await sut.get('a:agent:z', {})).toBeNull();
+    expect(await sut.get('a:agent:z', {})).toBeNull();
+    expect(calls).toHaveLength(1);
+    fail = down;
+    await expect(sut.get('a:agent:w', {})).rejects.toBe(down);
+  });
+
+  it('should let put() refresh an entry and evict the oldest beyond maxEntries', async () => {
+    const sut = new AgentCache(lookup, 10_000, 2, () => now);
+    sut.put(agent('a:agent:1', identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC));
+    sut.put(agent('a:agent:2'));
+    sut.put(agent('a:agent:3'));
+    expect(sut.size).toBe(2);
+    expect((await sut.get('a:agent:3', {}))?.agentId).toBe('a:agent:3');
+    expect(calls).toEqual([]);
+    await sut.get('a:agent:1', {});
+    expect(calls).toEqual(['a:agent:1']);
+  });
+
+  it('should not cache at all with a zero TTL', async () => {
+    const sut = new AgentCache(lookup, 0, 100, () => now);
+    await sut.get('a:agent:x', {});
+    await sut.get('a:agent:x', {});
+    expect(calls).toHaveLength(2);
+  });
+});

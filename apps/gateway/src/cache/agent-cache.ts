@@ -1,0 +1,77 @@
+import type { CallOptions } from '@exchange/platform';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { identityV1 } from '@exchange/proto';
+
+// A small TTL cache of GetAgent for the gateway's own decisions (rate-limit tier, frozen check).
+// Staleness: an identity-level change or a freeze made through ANOTHER gateway replica (or
+// directly on identity) is seen here after at most `ttlMs`; changes made through this gateway
+// refresh the entry at once. Services enforce their own rules, so this only affects the gateway
+// checks (limits and agent_frozen) for that short window.
+
+export type AgentLookup = (agentId: string, opts: CallOptions) => Promise<identityV1.Agent | undefined>;
+
+interface Entry {
+  agent: identityV1.Agent | null;
+  expiresAt: number;
+}
+
+export class AgentCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<identityV1.Agent | null>>();
+
+  constructor(
+    private readonly lookup: AgentLookup,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The agent, or null when identity does not know it. One lookup in flight per agent. */
+  get(agentId: string, opts: CallOptions): Promise<identityV1.Agent | null> {
+    const entry = this.entries.get(agentId);
+    if (entry && entry.expiresAt > this.now()) return Promise.resolve(entry.agent);
+    const pending = this.inFlight.get(agentId);
+    if (pending) return pending;
+    const load = this.load(agentId, opts).finally(() => this.inFlight.delete(agentId));
+    this.inFlight.set(agentId, load);
+    return load;
+  }
+
+  /** Stores a fresh copy (e.g. from VerifyAgentSignature or after a freeze through this gateway). */
+  put(agent: identityV1.Agent): void {
+    this.store(agent.agentId, agent);
+  }
+
+  invalidate(agentId: string): void {
+    this.entries.delete(agentId);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private async load(agentId: string, opts: CallOptions): Promise<identityV1.Agent | null> {
+    try {
+      const agent = (await this.lookup(agentId, opts)) ?? null;
+      this.store(agentId, agent);
+      return agent;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === GrpcStatus.NOT_FOUND) {
+        this.store(agentId, null);
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  private store(agentId: string, agent: identityV1.Agent | null): void {
+    if (this.ttlMs <= 0) return;
+    this.entries.delete(agentId);
+    if (this.entries.size >= this.maxEntries) {
+      // Maps iterate in insertion order: drop the oldest entry.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(agentId, { agent, expiresAt: this.now() + this.ttlMs });
+  }
+}

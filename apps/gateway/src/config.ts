@@ -1,0 +1,46 @@
+import { readConfig } from '@exchange/platform';
+import { Type, type Static } from 'typebox';
+// The repository's version; the JSON is bundled by esbuild, so no file is read at run time.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import packageJson from '../../../package.json';
+
+// Environment of the gateway, read once (DESIGN §7). Nothing else in the app reads process.env.
+export const GatewayConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  IDENTITY_GRPC_URL: Type.String({ minLength: 1 }),
+  REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
+  /** Sandbox: the single operator token (named "default"). */
+  OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /** Production: `name=token,name2=token2`. */
+  OPERATOR_TOKENS: Type.Optional(Type.String({ minLength: 1 })),
+  /** Base64 32-byte ed25519 seed; only its public key is used (published by /health and /skill.md). */
+  EXCHANGE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Alternative to EXCHANGE_SIGNING_KEY: the base64 public key alone. */
+  EXCHANGE_PUBLIC_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1, default: 60_000 }),
+  RATE_LIMIT_ANONYMOUS: Type.Integer({ minimum: 1, default: 300 }),
+  RATE_LIMIT_OPERATOR: Type.Integer({ minimum: 1, default: 6000 }),
+  RATE_LIMIT_SANDBOX_UNVERIFIED: Type.Integer({ minimum: 1, default: 120 }),
+  RATE_LIMIT_MAINNET_BASIC: Type.Integer({ minimum: 1, default: 600 }),
+  RATE_LIMIT_MAINNET_ATTESTED: Type.Integer({ minimum: 1, default: 1200 }),
+  RATE_LIMIT_MAINNET_VERIFIED: Type.Integer({ minimum: 1, default: 3000 }),
+  RATE_LIMIT_MAINNET_INSTITUTIONAL: Type.Integer({ minimum: 1, default: 10_000 }),
+  /** Namespace of the rate-limit keys in Redis (several gateways of one deployment share it). */
+  RATE_LIMIT_REDIS_PREFIX: Type.String({ minLength: 1, default: 'exchange-gateway-rl:' }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  /** How long (ms) an agent's identity level / status stays cached for rate limits and freeze checks. */
+  AGENT_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  VERSION: Type.String({ default: packageJson.version }),
+});
+
+export type GatewayConfig = Static<typeof GatewayConfigSchema>;
+
+export function readGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  return readConfig(GatewayConfigSchema, env);
+}

@@ -1,0 +1,65 @@
+import { createServiceClient, type PromiseClient } from '@exchange/platform';
+import { identityV1 } from '@exchange/proto';
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import fp from 'fastify-plugin';
+import { service as healthService } from 'grpc-health-check';
+
+// One client — one HTTP/2 channel — per backing service, created once at start and shared by
+// every request. The grpc.health.v1 Check method rides on the same channel (same server).
+
+export type HealthStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN';
+
+interface HealthMethods {
+  healthCheck: { path: string; requestStream: false; responseStream: false; requestSerialize: (v: { service: string }) => Buffer; responseDeserialize: (b: Buffer) => { status: string } };
+}
+
+const healthCheckMethod = (healthService as unknown as { Check: HealthMethods['healthCheck'] }).Check;
+
+const IdentityDefinition = { ...identityV1.IdentityServiceService, healthCheck: healthCheckMethod };
+export type IdentityClient = PromiseClient<typeof IdentityDefinition>;
+
+export interface BackingService {
+  name: string;
+  address: string;
+  check(opts: { deadlineMs: number; requestId: string }): Promise<HealthStatus>;
+}
+
+export interface GrpcClientsOptions {
+  identityAddress: string;
+  defaultDeadlineMs?: number;
+}
+
+function backingService(name: string, address: string, client: { healthCheck: (req: { service: string }, opts: { deadlineMs: number; requestId: string }) => Promise<{ status: string }> }): BackingService {
+  return {
+    name,
+    address,
+    async check(opts) {
+      try {
+        const res = await client.healthCheck({ service: '' }, opts);
+        return res.status === 'SERVING' ? 'SERVING' : res.status === 'NOT_SERVING' ? 'NOT_SERVING' : 'UNKNOWN';
+      } catch {
+        return 'UNKNOWN'; // unreachable or no answer within the deadline
+      }
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: IdentityClient;
+    /** Every backing service, for /health. */
+    backingServices: BackingService[];
+  }
+}
+
+export default fp<GrpcClientsOptions>(
+  async (fastify, opts) => {
+    const identity = createServiceClient(IdentityDefinition as unknown as ServiceDefinition & typeof IdentityDefinition, opts.identityAddress, {
+      defaultDeadlineMs: opts.defaultDeadlineMs,
+    });
+    fastify.decorate('identity', identity);
+    fastify.decorate('backingServices', [backingService('identity', opts.identityAddress, identity)]);
+    fastify.addHook('onClose', async () => identity.close());
+  },
+  { name: 'grpc-clients' },
+);

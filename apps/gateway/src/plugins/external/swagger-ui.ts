@@ -1,0 +1,21 @@
+import swaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
+
+// /api-reference: Swagger UI from the package's own static assets (works offline: no CDN, no
+// web fonts, no validator badge). Its CSP is narrowed to 'self' so nothing external can load.
+
+export default fp(
+  async (fastify) => {
+    await fastify.register(swaggerUi, {
+      routePrefix: '/api-reference',
+      uiConfig: { validatorUrl: null, docExpansion: 'list', deepLinking: true, tryItOutEnabled: false },
+      staticCSP: true,
+      transformStaticCSP: (header) =>
+        header
+          .replace(/ https:/g, '')
+          .replace(/ validator\.swagger\.io/g, '')
+          .replace(/ upgrade-insecure-requests;/, ''),
+    });
+  },
+  { name: 'swagger-ui', dependencies: ['swagger'] },
+);

@@ -1,0 +1,57 @@
+import swagger from '@fastify/swagger';
+import fp from 'fastify-plugin';
+
+// OpenAPI 3.1 from the route schemas. Registered before any route so every one is discovered.
+
+export interface SwaggerOptions {
+  version: string;
+  environment: string;
+}
+
+export const OPENAPI_TAGS = [
+  { name: 'Agents', description: 'Agent identities, keys, identity levels and freezes (identity service)' },
+  { name: 'Health', description: 'Liveness of the gateway and its backing services' },
+  { name: 'Docs', description: 'Self-description for agents and people' },
+];
+
+export const SECURITY_SCHEMES = {
+  operatorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Operator token (`OPERATOR_TOKEN` in sandbox, one of `OPERATOR_TOKENS` in production). Add `X-Agent-Id` to act for an agent.',
+  },
+  agentId: { type: 'apiKey', in: 'header', name: 'X-Agent-Id', description: 'The agent making an agent-signed request' },
+  agentTimestamp: { type: 'apiKey', in: 'header', name: 'X-Agent-Timestamp', description: 'Unix seconds, within ±300 s of the exchange clock' },
+  agentSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Agent-Signature',
+    description: 'Base64 ed25519 signature over canonical {"body_sha256","method","path","timestamp"} (see /skill.md)',
+  },
+} as const;
+
+export default fp<SwaggerOptions>(
+  async (fastify, opts) => {
+    await fastify.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Agent Exchange API',
+          version: opts.version,
+          description:
+            'The public /v1 REST surface of the Agent Exchange. Errors are RFC 9457 `application/problem+json`; ' +
+            'every response carries `x-request-id`. Agents: start with /skill.md.',
+        },
+        servers: [{ url: '/', description: `this gateway (${opts.environment})` }],
+        tags: OPENAPI_TAGS,
+        components: { securitySchemes: SECURITY_SCHEMES as never },
+      },
+      hideUntagged: true,
+      // Shared schemas (Problem) keep their $id as the component name.
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      },
+    });
+  },
+  { name: 'swagger' },
+);

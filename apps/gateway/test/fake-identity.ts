@@ -1,0 +1,219 @@
+import { fromBase64, registrationProofPayload, verify, verifyCanonical } from '@exchange/crypto';
+import { DomainError, errors, startGrpcServer, unary, type CallContext, type GrpcServerHandle } from '@exchange/platform';
+import { testLogger } from '@exchange/testing';
+import { identityV1 } from '@exchange/proto';
+
+// A small in-memory identity service behind a REAL grpc-js server (port 0), so gateway tests
+// exercise the real channel, metadata and error trailers. Rules follow DESIGN §4 Identity
+// closely enough for the gateway's mapping tests; the real service has its own suite.
+
+const { IdentityLevel, AgentStatus, KeyStatus } = identityV1;
+const LEVEL_ORDER = [
+  IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED,
+  IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC,
+  IdentityLevel.IDENTITY_LEVEL_MAINNET_ATTESTED,
+  IdentityLevel.IDENTITY_LEVEL_MAINNET_VERIFIED,
+  IdentityLevel.IDENTITY_LEVEL_MAINNET_INSTITUTIONAL,
+];
+const levelName = (l: identityV1.IdentityLevel) => IdentityLevel[l]!.replace('IDENTITY_LEVEL_', '');
+
+export interface RecordedCall {
+  method: string;
+  ctx: Pick<CallContext, 'requestId' | 'traceId' | 'actor' | 'agentId'>;
+  request: unknown;
+}
+
+export interface FakeIdentity {
+  address: string;
+  handle: GrpcServerHandle;
+  agents: Map<string, identityV1.Agent>;
+  calls: RecordedCall[];
+  /** The next call of `method` fails with `err` (once). */
+  failNext(method: string, err: Error): void;
+  /** Delay every answer (e.g. to test deadlines). */
+  delayMs: number;
+  stop(): Promise<void>;
+}
+
+function cursorOf(index: number): string {
+  return Buffer.from(`i:${index}`).toString('base64url');
+}
+
+function indexOf(cursor: string): number {
+  const match = /^i:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw errors.invalidArgument('invalid_cursor', 'cursor is not valid');
+  return Number(match[1]);
+}
+
+function page<T>(rows: T[], req: identityV1.ListAgentsRequest['page']): { data: T[]; next: string } {
+  const limit = req?.limit || 50;
+  if (limit < 1 || limit > 200) throw errors.invalidArgument('invalid_limit', 'limit must be 1-200');
+  const start = req?.cursor ? indexOf(req.cursor) : 0;
+  const data = rows.slice(start, start + limit);
+  return { data, next: start + limit < rows.length ? cursorOf(start + limit) : '' };
+}
+
+export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainnet'; serving?: boolean } = {}): Promise<FakeIdentity> {
+  const environment = opts.environment ?? 'sandbox';
+  const agents = new Map<string, identityV1.Agent>();
+  const order: string[] = []; // newest first
+  const transitions = new Map<string, identityV1.IdentityTransition[]>();
+  const nonces = new Set<string>();
+  const calls: RecordedCall[] = [];
+  const failures = new Map<string, Error>();
+  const logger = testLogger;
+  let seq = 0;
+  const fake = { delayMs: 0 } as FakeIdentity;
+
+  const find = (agentId: string) => {
+    const agent = agents.get(agentId);
+    if (!agent) throw errors.notFound('agent', agentId);
+    return agent;
+  };
+  const touch = (agent: identityV1.Agent) => {
+    agent.updatedAt = new Date();
+    return structuredClone(agent);
+  };
+
+  type Handlers = { [K in keyof identityV1.IdentityServiceServer]: (req: any, ctx: CallContext) => Promise<any> };
+  const handlers: Handlers = {
+    async registerAgent(req: identityV1.RegisterAgentRequest) {
+      const proofOk = verifyCanonical(
+        registrationProofPayload({ agent_id: req.agentId, primary_pubkey: req.primaryPubkey, proof_nonce: req.proofNonce }),
+        req.proofSignature,
+        req.primaryPubkey,
+      );
+      if (!proofOk) throw errors.invalidArgument('key_proof_failed', 'key ownership proof failed');
+      if (agents.has(req.agentId)) throw errors.alreadyExists('agent_id_exists', 'agent_id already exists');
+      if (nonces.has(req.proofNonce)) throw errors.alreadyExists('proof_nonce_used', 'proof_nonce was already used');
+      if (environment === 'sandbox' && req.identityLevel !== IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED) {
+        throw errors.permissionDenied('identity_level_not_allowed', 'only SANDBOX_UNVERIFIED may be registered in sandbox');
+      }
+      nonces.add(req.proofNonce);
+      const now = new Date(Date.now() + seq++); // strictly increasing for newest-first order
+      const agent: identityV1.Agent = {
+        agentId: req.agentId,
+        primaryPubkey: req.primaryPubkey,
+        keys: [req.primaryPubkey, ...req.pubkeySet].map((pubkey, i) => ({
+          pubkey, primary: i === 0, status: KeyStatus.KEY_STATUS_ACTIVE, addedAt: now,
+        })),
+        identityLevel: req.identityLevel,
+        status: AgentStatus.AGENT_STATUS_ACTIVE,
+        createdAt: now,
+        updatedAt: now,
+      };
+      agents.set(agent.agentId, agent);
+      order.unshift(agent.agentId);
+      return { agent: structuredClone(agent) };
+    },
+    async getAgent(req: identityV1.GetAgentRequest) {
+      return { agent: structuredClone(find(req.agentId)) };
+    },
+    async listAgents(req: identityV1.ListAgentsRequest) {
+      const rows = order
+        .map((id) => agents.get(id)!)
+        .filter((a) => req.identityLevel === IdentityLevel.IDENTITY_LEVEL_UNSPECIFIED || a.identityLevel === req.identityLevel)
+        .filter((a) => req.status === AgentStatus.AGENT_STATUS_UNSPECIFIED || a.status === req.status);
+      const { data, next } = page(rows, req.page);
+      return { agents: structuredClone(data), page: { nextCursor: next } };
+    },
+    async changeIdentityLevel(req: identityV1.ChangeIdentityLevelRequest, ctx) {
+      const agent = find(req.agentId);
+      const from = LEVEL_ORDER.indexOf(agent.identityLevel);
+      const to = LEVEL_ORDER.indexOf(req.identityLevel);
+      if (to < 0 || to === from || to > from + 1) {
+        throw errors.invalidState('agent', levelName(agent.identityLevel), levelName(req.identityLevel));
+      }
+      const transition: identityV1.IdentityTransition = {
+        transitionId: `itr_${++seq}`, agentId: agent.agentId, fromLevel: agent.identityLevel, toLevel: req.identityLevel,
+        reason: req.reason, actor: ctx.actor ?? 'unknown', createdAt: new Date(),
+      };
+      agent.identityLevel = req.identityLevel;
+      transitions.set(agent.agentId, [transition, ...(transitions.get(agent.agentId) ?? [])]);
+      return { agent: touch(agent), transition };
+    },
+    async listIdentityTransitions(req: identityV1.ListIdentityTransitionsRequest) {
+      find(req.agentId);
+      const { data, next } = page(transitions.get(req.agentId) ?? [], req.page);
+      return { transitions: data, page: { nextCursor: next } };
+    },
+    async revokeKey(req: identityV1.RevokeKeyRequest) {
+      const agent = find(req.agentId);
+      const key = agent.keys.find((k) => k.pubkey === req.pubkey);
+      if (!key) throw errors.notFound('key', req.pubkey);
+      if (key.primary) throw errors.failedPrecondition('primary_key_revocation', 'the primary key cannot be revoked');
+      if (key.status === KeyStatus.KEY_STATUS_REVOKED) throw errors.invalidState('key', 'revoked', 'revoked');
+      key.status = KeyStatus.KEY_STATUS_REVOKED;
+      key.revokedAt = new Date();
+      key.revokedReason = req.reason;
+      return { agent: touch(agent) };
+    },
+    async freezeAgent(req: identityV1.FreezeAgentRequest) {
+      const agent = find(req.agentId);
+      if (agent.status === AgentStatus.AGENT_STATUS_FROZEN) throw errors.invalidState('agent', 'frozen', 'frozen');
+      agent.status = AgentStatus.AGENT_STATUS_FROZEN;
+      agent.frozenReason = req.reason;
+      return { agent: touch(agent) };
+    },
+    async unfreezeAgent(req: identityV1.UnfreezeAgentRequest) {
+      const agent = find(req.agentId);
+      if (agent.status !== AgentStatus.AGENT_STATUS_FROZEN) throw errors.invalidState('agent', 'active', 'active');
+      agent.status = AgentStatus.AGENT_STATUS_ACTIVE;
+      delete agent.frozenReason;
+      return { agent: touch(agent) };
+    },
+    async verifyAgentSignature(req: identityV1.VerifyAgentSignatureRequest) {
+      const agent = agents.get(req.agentId);
+      if (!agent) return { valid: false, pubkey: '', agent: undefined };
+      let signature: Uint8Array;
+      try {
+        signature = fromBase64(req.signature);
+      } catch {
+        return { valid: false, pubkey: '', agent: structuredClone(agent) };
+      }
+      for (const key of agent.keys) {
+        if (key.status !== KeyStatus.KEY_STATUS_ACTIVE) continue;
+        if (verify(signature, new Uint8Array(req.message), fromBase64(key.pubkey))) {
+          return { valid: true, pubkey: key.pubkey, agent: structuredClone(agent) };
+        }
+      }
+      return { valid: false, pubkey: '', agent: structuredClone(agent) };
+    },
+  };
+
+  const implementation = Object.fromEntries(
+    Object.entries(handlers).map(([method, fn]) => [
+      method,
+      unary(logger, method, async (req: unknown, ctx: CallContext) => {
+        calls.push({ method, ctx: { requestId: ctx.requestId, traceId: ctx.traceId, actor: ctx.actor, agentId: ctx.agentId }, request: req });
+        if (fake.delayMs > 0) await new Promise((r) => setTimeout(r, fake.delayMs));
+        const failure = failures.get(method);
+        if (failure) {
+          failures.delete(method);
+          throw failure;
+        }
+        return fn(req, ctx);
+      }),
+    ]),
+  ) as unknown as identityV1.IdentityServiceServer;
+
+  const handle = await startGrpcServer({
+    name: 'exchange.identity.v1.IdentityService',
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    register: (server) => server.addService(identityV1.IdentityServiceService, implementation),
+  });
+  if (opts.serving !== false) handle.setServing();
+
+  return Object.assign(fake, {
+    address: `127.0.0.1:${handle.port}`,
+    handle,
+    agents,
+    calls,
+    failNext: (method: string, err: Error) => failures.set(method, err),
+    stop: () => handle.shutdown(100),
+  });
+}
+
+export { DomainError };

@@ -1,0 +1,101 @@
+import { canonicalBytes, generateKeyPair, publicKeyFromPrivate, sha256Hex, sign, signCanonical, toBase64 } from '@exchange/crypto';
+import { testLogger } from '@exchange/testing';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { buildGateway, readGatewayConfig } from '../src/index';
+import { startFakeIdentity, type FakeIdentity } from './fake-identity';
+
+export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
+/** Seed 0x01..0x20 (also the worked example of skill.md). */
+export const EXCHANGE_SEED_B64 = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1)).toString('base64');
+
+export interface Harness {
+  app: FastifyInstance;
+  identity: FakeIdentity;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  opts: { env?: Record<string, string>; now?: () => number; identity?: FakeIdentity; healthCheckDeadlineMs?: number } = {},
+): Promise<Harness> {
+  const identity = opts.identity ?? (await startFakeIdentity());
+  const config = readGatewayConfig({
+    IDENTITY_GRPC_URL: identity.address,
+    OPERATOR_TOKEN,
+    EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
+    ...opts.env,
+  });
+  const app = await buildGateway({ config, logger: testLogger, now: opts.now, healthCheckDeadlineMs: opts.healthCheckDeadlineMs });
+  await app.ready();
+  return {
+    app,
+    identity,
+    close: async () => {
+      await app.close();
+      if (!opts.identity) await identity.stop();
+    },
+  };
+}
+
+export const operator = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${OPERATOR_TOKEN}`, ...extra });
+
+let counter = 0;
+export function uniqueAgentId(name: string): string {
+  return `gw-${randomBytes(3).toString('hex')}${counter++}:agent:${name}`;
+}
+
+/** An agent with its own ed25519 key, able to build registration bodies and signed headers. */
+export class TestAgent {
+  readonly privateKey: Uint8Array;
+  readonly publicKey: string;
+
+  constructor(readonly agentId: string, privateKey?: Uint8Array) {
+    this.privateKey = privateKey ?? generateKeyPair().privateKey;
+    this.publicKey = toBase64(publicKeyFromPrivate(this.privateKey));
+  }
+
+  registrationBody(nonce = randomBytes(8).toString('hex'), extra: Record<string, unknown> = {}) {
+    return {
+      agent_id: this.agentId,
+      primary_pubkey: this.publicKey,
+      pubkey_set: [] as string[],
+      identity_level: 'SANDBOX_UNVERIFIED',
+      proof_nonce: nonce,
+      proof_signature: signCanonical({ agent_id: this.agentId, primary_pubkey: this.publicKey, proof_nonce: nonce }, this.privateKey),
+      ...extra,
+    };
+  }
+
+  signedHeaders(method: string, path: string, body = '', timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+    const payload = { method, path, timestamp: String(timestamp), body_sha256: sha256Hex(body) };
+    return {
+      'x-agent-id': this.agentId,
+      'x-agent-timestamp': String(timestamp),
+      'x-agent-signature': toBase64(sign(canonicalBytes(payload), this.privateKey)),
+    };
+  }
+}
+
+export async function registerAgent(app: FastifyInstance, agent: TestAgent, extra: Record<string, unknown> = {}) {
+  const res = await app.inject({ method: 'POST', url: '/v1/agents', headers: operator(), payload: agent.registrationBody(undefined, extra) });
+  if (res.statusCode !== 201) throw new Error(`registration failed: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+/** Asserts a problem+json response and returns its body. */
+export function expectProblem(res: LightMyRequestResponse, status: number, code: string) {
+  expect({ status: res.statusCode, type: res.headers['content-type'] }).toEqual({
+    status,
+    type: 'application/problem+json; charset=utf-8',
+  });
+  const body = res.json();
+  expect(body).toMatchObject({
+    type: `https://agent-exchange.dev/errors/${code}`,
+    status,
+    code,
+    request_id: res.headers['x-request-id'],
+  });
+  expect(typeof body.title).toBe('string');
+  expect(typeof body.detail).toBe('string');
+  return body;
+}
