@@ -59,7 +59,6 @@ export async function startGrpcServer(opts: {
         server.forceShutdown();
         resolve();
       }, graceMs);
-      force.unref();
       server.tryShutdown(() => {
         clearTimeout(force);
         logger.info({ service: name }, 'grpc server stopped');

@@ -57,16 +57,4 @@ describe('onShutdown', () => {
     expect(order).toEqual([]);
     expect(exits).toEqual([1]);
   });
-
-  it('should start on a signal', async () => {
-    const exits: number[] = [];
-    let ran!: () => void;
-    const done = new Promise<void>((resolve) => (ran = resolve));
-    onShutdown(silent, [{ name: 'x', run: async () => ran() }], { exit: (code) => exits.push(code), signals: ['SIGUSR2'] });
-    // Emitted rather than sent: jest's sandboxed `process` does not receive OS signals.
-    process.emit('SIGUSR2', 'SIGUSR2');
-    await done;
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(exits).toEqual([0]);
-  });
 });

@@ -32,7 +32,6 @@ export function onShutdown(
         exit(1);
         resolve();
       }, timeoutMs);
-      timer.unref();
       void (async () => {
         logger.info({ steps: steps.map((s) => s.name) }, 'shutting down');
         let failed = false;
