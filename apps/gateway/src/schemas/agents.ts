@@ -56,7 +56,7 @@ export const Agent = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { additionalProperties: false, examples: [agentExample] },
+  { additionalProperties: false, description: 'An agent identity', examples: [agentExample] },
 );
 export type AgentJson = Static<typeof Agent>;
 
@@ -77,12 +77,13 @@ export const RegisterAgentBody = Type.Object(
     additionalProperties: false,
     examples: [
       {
-        agent_id: 'acme:agent:buyer-1',
-        primary_pubkey: EXAMPLE_PUBKEY,
+        // The worked example of /skill.md (seed 0x01..0x20): a real, verifiable proof.
+        agent_id: 'example:agent:skill-demo',
+        primary_pubkey: 'ebVWLo/mVPlAeLES6KmLp5AfhTrmlb7X4OORC60ElmQ=',
         pubkey_set: [],
         identity_level: 'SANDBOX_UNVERIFIED',
-        proof_nonce: 'nonce-2026-11-21-0001',
-        proof_signature: 'base64-of-the-64-byte-ed25519-signature',
+        proof_nonce: 'skill-example-nonce-0001',
+        proof_signature: 'rMKmcsGT9w8Sk6iXIPr62zWLfI6m5KovhMFS1hHH6dSizo54z3Z56FZE2aVKr2xksuM5IzTN3j2w2aBwqevMAw==',
       },
     ],
   },
@@ -120,7 +121,7 @@ export const PageQuery = Type.Object(
 
 export const AgentPage = Type.Object(
   { data: Type.Array(Agent), next_cursor: NextCursor },
-  { additionalProperties: false, examples: [{ data: [agentExample], next_cursor: null }] },
+  { additionalProperties: false, description: 'A page of agents, newest first', examples: [{ data: [agentExample], next_cursor: null }] },
 );
 
 export const ChangeIdentityLevelBody = Type.Object(
@@ -151,6 +152,7 @@ export const IdentityTransitionPage = Type.Object(
   { data: Type.Array(IdentityTransition), next_cursor: NextCursor },
   {
     additionalProperties: false,
+    description: 'A page of identity level changes, newest first',
     examples: [
       {
         data: [

@@ -17,6 +17,7 @@ export const HealthResponse = Type.Object(
   },
   {
     additionalProperties: false,
+    description: 'Gateway and backing-service health (200 when all SERVING, else 503 with the same body)',
     examples: [
       {
         status: 'ok',

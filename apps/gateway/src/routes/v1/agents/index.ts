@@ -32,8 +32,9 @@ const WRITE_ERRORS = problemResponses(400, 401, 403, 404, 409, 413, 415, 429, 50
 const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { identity, agentCache } = fastify;
 
+  // '' (not '/') so the path is exactly /v1/agents, as in the spec and the OpenAPI document.
   fastify.post(
-    '/',
+    '',
     {
       config: { auth: 'operator' },
       schema: {
@@ -68,7 +69,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   );
 
   fastify.get(
-    '/',
+    '',
     {
       config: { auth: 'operator_or_agent' },
       schema: {

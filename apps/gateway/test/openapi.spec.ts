@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startHarness, type Harness } from './harness';
+
+// /openapi.json: OpenAPI 3.1, every route present with operationId, summary, tags, security and
+// every error response referencing the one Problem schema; openapi-dump prints the same document.
+
+let h: Harness;
+let doc: any;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const res = await h.app.inject({ method: 'GET', url: '/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  doc = JSON.parse(res.body);
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+const EXPECTED: Array<[string, string, string[]]> = [
+  ['post', '/v1/agents', ['201', '400', '401', '403', '409', '413', '415', '429', '503']],
+  ['get', '/v1/agents', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/agents/{agent_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/agents/{agent_id}/identity_level', ['200', '400', '401', '403', '404', '409', '413', '429', '503']],
+  ['get', '/v1/agents/{agent_id}/identity_transitions', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/agents/{agent_id}/keys/{pubkey}/revoke', ['200', '400', '401', '403', '404', '409', '413', '429', '503']],
+  ['post', '/v1/agents/{agent_id}/freeze', ['200', '400', '401', '403', '404', '409', '413', '429', '503']],
+  ['post', '/v1/agents/{agent_id}/unfreeze', ['200', '400', '401', '403', '404', '409', '413', '429', '503']],
+  ['get', '/health', ['200', '503']],
+  ['get', '/skill.md', ['200', '429']],
+  ['get', '/quickstart.md', ['200', '429']],
+];
+
+describe('GET /openapi.json', () => {
+  it('should be OpenAPI 3.1 with info, servers, tags and the four security schemes', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: 'Agent Exchange API', version: expect.any(String) });
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Agents', 'Health', 'Docs']);
+    expect(doc.components.securitySchemes).toEqual({
+      operatorToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      agentId: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Agent-Id' }),
+      agentTimestamp: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Agent-Timestamp' }),
+      agentSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Agent-Signature' }),
+    });
+    expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status', 'detail', 'code', 'request_id']);
+  });
+
+  it('should list exactly the routes of the gateway (and no swagger-ui internals)', () => {
+    const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`));
+    expect(listed.sort()).toEqual(EXPECTED.map(([m, p]) => `${m} ${p}`).sort());
+  });
+
+  it.each(EXPECTED)('should describe %s %s fully', (method, path, statuses) => {
+    const op = doc.paths[path][method];
+    expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+    expect(op.summary.length).toBeGreaterThan(5);
+    expect(op.tags).toHaveLength(1);
+    expect(Array.isArray(op.security)).toBe(true);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(statuses));
+    for (const [status, response] of Object.entries<any>(op.responses)) {
+      expect(response.description).not.toBe('Default Response');
+      if (Number(status) >= 400 && !(path === '/health' && status === '503')) {
+        expect(response.content).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
+      }
+    }
+    if (method === 'post') {
+      const media = op.requestBody.content['application/json'];
+      expect(media.schema.additionalProperties).toBe(false);
+      expect(media.example).toEqual(expect.any(Object));
+    }
+  });
+
+  it('should give an example for every success response', () => {
+    for (const [method, path] of EXPECTED) {
+      const ok = Object.entries<any>(doc.paths[path][method].responses).find(([status]) => status.startsWith('2'))![1];
+      const media = Object.values<any>(ok.content)[0];
+      if (path.endsWith('.md')) continue;
+      expect({ route: `${method} ${path}`, example: media.example ?? media.schema.examples?.[0] }).toEqual({
+        route: `${method} ${path}`,
+        example: expect.any(Object),
+      });
+    }
+  });
+
+  it('should give operationIds that are unique', () => {
+    const ids = EXPECTED.map(([m, p]) => doc.paths[p][m].operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('should resolve every $ref inside the document', () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      const pointer = ref.slice(8, -1);
+      expect(pointer.startsWith('#/')).toBe(true);
+      const target = pointer
+        .slice(2)
+        .split('/')
+        .reduce((node: any, key) => node?.[key], doc);
+      expect(target).toBeDefined();
+    }
+  });
+
+  it('should document the limit parameter bounds', () => {
+    const limit = doc.paths['/v1/agents'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200 } });
+  });
+});
+
+describe('openapi-dump', () => {
+  it('should print the same document to stdout without any service running', async () => {
+    const root = join(__dirname, '../../..');
+    const { stdout } = await promisify(execFile)(process.execPath, [require.resolve('tsx/cli'), 'apps/gateway/src/openapi-dump.ts'], {
+      cwd: root,
+      env: { PATH: process.env['PATH'] ?? '' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const dumped = JSON.parse(stdout);
+    expect(dumped.paths).toEqual(doc.paths);
+    expect(dumped.openapi).toBe('3.1.0');
+  }, 60_000);
+});

@@ -1,0 +1,114 @@
+import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { startHarness, type Harness } from './harness';
+
+// /skill.md and /quickstart.md. The worked example of skill.md is checked independently of our
+// crypto library, with node:crypto only: every value must be real.
+
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+function canonical(obj: Record<string, string>): string {
+  return `{${Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(obj[k])}`).join(',')}}`;
+}
+
+let h: Harness;
+let skill: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const res = await h.app.inject({ method: 'GET', url: '/skill.md', headers: { host: 'exchange.example:8080' } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
+  skill = res.body;
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+function exampleValues(doc: string): Record<string, string> {
+  const block = /<!-- worked-example:start -->\s*```text\n([\s\S]*?)```/.exec(doc);
+  if (!block) throw new Error('worked example block not found');
+  return Object.fromEntries(
+    block[1]!
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const m = /^([a-z_]+):\s+(.+)$/.exec(line.trim());
+        if (!m) throw new Error(`bad example line: ${line}`);
+        return [m[1]!, m[2]!];
+      }),
+  );
+}
+
+describe('GET /skill.md', () => {
+  it('should have a worked example whose every value node:crypto reproduces', () => {
+    const v = exampleValues(skill);
+    const seed = Buffer.from(v['seed_hex']!, 'hex');
+    expect(seed).toEqual(Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1)));
+    const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+    const publicKey = createPublicKey(privateKey);
+    const spki = publicKey.export({ format: 'der', type: 'spki' });
+    expect(v['public_key']).toBe(spki.subarray(spki.length - 32).toString('base64'));
+
+    const proof = canonical({ agent_id: v['agent_id']!, primary_pubkey: v['public_key']!, proof_nonce: v['proof_nonce']! });
+    expect(v['proof_canonical']).toBe(proof);
+    expect(verify(null, Buffer.from(proof), publicKey, Buffer.from(v['proof_signature']!, 'base64'))).toBe(true);
+    expect(sign(null, Buffer.from(proof), privateKey).toString('base64')).toBe(v['proof_signature']);
+
+    const request = canonical({
+      method: v['request_method']!,
+      path: v['request_path']!,
+      timestamp: v['request_timestamp']!,
+      body_sha256: createHash('sha256').update('').digest('hex'),
+    });
+    expect(v['request_canonical']).toBe(request);
+    expect(verify(null, Buffer.from(request), publicKey, Buffer.from(v['request_signature']!, 'base64'))).toBe(true);
+  });
+
+  it('should use the example values consistently in the curl commands', () => {
+    const v = exampleValues(skill);
+    expect(skill).toContain(`"proof_signature": "${v['proof_signature']}"`);
+    expect(skill).toContain(`"primary_pubkey": "${v['public_key']}"`);
+    expect(skill).toContain(`X-Agent-Signature: ${v['request_signature']}`);
+    expect(skill).toContain(`X-Agent-Timestamp: ${v['request_timestamp']}`);
+  });
+
+  it('should substitute the exchange public key, base URL and rate limits at serve time', () => {
+    expect(skill).not.toMatch(/\{\{[A-Z_]+\}\}/);
+    expect(skill).toContain('ebVWLo/mVPlAeLES6KmLp5AfhTrmlb7X4OORC60ElmQ=');
+    expect(skill).toContain('curl -sS -X POST http://exchange.example:8080/v1/agents');
+    expect(skill).toContain('| SANDBOX_UNVERIFIED | 120 |');
+    expect(skill).toContain('| MAINNET_INSTITUTIONAL | 10000 |');
+  });
+
+  it('should be accepted by a live gateway: the example agent registers with the documented body', async () => {
+    const v = exampleValues(skill);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/agents',
+      headers: { authorization: 'Bearer test-operator-token-0123456789' },
+      payload: {
+        agent_id: v['agent_id'],
+        primary_pubkey: v['public_key'],
+        pubkey_set: [],
+        identity_level: 'SANDBOX_UNVERIFIED',
+        proof_nonce: v['proof_nonce'],
+        proof_signature: v['proof_signature'],
+      },
+    });
+    expect(res.statusCode).toBe(201);
+  });
+});
+
+describe('GET /quickstart.md', () => {
+  it('should walk from npm ci && npm start to a registered agent in five steps', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/quickstart.md' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    const steps = res.body.match(/^## \d\. .+$/gm) ?? [];
+    expect(steps).toHaveLength(5);
+    expect(res.body).toContain('npm ci && npm start');
+    expect(res.body).toContain('POST $EXCHANGE_URL/v1/agents');
+    expect(res.body).not.toMatch(/\{\{[A-Z_]+\}\}/);
+  });
+});
