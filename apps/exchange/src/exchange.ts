@@ -1,0 +1,91 @@
+import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
+import { createEventBus } from '@exchange/events';
+import { startGateway, readGatewayConfig } from '@exchange/gateway';
+import { startIdentity, readIdentityConfig } from '@exchange/identity';
+import { createLogger } from '@exchange/platform';
+import { resolve } from 'node:path';
+import { readExchangeConfig } from './config';
+import { openDatabases } from './databases';
+import { resolveOperatorToken } from './operator-token';
+import { loadOrCreateSigningKey } from './signing-key';
+
+export interface RunningExchange {
+  url: string;
+  operatorToken: string;
+  tokenGenerated: boolean;
+  exchangePublicKey: string;
+  environment: string;
+  database: 'embedded' | 'external';
+  events: 'nats' | 'in-process';
+  stop(): Promise<void>;
+}
+
+// The whole exchange in one process: every service on an ephemeral loopback gRPC port plus the
+// gateway. Services still talk gRPC and events exactly as in distributed mode.
+export async function startExchange(env: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
+  const config = readExchangeConfig(env);
+  const logger = createLogger({ name: 'exchange', level: config.LOG_LEVEL });
+  const dataDir = resolve(config.EXCHANGE_DATA_DIR);
+  const signingKey = await loadOrCreateSigningKey(dataDir, config.EXCHANGE_SIGNING_KEY);
+  const { token: operatorToken, generated: tokenGenerated } = resolveOperatorToken(config.OPERATOR_TOKEN);
+
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const s of stops.splice(0).reverse()) {
+      try {
+        await s();
+      } catch (err) {
+        logger.error({ err }, 'error while stopping');
+      }
+    }
+  };
+
+  try {
+    const databases = await openDatabases({
+      databaseUrl: config.DATABASE_URL,
+      prefix: config.EXCHANGE_DB_PREFIX,
+      dataDir,
+      embeddedPort: config.EMBEDDED_PG_PORT,
+      logger,
+    });
+    stops.push(() => databases.stop());
+
+    const bus = await createEventBus({ natsUrl: config.NATS_URL, logger });
+    stops.push(() => bus.close());
+
+    const common = { EXCHANGE_ENV: config.EXCHANGE_ENV, LOG_LEVEL: config.LOG_LEVEL, NATS_URL: config.NATS_URL };
+    const identity = await startIdentity(
+      readIdentityConfig({ ...common, GRPC_PORT: '0', GRPC_HOST: '127.0.0.1', DATABASE_URL: await databases.databaseFor('identity') }),
+      { logger: logger.child({ app: 'identity' }), bus },
+    );
+    stops.push(() => identity.stop());
+
+    const gateway = await startGateway(
+      readGatewayConfig({
+        ...common,
+        PORT: String(config.PORT),
+        HOST: config.HOST,
+        IDENTITY_GRPC_URL: `127.0.0.1:${identity.grpcPort}`,
+        OPERATOR_TOKEN: operatorToken,
+        EXCHANGE_SIGNING_KEY: signingKey,
+        REDIS_URL: config.REDIS_URL,
+      }),
+      { logger: logger.child({ app: 'gateway' }) },
+    );
+    stops.push(() => gateway.stop());
+
+    return {
+      url: gateway.url,
+      operatorToken,
+      tokenGenerated,
+      exchangePublicKey: toBase64(publicKeyFromPrivate(fromBase64(signingKey))),
+      environment: config.EXCHANGE_ENV,
+      database: databases.kind,
+      events: bus.kind,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

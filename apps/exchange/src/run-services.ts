@@ -1,0 +1,119 @@
+import { createLogger } from '@exchange/platform';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { startBanner } from './banner';
+import { readExchangeConfig } from './config';
+import { openDatabases } from './databases';
+import { resolveOperatorToken } from './operator-token';
+import { SERVICES } from './services';
+import { loadOrCreateSigningKey } from './signing-key';
+
+// `npm run start:services`: distributed mode on one machine — every service and the gateway as
+// its own OS process, against a real PostgreSQL (DATABASE_URL, one database per service) and
+// NATS JetStream (NATS_URL). The same processes run in Kubernetes, one Deployment each.
+const repoRoot = resolve(__dirname, '../../..');
+const tsxCli = require.resolve('tsx/cli');
+
+async function main() {
+  const config = readExchangeConfig();
+  const logger = createLogger({ name: 'run-services', level: config.LOG_LEVEL });
+  if (!config.DATABASE_URL || !config.NATS_URL) {
+    throw new Error('distributed mode needs DATABASE_URL (a PostgreSQL server) and NATS_URL (NATS with JetStream)');
+  }
+  const dataDir = resolve(config.EXCHANGE_DATA_DIR);
+  const signingKey = await loadOrCreateSigningKey(dataDir, config.EXCHANGE_SIGNING_KEY);
+  const { token, generated } = resolveOperatorToken(config.OPERATOR_TOKEN);
+  const databases = await openDatabases({
+    databaseUrl: config.DATABASE_URL,
+    prefix: config.EXCHANGE_DB_PREFIX,
+    dataDir,
+    embeddedPort: 0,
+    logger,
+  });
+
+  const children: Array<{ name: string; proc: ChildProcess }> = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    // Gateway first (stop taking requests), then the services.
+    for (const { proc } of [...children].reverse()) {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      await new Promise<void>((res) => (proc.exitCode !== null ? res() : proc.once('exit', () => res())));
+    }
+    process.exit(code);
+  };
+
+  const launch = (name: string, script: string, env: Record<string, string | undefined>) => {
+    const proc = spawn(process.execPath, [tsxCli, script], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    proc.once('exit', (code, signal) => {
+      if (!stopping) {
+        logger.error({ service: name, code, signal }, 'a service exited unexpectedly; stopping the others');
+        void stopAll(1);
+      }
+    });
+    children.push({ name, proc });
+  };
+
+  const basePort = Number(process.env.GRPC_BASE_PORT ?? 50051);
+  const grpcUrls: Record<string, string> = {};
+  for (const [i, svc] of SERVICES.entries()) {
+    const port = basePort + i;
+    grpcUrls[svc.grpcUrlEnv] = `127.0.0.1:${port}`;
+    launch(svc.name, `apps/${svc.name}/src/main.ts`, {
+      GRPC_PORT: String(port),
+      GRPC_HOST: '127.0.0.1',
+      DATABASE_URL: svc.database ? await databases.databaseFor(svc.name) : undefined,
+      NATS_URL: config.NATS_URL,
+      EXCHANGE_ENV: config.EXCHANGE_ENV,
+      EXCHANGE_SIGNING_KEY: signingKey,
+      LOG_LEVEL: config.LOG_LEVEL,
+    });
+  }
+  launch('gateway', 'apps/gateway/src/main.ts', {
+    ...grpcUrls,
+    PORT: String(config.PORT),
+    HOST: config.HOST,
+    OPERATOR_TOKEN: token,
+    EXCHANGE_SIGNING_KEY: signingKey,
+    EXCHANGE_ENV: config.EXCHANGE_ENV,
+    REDIS_URL: config.REDIS_URL,
+    LOG_LEVEL: config.LOG_LEVEL,
+  });
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+
+  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      logger.error('the exchange did not become healthy within 60 s');
+      return stopAll(1);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  process.stdout.write(
+    startBanner({
+      url,
+      environment: config.EXCHANGE_ENV,
+      database: 'PostgreSQL at DATABASE_URL, one database per service',
+      events: 'NATS JetStream',
+      operatorToken: token,
+      tokenGenerated: generated,
+    }),
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`start:services failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startExchange } from '../../src/exchange';
+
+// Boots the whole exchange for the end-to-end suite, in one of two modes:
+// - in-process (default): apps/exchange's startExchange in this jest process;
+// - distributed (E2E_MODE=distributed): `apps/exchange/src/run-services.ts` as a child process that starts one
+//   process per service against real PostgreSQL (DATABASE_URL) and NATS (NATS_URL).
+// Either way the suite talks to it only over HTTP, as an agent would.
+export interface Stack {
+  mode: 'in-process' | 'distributed';
+  baseUrl: string;
+  operatorToken: string;
+  stop(): Promise<void>;
+}
+
+const repoRoot = resolve(__dirname, '../../../..');
+
+export async function bootStack(): Promise<Stack> {
+  const operatorToken = `e2e-${randomBytes(16).toString('hex')}`;
+  const dbPrefix = `e2e_${randomBytes(4).toString('hex')}_`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'exchange-e2e-'));
+  // Run as root, embedded PostgreSQL drops to the `postgres` user, which must reach the data dir.
+  await chmod(dataDir, 0o755);
+  if (process.env.REQUIRE_REAL_SERVICES === '1' && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
+    throw new Error('REQUIRE_REAL_SERVICES=1 but DATABASE_URL or NATS_URL is not set');
+  }
+  if (process.env.E2E_MODE === 'distributed') return bootDistributed({ operatorToken, dbPrefix, dataDir });
+
+  const exchange = await startExchange({
+    ...pick(process.env, ['DATABASE_URL', 'NATS_URL', 'REDIS_URL']),
+    PORT: '0',
+    EXCHANGE_DATA_DIR: dataDir,
+    EXCHANGE_DB_PREFIX: dbPrefix,
+    OPERATOR_TOKEN: operatorToken,
+    LOG_LEVEL: process.env.TEST_LOG ? 'info' : 'silent',
+  });
+  return {
+    mode: 'in-process',
+    baseUrl: exchange.url,
+    operatorToken,
+    async stop() {
+      await exchange.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; dataDir: string }): Promise<Stack> {
+  if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
+    throw new Error('E2E_MODE=distributed needs DATABASE_URL and NATS_URL');
+  }
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'apps/exchange/src/run-services.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OPERATOR_TOKEN: opts.operatorToken,
+      EXCHANGE_DB_PREFIX: opts.dbPrefix,
+      EXCHANGE_DATA_DIR: opts.dataDir,
+      GRPC_BASE_PORT: String(await freePort()),
+      LOG_LEVEL: process.env.TEST_LOG ? 'info' : 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`run-services exited early with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error('distributed stack did not become healthy within 90 s');
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    mode: 'distributed',
+    baseUrl,
+    operatorToken: opts.operatorToken,
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      await rm(opts.dataDir, { recursive: true, force: true });
+      if (code !== 0) throw new Error(`run-services exited with ${code} on SIGTERM`);
+    },
+  };
+}
+
+function pick(env: NodeJS.ProcessEnv, keys: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of keys) if (env[k]) out[k] = env[k] as string;
+  return out;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
