@@ -1,0 +1,63 @@
+import { createLogger } from '@exchange/platform';
+import { Writable } from 'node:stream';
+import { readGatewayConfig, startGateway } from '../src/index';
+import { startFakeIdentity, type FakeIdentity } from './fake-identity';
+
+// startGateway: listens on HOST:PORT, generates (and logs once) a sandbox token when none is
+// configured, writes one log line per request, and stops cleanly.
+
+let identity: FakeIdentity;
+
+beforeAll(async () => {
+  identity = await startFakeIdentity();
+});
+
+afterAll(async () => {
+  await identity.stop();
+});
+
+function capture() {
+  const lines: any[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, cb) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      cb();
+    },
+  });
+  return { lines, logger: createLogger({ name: 'gateway', level: 'info', destination }) };
+}
+
+describe('startGateway', () => {
+  it('should listen, generate a sandbox token logged once, and log one line per request', async () => {
+    const { lines, logger } = capture();
+    const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1' });
+    const gateway = await startGateway(config, { logger });
+    try {
+      expect(gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const tokenLines = lines.filter((l) => /generated sandbox operator token/.test(l.msg));
+      expect(tokenLines).toHaveLength(1);
+      const token = /token: (\S+)$/.exec(tokenLines[0].msg)![1]!;
+
+      const ok = await fetch(`${gateway.url}/v1/agents`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'log-check-1' } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('x-request-id')).toBe('log-check-1');
+      expect((await fetch(`${gateway.url}/v1/agents`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(403);
+
+      const requestLines = lines.filter((l) => l.request_id === 'log-check-1');
+      expect(requestLines).toEqual([
+        expect.objectContaining({ level: 'info', msg: 'request', method: 'GET', url: '/v1/agents', status: 200, ms: expect.any(Number) }),
+      ]);
+      // No secrets in the log after start: the authorization header never appears.
+      expect(JSON.stringify(lines.filter((l) => l !== tokenLines[0]))).not.toContain(token);
+    } finally {
+      await gateway.stop();
+    }
+    await expect(fetch(`${gateway.url}/health`)).rejects.toThrow();
+  });
+
+  it('should refuse to start in mainnet without OPERATOR_TOKENS', async () => {
+    const { logger } = capture();
+    const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1', EXCHANGE_ENV: 'mainnet' });
+    await expect(startGateway(config, { logger })).rejects.toThrow(/OPERATOR_TOKENS/);
+  });
+});
