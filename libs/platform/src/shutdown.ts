@@ -19,7 +19,26 @@ export function onShutdown(
   opts: { timeoutMs?: number; exit?: (code: number) => void; signals?: NodeJS.Signals[] } = {},
 ): () => Promise<void> {
   const timeoutMs = opts.timeoutMs ?? SHUTDOWN_TIMEOUT_MS_DEFAULT;
-  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const exitProcess = opts.exit ?? ((code: number) => process.exit(code));
+  // pino writes asynchronously; flush first so the shutdown lines are neither lost nor
+  // reordered by process.exit. A stuck destination must not block the exit, hence the cap.
+  const exit = (code: number) =>
+    new Promise<void>((resolve) => {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(cap);
+        exitProcess(code);
+        resolve();
+      };
+      const cap = setTimeout(finish, 1_000);
+      try {
+        logger.flush(() => finish());
+      } catch {
+        finish();
+      }
+    });
   let running: Promise<void> | undefined;
 
   const trigger = (): Promise<void> => {
@@ -29,8 +48,7 @@ export function onShutdown(
         if (finished) return;
         finished = true;
         logger.error({ timeout_ms: timeoutMs }, 'shutdown timed out');
-        exit(1);
-        resolve();
+        void exit(1).then(resolve);
       }, timeoutMs);
       void (async () => {
         logger.info({ steps: steps.map((s) => s.name) }, 'shutting down');
@@ -49,7 +67,7 @@ export function onShutdown(
         finished = true;
         clearTimeout(timer);
         logger.info({ failed }, 'shutdown complete');
-        exit(0);
+        await exit(0);
         resolve();
       })();
     });

@@ -13,8 +13,10 @@ function runChild(mode: 'ok' | 'hang', signal: NodeJS.Signals): Promise<{ code: 
       buffer += chunk.toString('utf8');
       let newline: number;
       while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
+        const text = buffer.slice(0, newline);
         buffer = buffer.slice(newline + 1);
+        // Anything that is not a log line (a runtime warning) is kept verbatim for the diff.
+        const line = text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : { msg: `non-log: ${text}` };
         lines.push(line);
         if (line.msg === 'ready') child.kill(signal);
       }
