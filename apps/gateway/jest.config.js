@@ -1,15 +1,5 @@
-const preset = require('../../jest.preset.js');
-
-// @fastify/swagger-ui → @fastify/static → content-disposition and light-my-request (inject) →
-// cookie are ESM-only: transform them
-// too, on top of the preset's list.
-const extraEsm = ['content-disposition', 'cookie'];
-const [presetPattern] = preset.transformIgnorePatterns;
-
 module.exports = {
-  ...preset,
+  ...require('../../jest.preset.js'),
   displayName: 'gateway',
   rootDir: __dirname,
-  testTimeout: 30000,
-  transformIgnorePatterns: [presetPattern.replace('/(?!(', `/(?!(${extraEsm.join('|')}|`)],
 };

@@ -68,12 +68,17 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
       LOG_LEVEL: process.env.TEST_LOG ? 'info' : 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
+    // Its own process group, so that teardown can reach the service processes it started too.
+    detached: true,
   });
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`run-services exited early with ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      killGroup(child.pid, 'SIGKILL');
+      throw new Error(`run-services exited early with ${child.exitCode}`);
+    }
     try {
       const res = await fetch(`${baseUrl}/health`);
       if (res.status === 200) break;
@@ -81,7 +86,7 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGTERM');
+      killGroup(child.pid, 'SIGKILL');
       throw new Error('distributed stack did not become healthy within 90 s');
     }
     await new Promise((r) => setTimeout(r, 500));
@@ -92,11 +97,24 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
     operatorToken: opts.operatorToken,
     async stop() {
       child.kill('SIGTERM');
+      const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 30_000);
       const code = await exited;
+      clearTimeout(timer);
+      // Whatever is left of the group (nothing, after a clean shutdown) goes too.
+      killGroup(child.pid, 'SIGKILL');
       await rm(opts.dataDir, { recursive: true, force: true });
       if (code !== 0) throw new Error(`run-services exited with ${code} on SIGTERM`);
     },
   };
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
 }
 
 function pick(env: NodeJS.ProcessEnv, keys: string[]): Record<string, string> {
