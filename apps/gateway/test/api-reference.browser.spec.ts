@@ -1,5 +1,4 @@
-import { realServicesRequired } from '@exchange/testing';
-import { existsSync } from 'node:fs';
+import { describeWithExecutable } from '@exchange/testing';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { startHarness, type Harness } from './harness';
@@ -10,21 +9,7 @@ import { startHarness, type Harness } from './harness';
 const CHROMIUM = '/usr/bin/chromium';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-function describeWithChromium(name: string, fn: () => void): void {
-  if (existsSync(CHROMIUM)) {
-    describe(name, fn);
-  } else if (realServicesRequired()) {
-    describe(name, () => {
-      it(`requires ${CHROMIUM} (REQUIRE_REAL_SERVICES=1)`, () => {
-        throw new Error(`${CHROMIUM} is missing but REQUIRE_REAL_SERVICES=1: install it with apt-get install -y chromium`);
-      });
-    });
-  } else {
-    describe.skip(`${name} (skipped: ${CHROMIUM} not installed; apt-get install -y chromium)`, fn);
-  }
-}
-
-describeWithChromium('GET /api-reference in headless Chromium', () => {
+describeWithExecutable('GET /api-reference in headless Chromium', CHROMIUM, 'apt-get install -y chromium', () => {
   let h: Harness;
   let browser: Browser;
   let baseUrl: string;

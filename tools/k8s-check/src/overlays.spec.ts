@@ -5,26 +5,11 @@ import { secretValue } from './checks/addresses';
 import { isFlowAllowed, type Endpoint } from './checks/network-policy';
 import { resolveEnv } from './env';
 import { find, ofKind, workloads, type K8sObject } from './manifest';
-import { kubectlAvailable, renderKustomization } from './render';
+import { renderKustomization } from './render';
+import { describeWithExecutable } from '@exchange/testing';
 import * as path from 'node:path';
 
 const repoRoot = path.resolve(__dirname, '../../..');
-const haveKubectl = kubectlAvailable();
-const required = process.env.REQUIRE_REAL_SERVICES === '1';
-
-if (!haveKubectl) {
-  if (required) {
-    describe('kubectl', () => {
-      it('must be installed when REQUIRE_REAL_SERVICES=1', () => {
-        throw new Error('kubectl not found on PATH; the overlay render tests cannot run (install kubectl)');
-      });
-    });
-  } else {
-    console.warn('k8s-check: kubectl not found on PATH: skipping the overlay render tests (REQUIRE_REAL_SERVICES=1 makes this a failure)');
-  }
-}
-const describeRendered = haveKubectl ? describe : describe.skip;
-
 const rules = overlayRules(repoRoot);
 const renders = new Map<string, K8sObject[]>();
 function render(name: string): K8sObject[] {
@@ -37,7 +22,7 @@ const pod = (objects: K8sObject[], name: string): Endpoint => {
   return { labels: w.podLabels };
 };
 
-describeRendered('every overlay', () => {
+describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl', () => {
   it('should include sandbox and production', () => {
     expect(rules.map((r) => r.name)).toEqual(expect.arrayContaining(['production', 'sandbox']));
   });
@@ -123,7 +108,7 @@ describeRendered('every overlay', () => {
   });
 });
 
-describeRendered('sandbox overlay', () => {
+describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl', () => {
   const objects = () => render('sandbox');
 
   it('should run in-cluster NATS and PostgreSQL', () => {
@@ -163,7 +148,7 @@ describeRendered('sandbox overlay', () => {
   });
 });
 
-describeRendered('production overlay', () => {
+describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kubectl', () => {
   const objects = () => render('production');
   const production = rules.find((r) => r.name === 'production')!;
 
