@@ -53,7 +53,9 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     const bus = await createEventBus({ natsUrl: config.NATS_URL, logger });
     stops.push(() => bus.close());
 
-    const common = { EXCHANGE_ENV: config.EXCHANGE_ENV, LOG_LEVEL: config.LOG_LEVEL, NATS_URL: config.NATS_URL };
+    // Each service reads its own settings from the same environment (e.g. RATE_LIMIT_* for the
+    // gateway); the launcher only decides where things run and how they find each other.
+    const common = { ...env, EXCHANGE_ENV: config.EXCHANGE_ENV, LOG_LEVEL: config.LOG_LEVEL, NATS_URL: config.NATS_URL };
     const identity = await startIdentity(
       readIdentityConfig({ ...common, GRPC_PORT: '0', GRPC_HOST: '127.0.0.1', DATABASE_URL: await databases.databaseFor('identity') }),
       { logger: logger.child({ app: 'identity' }), bus },

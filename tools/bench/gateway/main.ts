@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, createPublicKey, randomBytes, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,7 +10,9 @@ import { join, resolve } from 'node:path';
 //   (a) bare Fastify hello world, (b) Fastify → one unary gRPC call to a separate process,
 //   then GET /health, GET /v1/agents/{id} and POST /v1/agents through the real gateway.
 // Prints req/s, p50/p99 and each as a ratio to (a) and (b). Settings: BENCH_SECONDS (10),
-// BENCH_CONNECTIONS (50); DATABASE_URL/NATS_URL are passed on to the exchange when set.
+// BENCH_CONNECTIONS (50). With DATABASE_URL and NATS_URL set the exchange runs distributed (one
+// process per service, like (b) where the gRPC server is its own process); otherwise all-in-one
+// on embedded PostgreSQL. BENCH_MODE=all-in-one|distributed overrides.
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const repoRoot = resolve(__dirname, '../../..');
@@ -90,19 +92,27 @@ function registrationBodies(count: number): string[] {
   return bodies;
 }
 
+const distributed =
+  (process.env.BENCH_MODE ?? (process.env.DATABASE_URL && process.env.NATS_URL ? 'distributed' : 'all-in-one')) === 'distributed';
+
 async function startExchange(token: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-exchange-'));
-  const child = spawn(process.execPath, [tsxCli, 'apps/exchange/src/main.ts'], {
+  // Run as root, embedded PostgreSQL drops to the `postgres` user, which must reach the data dir.
+  chmodSync(dataDir, 0o755);
+  const script = distributed ? 'apps/exchange/src/run-services.ts' : 'apps/exchange/src/main.ts';
+  const child = spawn(process.execPath, [tsxCli, script], {
     cwd: repoRoot,
     env: {
       ...process.env,
+      GRPC_BASE_PORT: String(await freePort()),
       PORT: String(port),
       OPERATOR_TOKEN: token,
       EXCHANGE_DATA_DIR: dataDir,
       EXCHANGE_DB_PREFIX: `bench_${randomBytes(3).toString('hex')}_`,
       // The benchmark measures throughput, not the limiter: lift the operator limit.
       RATE_LIMIT_OPERATOR: '100000000',
+      RATE_LIMIT_ANONYMOUS: '100000000',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -133,7 +143,8 @@ function report(rows: Figures[]) {
   const [a, b] = rows;
   const pad = (s: string, n: number) => s.padEnd(n);
   const num = (n: number) => n.toFixed(0).padStart(8);
-  console.log(`\nGateway benchmark: ${connections} connections, ${seconds} s per scenario (after a 2 s warm-up)\n`);
+  console.log(`\nGateway benchmark: ${connections} connections, ${seconds} s per scenario (after a 2 s warm-up)`);
+  console.log(`Exchange: ${distributed ? 'distributed (gateway and identity in separate processes, PostgreSQL at DATABASE_URL, NATS)' : 'all-in-one (one process, embedded PostgreSQL)'}\n`);
   console.log(`${pad('scenario', 36)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'vs (a)'.padStart(9)}${'vs (b)'.padStart(9)}  errors/non-2xx`);
   for (const r of rows) {
     console.log(
@@ -188,10 +199,9 @@ async function main() {
       headers: { ...auth, 'content-type': 'application/json' },
       requests: [
         {
-          setupRequest: (req) => {
-            if (next >= bodies.length) throw new Error('BENCH_REGISTRATIONS too small for this run');
-            return { ...req, body: bodies[next++] };
-          },
+          // Each registration needs a fresh agent; if the run outlasts BENCH_REGISTRATIONS the
+          // bodies repeat and show up as non-2xx (409) in the report.
+          setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
         },
       ],
     }),
