@@ -33,6 +33,8 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['get', '/health', ['200', '503']],
   ['get', '/skill.md', ['200', '429']],
   ['get', '/quickstart.md', ['200', '429']],
+  ['get', '/openapi.json', ['200', '429']],
+  ['get', '/api-reference', ['200']],
 ];
 
 describe('GET /openapi.json', () => {
@@ -78,8 +80,8 @@ describe('GET /openapi.json', () => {
   it('should give an example for every success response', () => {
     for (const [method, path] of EXPECTED) {
       const ok = Object.entries<any>(doc.paths[path][method].responses).find(([status]) => status.startsWith('2'))![1];
-      const media = Object.values<any>(ok.content)[0];
-      if (path.endsWith('.md')) continue;
+      const [mediaType, media] = Object.entries<any>(ok.content)[0];
+      if (!mediaType.includes('json')) continue; // Markdown and HTML documents
       expect({ route: `${method} ${path}`, example: media.example ?? media.schema.examples?.[0] }).toEqual({
         route: `${method} ${path}`,
         example: expect.any(Object),

@@ -54,10 +54,32 @@ const docsRoutes: FastifyPluginAsyncTypebox<DocsOptions> = async (fastify, opts)
     );
   }
 
+  let openApiJson: string | undefined;
   fastify.get(
     '/openapi.json',
-    { config: { auth: 'public' }, schema: { hide: true } },
-    async (_request, reply) => reply.type('application/json; charset=utf-8').send(fastify.swagger()),
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['Docs'],
+        operationId: 'getOpenApi',
+        summary: 'This OpenAPI 3.1 document',
+        security: SECURITY.public,
+        response: {
+          200: Type.Unsafe({
+            description: 'OpenAPI 3.1 document',
+            content: {
+              'application/json': {
+                schema: { type: 'object' },
+                example: { openapi: '3.1.0', info: { title: 'Agent Exchange API', version: '0.1.0' }, paths: { '/v1/agents': {} } },
+              },
+            },
+          }),
+          ...problemResponses(429),
+        },
+      },
+    },
+    // Sent pre-serialized: the response schema above documents the route, it must not filter it.
+    async (_request, reply) => reply.type('application/json; charset=utf-8').send((openApiJson ??= JSON.stringify(fastify.swagger()))),
   );
 };
 

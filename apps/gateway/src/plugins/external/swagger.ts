@@ -30,6 +30,16 @@ export const SECURITY_SCHEMES = {
   },
 } as const;
 
+const API_REFERENCE_PATH = {
+  get: {
+    tags: ['Docs'],
+    operationId: 'getApiReference',
+    summary: 'API reference (HTML rendered from /openapi.json; no external assets)',
+    security: [],
+    responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+  },
+};
+
 export default fp<SwaggerOptions>(
   async (fastify, opts) => {
     await fastify.register(swagger, {
@@ -47,6 +57,13 @@ export default fp<SwaggerOptions>(
         components: { securitySchemes: SECURITY_SCHEMES as never },
       },
       hideUntagged: true,
+      // /api-reference is served by @fastify/swagger-ui, whose routes stay out of the document;
+      // it is a public endpoint of the spec, so it is described here by hand.
+      transformObject: (document) => {
+        if (!('openapiObject' in document)) return document.swaggerObject;
+        const { openapiObject } = document;
+        return { ...openapiObject, paths: { ...openapiObject.paths, '/api-reference': API_REFERENCE_PATH } } as typeof openapiObject;
+      },
       // Shared schemas (Problem) keep their $id as the component name.
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
