@@ -66,7 +66,7 @@ export const RegisterAgentBody = Type.Object(
     primary_pubkey: PublicKey,
     pubkey_set: Type.Optional(Type.Array(PublicKey, { maxItems: 16, description: 'Additional keys for rotation (default [])' })),
     identity_level: Type.Optional(IdentityLevel),
-    proof_nonce: Type.String({ minLength: 1, maxLength: 128, description: 'Single-use value included in the proof' }),
+    proof_nonce: Type.String({ minLength: 1, maxLength: 255, description: 'Single-use value included in the proof (1-255 printable ASCII characters)' }),
     proof_signature: Type.String({
       minLength: 1,
       maxLength: 256,
