@@ -2,23 +2,10 @@
 // each in its own file, so the client never grows into one giant class.
 import { AgentsApi } from './agents';
 import { getHealth, type Health } from './health';
-import { Transport, type AgentCredentials, type FetchLike } from './transport';
+import { Transport, type TransportOptions } from './transport';
 
-export interface ExchangeClientOptions {
-  /** e.g. `http://127.0.0.1:8080` */
-  baseUrl: string;
-  /** Operator bearer token; when set, requests are not agent-signed. */
-  operatorToken?: string;
-  /** Sign every request as this agent (DESIGN §3) when no operator token is given. */
-  agent?: AgentCredentials;
-  /** With an operator token: act on behalf of this agent (`X-Agent-Id`). */
-  actingAgentId?: string;
-  fetch?: FetchLike;
-  timeoutMs?: number;
-  userAgent?: string;
-  /** Clock for signature timestamps; defaults to the system clock. */
-  now?: () => Date;
-}
+/** Options of `ExchangeClient`: see `TransportOptions` (base URL, credentials, timeouts). */
+export type ExchangeClientOptions = TransportOptions;
 
 export class ExchangeClient {
   readonly agents: AgentsApi;

@@ -14,15 +14,19 @@ export interface AgentCredentials {
 }
 
 export interface TransportOptions {
+  /** e.g. `http://127.0.0.1:8080` */
   baseUrl: string;
+  /** Operator bearer token; when set, requests are not agent-signed. */
   operatorToken?: string;
+  /** Sign every request as this agent (DESIGN §3) when no operator token is given. */
   agent?: AgentCredentials;
+  /** With an operator token: act on behalf of this agent (`X-Agent-Id`). */
   actingAgentId?: string;
   fetch?: FetchLike;
   /** Per request; default 30 s. */
   timeoutMs?: number;
   userAgent?: string;
-  /** Clock for signature timestamps (tests). */
+  /** Clock for signature timestamps; defaults to the system clock. */
   now?: () => Date;
 }
 

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { realServicesRequired } from './real-services';
+import { describeRequiring } from './describe-requiring';
 
 /** The absolute path of `command` (an absolute path, or a name looked up on PATH), if executable. */
 export function findExecutable(command: string, env: NodeJS.ProcessEnv = process.env): string | null {
@@ -16,23 +16,7 @@ export function findExecutable(command: string, env: NodeJS.ProcessEnv = process
   return null;
 }
 
-/**
- * `describe` that runs only when a program (Chromium, kubectl…) is installed. Without it the
- * block is skipped with the install hint, or fails when REQUIRE_REAL_SERVICES=1 (CI).
- */
+/** `describe` that runs only when a program (Chromium, kubectl…) is installed (see describeRequiring). */
 export function describeWithExecutable(name: string, command: string, installHint: string, fn: (path: string) => void): void {
-  const found = findExecutable(command);
-  if (found) {
-    describe(name, () => fn(found));
-    return;
-  }
-  if (realServicesRequired()) {
-    describe(name, () => {
-      it(`requires ${command} (REQUIRE_REAL_SERVICES=1)`, () => {
-        throw new Error(`${command} is not installed but REQUIRE_REAL_SERVICES=1: ${installHint}`);
-      });
-    });
-    return;
-  }
-  describe.skip(`${name} (skipped: ${command} not installed; ${installHint})`, () => fn(command));
+  describeRequiring(name, { available: findExecutable(command), missing: `${command} is not installed (${installHint})` }, fn);
 }

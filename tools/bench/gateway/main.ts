@@ -1,8 +1,8 @@
+import { findFreePort } from '@exchange/db';
 import autocannon from 'autocannon';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, createPublicKey, randomBytes, sign } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -28,16 +28,6 @@ interface Figures {
   non2xx: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
 
 function forkTs(script: string, env: Record<string, string>): Promise<ChildProcess> {
   const child = fork(join(__dirname, script), [], {
@@ -96,7 +86,7 @@ const distributed =
   (process.env.BENCH_MODE ?? (process.env.DATABASE_URL && process.env.NATS_URL ? 'distributed' : 'all-in-one')) === 'distributed';
 
 async function startExchange(token: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
+  const port = await findFreePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-exchange-'));
   // Run as root, embedded PostgreSQL drops to the `postgres` user, which must reach the data dir.
   chmodSync(dataDir, 0o755);
@@ -105,7 +95,7 @@ async function startExchange(token: string): Promise<{ url: string; stop(): Prom
     cwd: repoRoot,
     env: {
       ...process.env,
-      GRPC_BASE_PORT: String(await freePort()),
+      GRPC_BASE_PORT: String(await findFreePort()),
       PORT: String(port),
       OPERATOR_TOKEN: token,
       EXCHANGE_DATA_DIR: dataDir,
@@ -164,13 +154,13 @@ function report(rows: Figures[]) {
 
 async function main() {
   const rows: Figures[] = [];
-  const helloPort = await freePort();
+  const helloPort = await findFreePort();
   const hello = await forkTs('hello-server.ts', { PORT: String(helloPort) });
   rows.push(await load('(a) Fastify hello world', { url: `http://127.0.0.1:${helloPort}/` }));
   await stopChild(hello);
 
-  const grpcPort = await freePort();
-  const echoPort = await freePort();
+  const grpcPort = await findFreePort();
+  const echoPort = await findFreePort();
   const echo = await forkTs('echo-server.ts', { GRPC_PORT: String(grpcPort) });
   const echoGw = await forkTs('echo-gateway.ts', { GRPC_PORT: String(grpcPort), PORT: String(echoPort) });
   rows.push(await load('(b) Fastify -> 1 unary gRPC call', { url: `http://127.0.0.1:${echoPort}/` }));

@@ -1,7 +1,7 @@
+import { findFreePort } from '@exchange/db';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startExchange } from '../../src/exchange';
@@ -54,7 +54,7 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
   if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
     throw new Error('E2E_MODE=distributed needs DATABASE_URL and NATS_URL');
   }
-  const port = await freePort();
+  const port = await findFreePort();
   const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'apps/exchange/src/run-services.ts'], {
     cwd: repoRoot,
     env: {
@@ -64,7 +64,7 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
       OPERATOR_TOKEN: opts.operatorToken,
       EXCHANGE_DB_PREFIX: opts.dbPrefix,
       EXCHANGE_DATA_DIR: opts.dataDir,
-      GRPC_BASE_PORT: String(await freePort()),
+      GRPC_BASE_PORT: String(await findFreePort()),
       LOG_LEVEL: process.env.TEST_LOG ? 'info' : 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -123,13 +123,3 @@ function pick(env: NodeJS.ProcessEnv, keys: string[]): Record<string, string> {
   return out;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
