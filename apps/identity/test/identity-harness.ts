@@ -41,6 +41,7 @@ export async function startTestIdentity(opts: { environment?: 'sandbox' | 'mainn
   } as const;
   const start = () => startIdentity(config, { logger: testLogger, bus });
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  sql.on('error', () => undefined); // an idle assertion connection dropping is not a test failure
   const harness: TestIdentity = {
     db,
     identity: await start(),

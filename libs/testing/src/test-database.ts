@@ -38,8 +38,21 @@ export async function createTestDatabase(name: string): Promise<TestDatabase> {
     drop: async () => {
       if (dropped) return;
       dropped = true;
-      // FORCE: a test that forgot to close a pool must not leave the database behind.
-      await withAdmin(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`));
+      await withAdmin(serverUrl, async (admin) => {
+        // Pools that were just ended may still be closing their sockets: give them a moment, so
+        // FORCE only ever hits connections a test forgot (killing a closing one surfaces as an
+        // unhandled 57P01 error in whichever test runs next).
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await admin.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+            [database],
+          );
+          if (rows[0].n === 0) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        // FORCE: a test that forgot to close a pool must not leave the database behind.
+        await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`);
+      });
     },
   };
 }
