@@ -1,5 +1,5 @@
 export { describeWithNats, describeWithRedis } from './describe-with-services';
-export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database';
+export { createTestDatabase, dropDatabasesWithPrefix, testServerUrl, type TestDatabase } from './test-database';
 export { testLogger } from './test-logger';
 export { realServicesRequired } from './real-services';
 export { describeWithExecutable, findExecutable } from './describe-with-executable';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createTestDatabase, testServerUrl } from './test-database';
+import { createTestDatabase, dropDatabasesWithPrefix, testServerUrl } from './test-database';
 
 describe('testServerUrl', () => {
   it('prefers TEST_PG_ADMIN_URL, then DATABASE_URL, then the embedded server', () => {
@@ -31,5 +31,29 @@ describe('createTestDatabase', () => {
     const probe = new pg.Client({ connectionString: db.url });
     await expect(probe.connect()).rejects.toThrow(/does not exist/);
     await probe.end().catch(() => undefined);
+  });
+});
+
+describe('dropDatabasesWithPrefix', () => {
+  it('drops exactly the databases with the prefix and refuses a loose prefix', async () => {
+    const server = testServerUrl();
+    const prefix = `t${Date.now().toString(36)}_`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${prefix}identity`);
+      await admin.query(`CREATE DATABASE ${prefix}market`);
+      const keep = await createTestDatabase('keep-me');
+      expect((await dropDatabasesWithPrefix(server, prefix)).sort()).toEqual([`${prefix}identity`, `${prefix}market`]);
+      const left = await admin.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
+      expect(left.rows).toEqual([]);
+      const kept = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [new URL(keep.url).pathname.slice(1)]);
+      expect(kept.rowCount).toBe(1);
+      await keep.drop();
+      await expect(dropDatabasesWithPrefix(server, '')).rejects.toThrow(/refusing/);
+      await expect(dropDatabasesWithPrefix(server, 'test')).rejects.toThrow(/refusing/);
+    } finally {
+      await admin.end();
+    }
   });
 });

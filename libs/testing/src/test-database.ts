@@ -57,6 +57,19 @@ export async function createTestDatabase(name: string): Promise<TestDatabase> {
   };
 }
 
+/**
+ * Drops every database whose name starts with `prefix` on the server of `serverUrl` — what a
+ * stack booted with EXCHANGE_DB_PREFIX created (one database per service).
+ */
+export async function dropDatabasesWithPrefix(serverUrl: string, prefix: string): Promise<string[]> {
+  if (!/^[a-z_][a-z0-9_]*_$/.test(prefix)) throw new Error(`refusing to drop databases by the prefix ${JSON.stringify(prefix)}`);
+  return withAdmin(serverUrl, async (admin) => {
+    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(datname)} WITH (FORCE)`);
+    return rows.map((r) => r.datname);
+  });
+}
+
 async function withAdmin<T>(serverUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();

@@ -1,5 +1,6 @@
 import { findFreePort } from '@exchange/db';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, createPublicKey, randomBytes, sign } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -90,6 +91,7 @@ async function startExchange(token: string): Promise<{ url: string; stop(): Prom
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-exchange-'));
   // Run as root, embedded PostgreSQL drops to the `postgres` user, which must reach the data dir.
   chmodSync(dataDir, 0o755);
+  const dbPrefix = `bench_${randomBytes(3).toString('hex')}_`;
   const script = distributed ? 'apps/exchange/src/run-services.ts' : 'apps/exchange/src/main.ts';
   const child = spawn(process.execPath, [tsxCli, script], {
     cwd: repoRoot,
@@ -99,7 +101,7 @@ async function startExchange(token: string): Promise<{ url: string; stop(): Prom
       PORT: String(port),
       OPERATOR_TOKEN: token,
       EXCHANGE_DATA_DIR: dataDir,
-      EXCHANGE_DB_PREFIX: `bench_${randomBytes(3).toString('hex')}_`,
+      EXCHANGE_DB_PREFIX: dbPrefix,
       // The benchmark measures throughput, not the limiter: lift the operator limit.
       RATE_LIMIT_OPERATOR: '100000000',
       RATE_LIMIT_ANONYMOUS: '100000000',
@@ -125,8 +127,21 @@ async function startExchange(token: string): Promise<{ url: string; stop(): Prom
     stop: async () => {
       await stopChild(child);
       rmSync(dataDir, { recursive: true, force: true });
+      if (process.env.DATABASE_URL) await dropDatabases(process.env.DATABASE_URL, dbPrefix);
     },
   };
+}
+
+/** The benchmark's own databases (one per service) go when it ends. */
+async function dropDatabases(serverUrl: string, prefix: string) {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(datname)} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 function report(rows: Figures[]) {

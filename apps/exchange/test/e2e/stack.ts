@@ -1,4 +1,5 @@
 import { findFreePort } from '@exchange/db';
+import { dropDatabasesWithPrefix } from '@exchange/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -46,6 +47,7 @@ export async function bootStack(): Promise<Stack> {
     async stop() {
       await exchange.stop();
       await rm(dataDir, { recursive: true, force: true });
+      await dropStackDatabases(dbPrefix);
     },
   };
 }
@@ -103,9 +105,15 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
       // Whatever is left of the group (nothing, after a clean shutdown) goes too.
       killGroup(child.pid, 'SIGKILL');
       await rm(opts.dataDir, { recursive: true, force: true });
+      await dropStackDatabases(opts.dbPrefix);
       if (code !== 0) throw new Error(`run-services exited with ${code} on SIGTERM`);
     },
   };
+}
+
+/** On a real server the stack's databases (one per service) go with it. */
+async function dropStackDatabases(prefix: string) {
+  if (process.env.DATABASE_URL) await dropDatabasesWithPrefix(process.env.DATABASE_URL, prefix);
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
