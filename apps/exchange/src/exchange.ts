@@ -1,4 +1,3 @@
-import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
 import { createEventBus } from '@exchange/events';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
@@ -13,7 +12,6 @@ export interface RunningExchange {
   url: string;
   operatorToken: string;
   tokenGenerated: boolean;
-  exchangePublicKey: string;
   environment: string;
   database: 'embedded' | 'external';
   events: 'nats' | 'in-process';
@@ -80,7 +78,6 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       url: gateway.url,
       operatorToken,
       tokenGenerated,
-      exchangePublicKey: toBase64(publicKeyFromPrivate(fromBase64(signingKey))),
       environment: config.EXCHANGE_ENV,
       database: databases.kind,
       events: bus.kind,

@@ -39,26 +39,24 @@ export function resolveOperatorTokens(config: GatewayConfig, generated?: string)
 /** The base64 public key published by /health and /skill.md, or null when none is configured. */
 export function resolveExchangePublicKey(config: GatewayConfig): string | null {
   if (config.EXCHANGE_SIGNING_KEY) {
-    let seed: Uint8Array;
-    try {
-      seed = fromBase64(config.EXCHANGE_SIGNING_KEY);
-    } catch {
-      throw new ConfigError('EXCHANGE_SIGNING_KEY', 'must be standard base64');
-    }
-    if (seed.length !== 32) throw new ConfigError('EXCHANGE_SIGNING_KEY', 'must be the base64 of a 32-byte ed25519 seed');
-    return toBase64(publicKeyFromPrivate(seed));
+    return toBase64(publicKeyFromPrivate(decodeKey32('EXCHANGE_SIGNING_KEY', config.EXCHANGE_SIGNING_KEY, 'ed25519 seed')));
   }
   if (config.EXCHANGE_PUBLIC_KEY) {
-    let key: Uint8Array;
-    try {
-      key = fromBase64(config.EXCHANGE_PUBLIC_KEY);
-    } catch {
-      throw new ConfigError('EXCHANGE_PUBLIC_KEY', 'must be standard base64');
-    }
-    if (key.length !== 32) throw new ConfigError('EXCHANGE_PUBLIC_KEY', 'must be the base64 of a 32-byte ed25519 public key');
+    decodeKey32('EXCHANGE_PUBLIC_KEY', config.EXCHANGE_PUBLIC_KEY, 'ed25519 public key');
     return config.EXCHANGE_PUBLIC_KEY;
   }
   return null;
+}
+
+function decodeKey32(variable: string, value: string, what: string): Uint8Array {
+  let key: Uint8Array;
+  try {
+    key = fromBase64(value);
+  } catch {
+    throw new ConfigError(variable, 'must be standard base64');
+  }
+  if (key.length !== 32) throw new ConfigError(variable, `must be the base64 of a 32-byte ${what}`);
+  return key;
 }
 
 const L = identityV1.IdentityLevel;

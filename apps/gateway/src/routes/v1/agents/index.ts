@@ -32,6 +32,12 @@ const WRITE_ERRORS = problemResponses(400, 401, 403, 404, 409, 413, 415, 429, 50
 const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { identity, agentCache } = fastify;
 
+  // A change made through this gateway refreshes its rate-limit/frozen cache at once.
+  const changedAgent = (res: { agent?: Parameters<typeof agentToJson>[0] }) => {
+    if (res.agent) agentCache.put(res.agent);
+    return agentToJson(res.agent);
+  };
+
   // '' (not '/') so the path is exactly /v1/agents, as in the spec and the OpenAPI document.
   fastify.post(
     '',
@@ -139,8 +145,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         },
         request.auth.callOptions,
       );
-      if (res.agent) agentCache.put(res.agent);
-      return agentToJson(res.agent);
+      return changedAgent(res);
     },
   );
 
@@ -188,60 +193,40 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         { agentId: request.params.agent_id, pubkey: normalizePubkeyParam(request.params.pubkey), reason: request.body.reason },
         request.auth.callOptions,
       );
-      if (res.agent) agentCache.put(res.agent);
-      return agentToJson(res.agent);
+      return changedAgent(res);
     },
   );
 
-  fastify.post(
-    '/:agent_id/freeze',
-    {
-      config: { auth: 'operator', frozenCheck: false },
-      schema: {
-        tags,
-        operationId: 'freezeAgent',
-        summary: 'Freeze an agent (operator)',
-        description: 'A frozen agent’s mutations fail 403 `agent_frozen`; reads still work. Freezing a frozen agent is 409 `invalid_state`.',
-        security: SECURITY.operator,
-        params: AgentParams,
-        body: ReasonBody,
-        response: { 200: Agent, ...WRITE_ERRORS },
+  for (const [verb, operationId, summary, description, call] of [
+    [
+      'freeze',
+      'freezeAgent',
+      'Freeze an agent (operator)',
+      'A frozen agent’s mutations fail 403 `agent_frozen`; reads still work. Freezing a frozen agent is 409 `invalid_state`.',
+      identity.freezeAgent,
+    ],
+    ['unfreeze', 'unfreezeAgent', 'Unfreeze an agent (operator)', 'Unfreezing an active agent is 409 `invalid_state`.', identity.unfreezeAgent],
+  ] as const) {
+    fastify.post(
+      `/:agent_id/${verb}`,
+      {
+        // The frozen check is skipped so that an operator can always unfreeze.
+        config: { auth: 'operator', frozenCheck: false },
+        schema: {
+          tags,
+          operationId,
+          summary,
+          description,
+          security: SECURITY.operator,
+          params: AgentParams,
+          body: ReasonBody,
+          response: { 200: Agent, ...WRITE_ERRORS },
+        },
       },
-    },
-    async (request) => {
-      const res = await identity.freezeAgent(
-        { agentId: request.params.agent_id, reason: request.body.reason },
-        request.auth.callOptions,
-      );
-      if (res.agent) agentCache.put(res.agent);
-      return agentToJson(res.agent);
-    },
-  );
-
-  fastify.post(
-    '/:agent_id/unfreeze',
-    {
-      config: { auth: 'operator', frozenCheck: false },
-      schema: {
-        tags,
-        operationId: 'unfreezeAgent',
-        summary: 'Unfreeze an agent (operator)',
-        description: 'Unfreezing an active agent is 409 `invalid_state`.',
-        security: SECURITY.operator,
-        params: AgentParams,
-        body: ReasonBody,
-        response: { 200: Agent, ...WRITE_ERRORS },
-      },
-    },
-    async (request) => {
-      const res = await identity.unfreezeAgent(
-        { agentId: request.params.agent_id, reason: request.body.reason },
-        request.auth.callOptions,
-      );
-      if (res.agent) agentCache.put(res.agent);
-      return agentToJson(res.agent);
-    },
-  );
+      async (request) =>
+        changedAgent(await call({ agentId: request.params.agent_id, reason: request.body.reason }, request.auth.callOptions)),
+    );
+  }
 };
 
 export default agentsRoutes;
