@@ -3,3 +3,4 @@ export { createTestDatabase, dropDatabasesWithPrefix, testServerUrl, type TestDa
 export { testLogger } from './test-logger';
 export { realServicesRequired } from './real-services';
 export { describeWithExecutable, findExecutable } from './describe-with-executable';
+export { fakePubkey, startFakeIdentity, type FakeAgent, type FakeIdentity } from './fake-identity';
