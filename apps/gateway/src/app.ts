@@ -12,6 +12,9 @@ import rateLimit from './plugins/external/rate-limit';
 import swagger from './plugins/external/swagger';
 import swaggerUi from './plugins/external/swagger-ui';
 import agentsRoutes from './routes/v1/agents/index';
+import ledgerRoutes from './routes/v1/ledger/index';
+import receiptsRoutes from './routes/v1/receipts/index';
+import walletsRoutes from './routes/v1/wallets/index';
 import docsRoutes from './routes/docs';
 import healthRoutes from './routes/health';
 import { Problem } from './schemas/common';
@@ -43,7 +46,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(problemPlugin);
   await fastify.register(errorMapping);
   await fastify.register(jsonBody);
-  await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL });
+  await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL, walletLedgerAddress: config.WALLET_LEDGER_GRPC_URL });
   await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS });
   await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
   fastify.addSchema(Problem);
@@ -94,4 +97,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
     rateLimitTable: rateLimitTable(limits),
   });
   await fastify.register(agentsRoutes, { prefix: '/v1/agents' });
+  await fastify.register(walletsRoutes, { prefix: '/v1/wallets/:agent_id' });
+  await fastify.register(receiptsRoutes, { prefix: '/v1/receipts' });
+  await fastify.register(ledgerRoutes, { prefix: '/v1/ledger' });
 }

@@ -9,6 +9,8 @@ export const GatewayConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ default: '0.0.0.0' }),
   IDENTITY_GRPC_URL: Type.String({ minLength: 1 }),
+  /** wallet-ledger gRPC `host:port` (balances, holds, deposits, withdrawals, receipts). */
+  WALLET_LEDGER_GRPC_URL: Type.String({ minLength: 1 }),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
   EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
   /** Sandbox: the single operator token (named "default"). */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { convertScalar, convertStringFields, validatorCompiler } from './validation';
+import { bodyMayBeOmitted, convertScalar, convertStringFields, validatorCompiler } from './validation';
 
 describe('convertScalar', () => {
   it('should convert exact integer, number and boolean literals only', () => {
@@ -35,5 +35,19 @@ describe('validatorCompiler', () => {
     const query = validatorCompiler({ schema, httpPart: 'querystring', method: 'GET', url: '/' });
     const result = query({ limit: '1.5', extra: 'x' }) as { error: Array<{ instancePath: string }> };
     expect(result.error.map((e) => e.instancePath)).toEqual(expect.arrayContaining(['/limit', '/extra']));
+  });
+
+  it('should read an omitted body as {} only when the schema requires no field', () => {
+    const optional = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/' });
+    expect(optional(undefined)).toEqual({ value: {} });
+    expect(optional(null)).toEqual({ value: {} });
+    expect((optional('x') as { error?: unknown }).error).toBeDefined();
+    const strict = Type.Object({ reason: Type.String() }, { additionalProperties: false });
+    const requiredBody = validatorCompiler({ schema: strict, httpPart: 'body', method: 'POST', url: '/' });
+    expect((requiredBody(undefined) as { error?: unknown }).error).toBeDefined();
+    expect(bodyMayBeOmitted(strict as never)).toBe(false);
+    // The query of a route is never "omitted" into {}: it is always an object already.
+    const query = validatorCompiler({ schema, httpPart: 'querystring', method: 'GET', url: '/' });
+    expect(query({})).toEqual({ value: {} });
   });
 });

@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { buildGateway, readGatewayConfig } from '../src/index';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
+import { startFakeWalletLedger, type FakeWalletLedger } from './fake-wallet-ledger';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 /** Seed 0x01..0x20 (also the worked example of skill.md). */
@@ -12,15 +13,24 @@ export const EXCHANGE_SEED_B64 = Buffer.from(Array.from({ length: 32 }, (_, i) =
 export interface Harness {
   app: FastifyInstance;
   identity: FakeIdentity;
+  wallet: FakeWalletLedger;
   close(): Promise<void>;
 }
 
 export async function startHarness(
-  opts: { env?: Record<string, string>; now?: () => number; identity?: FakeIdentity; healthCheckDeadlineMs?: number } = {},
+  opts: {
+    env?: Record<string, string>;
+    now?: () => number;
+    identity?: FakeIdentity;
+    wallet?: FakeWalletLedger;
+    healthCheckDeadlineMs?: number;
+  } = {},
 ): Promise<Harness> {
   const identity = opts.identity ?? (await startFakeIdentity());
+  const wallet = opts.wallet ?? (await startFakeWalletLedger());
   const config = readGatewayConfig({
     IDENTITY_GRPC_URL: identity.address,
+    WALLET_LEDGER_GRPC_URL: wallet.address,
     OPERATOR_TOKEN,
     EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
     ...opts.env,
@@ -30,9 +40,11 @@ export async function startHarness(
   return {
     app,
     identity,
+    wallet,
     close: async () => {
       await app.close();
       if (!opts.identity) await identity.stop();
+      if (!opts.wallet) await wallet.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { startFakeIdentity } from './fake-identity';
+import { startFakeWalletLedger } from './fake-wallet-ledger';
 import { startHarness } from './harness';
 
 // GET /health: grpc.health.v1 on every backing service; 200 only when all are SERVING.
@@ -16,7 +17,10 @@ describe('GET /health', () => {
         environment: 'sandbox',
         version: expect.stringMatching(/^\d+\.\d+\.\d+/),
         exchange_public_key: EXPECTED_PUBLIC_KEY,
-        services: { identity: { status: 'SERVING', address: h.identity.address } },
+        services: {
+          identity: { status: 'SERVING', address: h.identity.address },
+          'wallet-ledger': { status: 'SERVING', address: h.wallet.address },
+        },
         time: expect.stringMatching(/Z$/),
       });
     } finally {
@@ -36,6 +40,24 @@ describe('GET /health', () => {
     } finally {
       await h.close();
       await identity.stop();
+    }
+  });
+
+  it('should answer 503 degraded while wallet-ledger is NOT_SERVING, identity being fine', async () => {
+    const wallet = await startFakeWalletLedger({ serving: false });
+    const h = await startHarness({ wallet });
+    try {
+      const res = await h.app.inject({ method: 'GET', url: '/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({
+        status: 'degraded',
+        services: { identity: { status: 'SERVING' }, 'wallet-ledger': { status: 'NOT_SERVING', address: wallet.address } },
+      });
+      wallet.handle.setServing();
+      expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await h.close();
+      await wallet.stop();
     }
   });
 

@@ -30,6 +30,23 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['post', '/v1/agents/{agent_id}/keys/{pubkey}/revoke', ['200', '400', '401', '403', '404', '409', '413', '429', '503']],
   ['post', '/v1/agents/{agent_id}/freeze', ['200', '400', '401', '403', '404', '409', '413', '429', '503']],
   ['post', '/v1/agents/{agent_id}/unfreeze', ['200', '400', '401', '403', '404', '409', '413', '429', '503']],
+  ['get', '/v1/wallets/{agent_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/faucet', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/transfer', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/holds', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/holds/{hold_id}/release', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/holds/{hold_id}/consume', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/deposits', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['get', '/v1/wallets/{agent_id}/deposits', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/deposits/{deposit_id}/confirm', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/deposits/{deposit_id}/expire', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/payout_destinations', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['get', '/v1/wallets/{agent_id}/payout_destinations', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/withdrawals', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['get', '/v1/wallets/{agent_id}/withdrawals/{withdrawal_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/wallets/{agent_id}/withdrawals/{withdrawal_id}/cancel', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['get', '/v1/receipts/{receipt_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/ledger/check', ['200', '401', '403', '429', '503']],
   ['get', '/health', ['200', '503']],
   ['get', '/skill.md', ['200', '429']],
   ['get', '/quickstart.md', ['200', '429']],
@@ -42,7 +59,7 @@ describe('GET /openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: 'Agent Exchange API', version: expect.any(String) });
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Agents', 'Health', 'Docs']);
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Agents', 'Wallets', 'Receipts', 'Ledger', 'Health', 'Docs']);
     expect(doc.components.securitySchemes).toEqual({
       operatorToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
       agentId: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Agent-Id' }),

@@ -90,13 +90,14 @@ const problemRef = Type.Unsafe({ $ref: 'Problem#' });
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: `validation_failed` with `errors[]`, malformed JSON, or a domain check',
   401: 'No credentials: `Authorization: Bearer` (or the agent signature headers) missing',
-  403: 'Credentials refused, operator-only route, frozen agent, or not allowed',
+  403: 'Credentials refused, operator-only route, frozen agent, cap or limit reached, level too low, or not allowed',
   404: 'Unknown resource or route',
-  409: 'Conflict with the current state (`invalid_state` names current and wanted)',
+  409: 'Conflict with the current state (`invalid_state` names current and wanted; `insufficient_funds`; `idempotency_in_progress`)',
   413: 'Body larger than the limit',
+  422: 'Idempotency key reused with a different request (`idempotency_key_reused`)',
   415: 'Body is not application/json',
   429: 'Rate limit exceeded; see `Retry-After`',
-  503: 'A backing service is unavailable',
+  503: 'A backing service is unavailable, or read-only mode / a kill switch is on (`read_only`, `kill_switch:<name>`)',
   504: 'A backing service did not answer in time',
 };
 

@@ -1,5 +1,5 @@
 import { Metadata, status } from '@grpc/grpc-js';
-import { GRPC_TO_HTTP, isCapCode, problemFromError, problemFromGrpcError, validationErrorsToItems } from './error-mapping';
+import { GRPC_TO_HTTP, isCapCode, problemFromError, problemFromGrpcError, STATUS_BY_CODE, validationErrorsToItems } from './error-mapping';
 import { HttpProblem } from './problem';
 
 function grpcError(code: status, message: string, errorCode?: string, details?: object) {
@@ -41,6 +41,25 @@ describe('problemFromGrpcError', () => {
     expect(problemFromGrpcError(grpcError(status.RESOURCE_EXHAUSTED, 'busy', 'too_busy')).status).toBe(429);
   });
 
+  it('should turn withdrawal_limit_exceeded into 403 with its details', () => {
+    expect(isCapCode('withdrawal_limit_exceeded')).toBe(true);
+    expect(isCapCode('rate_limit_exceeded')).toBe(false);
+    const details = { limit: '1000', used_today: '990', resets_at: '2026-11-22T00:00:00.000Z' };
+    expect(problemFromGrpcError(grpcError(status.RESOURCE_EXHAUSTED, 'daily limit', 'withdrawal_limit_exceeded', details))).toEqual({
+      status: 403,
+      code: 'withdrawal_limit_exceeded',
+      detail: 'daily limit',
+      extras: details,
+    });
+  });
+
+  it('should answer 422 for idempotency_key_reused and 409 for idempotency_in_progress', () => {
+    expect(STATUS_BY_CODE['idempotency_key_reused']).toBe(422);
+    expect(problemFromGrpcError(grpcError(status.INVALID_ARGUMENT, 'reused', 'idempotency_key_reused'))).toMatchObject({ status: 422, code: 'idempotency_key_reused' });
+    expect(problemFromGrpcError(grpcError(status.INVALID_ARGUMENT, 'bad key', 'invalid_idempotency_key')).status).toBe(400);
+    expect(problemFromGrpcError(grpcError(status.ABORTED, 'running', 'idempotency_in_progress'))).toMatchObject({ status: 409, code: 'idempotency_in_progress' });
+  });
+
   it('should hide the message of 5xx failures', () => {
     expect(problemFromGrpcError(grpcError(status.INTERNAL, 'SELECT secret', 'internal'))).toEqual({ status: 500, code: 'internal', detail: 'internal error' });
     expect(problemFromGrpcError(grpcError(status.UNKNOWN, 'boom'))).toMatchObject({ status: 500, code: 'internal' });
@@ -56,6 +75,10 @@ describe('problemFromGrpcError', () => {
       detail: 'a backing service is unavailable; retry later',
     });
     expect(problemFromGrpcError(grpcError(status.UNIMPLEMENTED, 'method x'))).toMatchObject({ status: 501, code: 'not_implemented' });
+  });
+
+  it('should keep read_only as the service chose it', () => {
+    expect(problemFromGrpcError(grpcError(status.UNAVAILABLE, 'the exchange is read-only', 'read_only'))).toMatchObject({ status: 503, code: 'read_only' });
   });
 
   it('should keep a service-chosen UNAVAILABLE code such as a kill switch', () => {

@@ -28,10 +28,23 @@ export const GRPC_TO_HTTP: Readonly<Record<GrpcStatus, number>> = {
   [GrpcStatus.UNAUTHENTICATED]: 401,
 };
 
-/** Spending/usage caps are RESOURCE_EXHAUSTED in gRPC but 403 over HTTP (e.g. faucet_cap_exceeded). */
+/**
+ * Spending/usage caps and limits are RESOURCE_EXHAUSTED in gRPC but 403 over HTTP (DESIGN §3: 429
+ * is for rate limits, which a client may simply retry; a cap needs another category or the reset).
+ */
+const CAP_CODES = new Set(['withdrawal_limit_exceeded']);
 export function isCapCode(code: string): boolean {
-  return code.endsWith('_cap_exceeded');
+  return code.endsWith('_cap_exceeded') || CAP_CODES.has(code);
 }
+
+/**
+ * Codes whose HTTP status is not the one of their gRPC status. `idempotency_key_reused` is
+ * INVALID_ARGUMENT (the request is wrong whatever the state) but 422 over HTTP, as Stripe and the
+ * IETF Idempotency-Key draft answer a key reused with another payload.
+ */
+export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+  idempotency_key_reused: 422,
+};
 
 /** 5xx causes whose message is never shown: the client gets a fixed code and sentence instead. */
 const INTERNAL = { code: 'internal', detail: 'internal error' };
@@ -54,6 +67,7 @@ export function problemFromGrpcError(err: unknown): ProblemInit {
   const code = info.code;
   let status = GRPC_TO_HTTP[info.grpcCode] ?? 500;
   if (info.grpcCode === GrpcStatus.RESOURCE_EXHAUSTED && isCapCode(code)) status = 403;
+  status = STATUS_BY_CODE[code] ?? status;
   // A service may answer UNAVAILABLE on purpose (read_only, kill_switch:<name>): keep its code.
   const ownUnavailable = status === 503 && hasErrorCodeMetadata(err);
   if (status >= 500 && !ownUnavailable) {

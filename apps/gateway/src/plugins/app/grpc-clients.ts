@@ -1,5 +1,5 @@
 import { createServiceClient, type PromiseClient } from '@exchange/platform';
-import { identityV1 } from '@exchange/proto';
+import { identityV1, walletV1 } from '@exchange/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import fp from 'fastify-plugin';
 import { service as healthService } from 'grpc-health-check';
@@ -18,6 +18,9 @@ const healthCheckMethod = (healthService as unknown as { Check: HealthMethods['h
 const IdentityDefinition = { ...identityV1.IdentityServiceService, healthCheck: healthCheckMethod };
 export type IdentityClient = PromiseClient<typeof IdentityDefinition>;
 
+const WalletLedgerDefinition = { ...walletV1.WalletLedgerServiceService, healthCheck: healthCheckMethod };
+export type WalletLedgerClient = PromiseClient<typeof WalletLedgerDefinition>;
+
 export interface BackingService {
   name: string;
   address: string;
@@ -26,6 +29,7 @@ export interface BackingService {
 
 export interface GrpcClientsOptions {
   identityAddress: string;
+  walletLedgerAddress: string;
   defaultDeadlineMs?: number;
 }
 
@@ -47,6 +51,7 @@ function backingService(name: string, address: string, client: { healthCheck: (r
 declare module 'fastify' {
   interface FastifyInstance {
     identity: IdentityClient;
+    walletLedger: WalletLedgerClient;
     /** Every backing service, for /health. */
     backingServices: BackingService[];
   }
@@ -57,9 +62,21 @@ export default fp<GrpcClientsOptions>(
     const identity = createServiceClient(IdentityDefinition as unknown as ServiceDefinition & typeof IdentityDefinition, opts.identityAddress, {
       defaultDeadlineMs: opts.defaultDeadlineMs,
     });
+    const walletLedger = createServiceClient(
+      WalletLedgerDefinition as unknown as ServiceDefinition & typeof WalletLedgerDefinition,
+      opts.walletLedgerAddress,
+      { defaultDeadlineMs: opts.defaultDeadlineMs },
+    );
     fastify.decorate('identity', identity);
-    fastify.decorate('backingServices', [backingService('identity', opts.identityAddress, identity)]);
-    fastify.addHook('onClose', async () => identity.close());
+    fastify.decorate('walletLedger', walletLedger);
+    fastify.decorate('backingServices', [
+      backingService('identity', opts.identityAddress, identity),
+      backingService('wallet-ledger', opts.walletLedgerAddress, walletLedger),
+    ]);
+    fastify.addHook('onClose', async () => {
+      identity.close();
+      walletLedger.close();
+    });
   },
   { name: 'grpc-clients' },
 );

@@ -10,6 +10,9 @@ export interface SwaggerOptions {
 
 export const OPENAPI_TAGS = [
   { name: 'Agents', description: 'Agent identities, keys, identity levels and freezes (identity service)' },
+  { name: 'Wallets', description: 'Balances, faucet, transfers, holds, deposits, payout destinations, withdrawals (wallet-ledger)' },
+  { name: 'Receipts', description: 'Settlement and refund receipts signed by the exchange key' },
+  { name: 'Ledger', description: 'Ledger reconciliation (operator)' },
   { name: 'Health', description: 'Liveness of the gateway and its backing services' },
   { name: 'Docs', description: 'Self-description for agents and people' },
 ];
