@@ -56,9 +56,11 @@ export async function startDistributedExchange(opts: { databaseUrl: string; nats
     detached: true,
   });
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+  const pid = child.pid;
   const killGroup = (signal: NodeJS.Signals) => {
+    if (pid === undefined) return;
     try {
-      process.kill(-child.pid!, signal);
+      process.kill(-pid, signal);
     } catch {
       // already gone
     }
