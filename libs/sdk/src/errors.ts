@@ -39,11 +39,14 @@ export class ExchangeApiError extends Error {
   readonly detail: string;
   readonly requestId: string | null;
   readonly errors: ProblemFieldError[];
+  /** Extension members of the problem, e.g. `{current, wanted}` or `{resets_at, remaining_today, category}`. */
   readonly details: Record<string, unknown> | undefined;
   /** Seconds to wait before retrying (from `Retry-After`), set on 429/503 when the server sends it. */
   readonly retryAfter: number | null;
   /** The parsed problem body as received, or null when the body was not JSON. */
   readonly problem: Problem | null;
+  /** The idempotency key the failed wallet mutation was sent with: retry with the same key. */
+  idempotencyKey?: string;
 
   constructor(init: ExchangeApiErrorInit) {
     super(`${init.status} ${init.code}: ${init.detail}`);
@@ -67,6 +70,11 @@ export class ExchangeNetworkError extends Error {
   readonly code: NetworkErrorCode;
   readonly method: string;
   readonly url: string;
+  /**
+   * The idempotency key the wallet mutation was sent with. No answer arrived, so the mutation may
+   * or may not have happened: retry with this same key and the exchange executes it at most once.
+   */
+  idempotencyKey?: string;
 
   constructor(code: NetworkErrorCode, method: string, url: string, cause: unknown) {
     super(`${method} ${url} failed: ${code === 'timeout' ? 'request timed out' : describeCause(cause)}`, { cause });

@@ -10,6 +10,34 @@ export {
   type RegisterAgentInput,
 } from './agents';
 export { getHealth, type Health, type ServiceServingStatus } from './health';
+export {
+  WalletsApi,
+  type Balance,
+  type BalanceSnapshot,
+  type ConsumeHoldInput,
+  type CreateDepositInput,
+  type CreateHoldInput,
+  type CreatePayoutDestinationInput,
+  type CreateWithdrawalInput,
+  type Deposit,
+  type DepositMethod,
+  type DepositStatus,
+  type FaucetGrant,
+  type FaucetInput,
+  type Hold,
+  type HoldStatus,
+  type Idempotent,
+  type ListDepositsParams,
+  type PayoutDestination,
+  type PayoutDestinationType,
+  type Transfer,
+  type TransferInput,
+  type Withdrawal,
+  type WithdrawalStatus,
+} from './wallets';
+export { ReceiptsApi, verifyReceipt, type Receipt, type ReceiptKind } from './receipts';
+export { LedgerApi, type LedgerCheckReport, type LedgerDiscrepancy } from './ledger';
+export { generateIdempotencyKey, idempotencyOf, type IdempotencyInfo } from './idempotency';
 export { paginate, type Page, type PageParams } from './pagination';
 export {
   ExchangeApiError,
@@ -49,6 +77,7 @@ export {
   type QueryValue,
   type RequestOptions,
   type TransportOptions,
+  type TransportResponse,
 } from './transport';
 export { runCli, type CliIo } from './cli/run-cli';
 export { readKeyFile, writeKeyFile, type KeyFileContents } from './cli/key-file';

@@ -23,6 +23,25 @@ describe('problemToError', () => {
     expect(err.message).toBe('400 validation_failed: bad');
   });
 
+  it('exposes top-level extension members (the gateway’s form) as details', () => {
+    const body = JSON.stringify({
+      type: 'https://agent-exchange.dev/errors/faucet_cap_exceeded',
+      title: 'Forbidden',
+      status: 403,
+      detail: 'cap',
+      code: 'faucet_cap_exceeded',
+      request_id: 'req_1',
+      resets_at: '2026-11-22T00:00:00.000Z',
+      remaining_today: '10',
+      category: 'testing',
+    });
+    expect(problemToError(403, 'Forbidden', new Headers(), body).details).toEqual({
+      resets_at: '2026-11-22T00:00:00.000Z',
+      remaining_today: '10',
+      category: 'testing',
+    });
+  });
+
   it('names an empty error body by its status', () => {
     const err = problemToError(500, '', new Headers(), '');
     expect(err.code).toBe('http_500');

@@ -32,10 +32,25 @@ function parseBody(text: string): Problem | null {
   }
 }
 
+const STANDARD_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id', 'errors', 'details']);
+
+/**
+ * The problem's extension members (the gateway puts e.g. `current`/`wanted` of invalid_state or
+ * `resets_at` of faucet_cap_exceeded at the top level, RFC 9457 §3.2), merged with a `details`
+ * object when one is sent. Undefined when there are none.
+ */
+function extensionMembers(problem: Problem | null): Record<string, unknown> | undefined {
+  if (!problem) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(problem)) if (!STANDARD_MEMBERS.has(key)) out[key] = value;
+  const nested = problem.details;
+  if (typeof nested === 'object' && nested !== null && !Array.isArray(nested)) Object.assign(out, nested);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export function problemToError(status: number, statusText: string, headers: Headers, bodyText: string): ExchangeApiError {
   const problem = parseBody(bodyText);
   const headerRequestId = headers.get('x-request-id');
-  const details = problem?.details;
   return new ExchangeApiError({
     status,
     code: asString(problem?.code) ?? `http_${status}`,
@@ -43,7 +58,7 @@ export function problemToError(status: number, statusText: string, headers: Head
     detail: asString(problem?.detail) ?? (problem ? '' : bodyText.slice(0, 500)),
     requestId: asString(problem?.request_id) ?? headerRequestId,
     errors: asFieldErrors(problem?.errors),
-    details: typeof details === 'object' && details !== null && !Array.isArray(details) ? details : undefined,
+    details: extensionMembers(problem),
     retryAfter: parseRetryAfter(headers.get('retry-after')),
     problem,
   });

@@ -40,6 +40,15 @@ export interface RequestOptions {
   body?: unknown;
   /** Non-2xx statuses whose JSON body is a normal answer (e.g. 503 from /health). */
   acceptStatuses?: number[];
+  /** Extra request headers (lowercase names), e.g. `idempotency-key`. */
+  headers?: Record<string, string>;
+}
+
+/** A parsed answer with the parts of the HTTP response an area module may need. */
+export interface TransportResponse<T> {
+  body: T;
+  status: number;
+  headers: Headers;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -71,10 +80,15 @@ export class Transport {
   }
 
   async request<T>(opts: RequestOptions): Promise<T> {
+    return (await this.send<T>(opts)).body;
+  }
+
+  /** Like `request`, and also returns the status and response headers (e.g. `Idempotent-Replayed`). */
+  async send<T>(opts: RequestOptions): Promise<TransportResponse<T>> {
     const url = `${this.baseUrl}${opts.path}${buildQuery(opts.query)}`;
     // Serialized once: these exact bytes are both sent and hashed into the signature.
     const bodyText = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const headers = this.headersFor(opts.method, new URL(url), bodyText);
+    const headers = { ...opts.headers, ...this.headersFor(opts.method, new URL(url), bodyText) };
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
     let response: Response;
@@ -89,9 +103,9 @@ export class Transport {
     if (!response.ok && !(opts.acceptStatuses ?? []).includes(response.status)) {
       throw problemToError(response.status, response.statusText, response.headers, text);
     }
-    if (text === '') return undefined as T;
+    if (text === '') return { body: undefined as T, status: response.status, headers: response.headers };
     try {
-      return JSON.parse(text) as T;
+      return { body: JSON.parse(text) as T, status: response.status, headers: response.headers };
     } catch (err) {
       throw new ExchangeNetworkError('network_error', opts.method, url, new Error(`response is not JSON: ${(err as Error).message}`));
     }

@@ -27,9 +27,11 @@ export function printError(io: CliIo, err: unknown): void {
     ];
     if (err.details) lines.push(`  details: ${JSON.stringify(err.details)}`);
     if (err.retryAfter !== null) lines.push(`  retry_after: ${err.retryAfter}s`);
+    if (err.idempotencyKey !== undefined) lines.push(`  idempotency_key: ${err.idempotencyKey}`);
     io.stderr(`${lines.join('\n')}\n`);
   } else if (err instanceof ExchangeNetworkError) {
-    io.stderr(`error: ${err.code}: ${err.message}\n`);
+    const retry = err.idempotencyKey === undefined ? '' : `\n  idempotency_key: ${err.idempotencyKey} (retry with --idempotency-key)`;
+    io.stderr(`error: ${err.code}: ${err.message}${retry}\n`);
   } else if (err instanceof CliUsageError) {
     io.stderr(`error: ${err.code}: ${err.message}\n`);
   } else {

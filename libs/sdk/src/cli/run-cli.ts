@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { addAgentCommand } from './commands/agent';
 import { addKeygenCommand } from './commands/keygen';
 import { addRegisterCommand } from './commands/register';
+import { addWalletCommand } from './commands/wallet';
 import { DEFAULT_BASE_URL } from './context';
 import { processIo, type CliIo } from './io';
 import { printError } from './output';
@@ -21,6 +22,7 @@ export function buildProgram(io: CliIo): Command {
   addKeygenCommand(program, io);
   addRegisterCommand(program, io);
   addAgentCommand(program, io);
+  addWalletCommand(program, io);
   // Subcommands inherit exitOverride/output only when set on them; walk the tree once.
   const configure = (cmd: Command): void => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });

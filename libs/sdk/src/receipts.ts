@@ -1,0 +1,54 @@
+// Settlement and refund receipts (GET /v1/receipts/{receipt_id}) and their offline check.
+// A receipt is signed by the exchange key: `signature` is base64 ed25519 over the canonical JSON
+// (legacy v1) of the receipt without `signature`. Verify it against the exchange public key you
+// trust (GET /health `exchange_public_key`, also printed in /skill.md), not against the
+// `signer_public_key` the receipt carries about itself.
+import { canonicalBytes, fromBase64, verify } from '@exchange/crypto';
+import { pathSegment, type Transport } from './transport';
+
+export type ReceiptKind = 'settlement' | 'refund';
+
+export interface Receipt {
+  receipt_id: string;
+  kind: ReceiptKind;
+  contract_id: string;
+  hold_id: string;
+  payer: string;
+  payee: string;
+  /** Paid out of the hold, fee included (settlement), or returned to the payer (refund). */
+  amount: string;
+  fee: string;
+  refunded_amount: string;
+  currency: string;
+  journal_entry_ids: string[];
+  settled_at: string;
+  signer_public_key: string;
+  signature: string;
+}
+
+export class ReceiptsApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** Operator token, or an agent-signed request by the payer or the payee (anyone else: 403). */
+  get(receiptId: string): Promise<Receipt> {
+    return this.transport.request<Receipt>({ method: 'GET', path: `/v1/receipts/${pathSegment(receiptId)}` });
+  }
+}
+
+/**
+ * True when `signature` is a valid ed25519 signature by `exchangePublicKeyB64` over the canonical
+ * JSON of the receipt without `signature`, and the receipt names that key as its signer. Never
+ * throws: malformed keys, signatures or values give false.
+ */
+export function verifyReceipt(receipt: Receipt | Record<string, unknown>, exchangePublicKeyB64: string): boolean {
+  try {
+    const { signature, ...unsigned } = receipt as Record<string, unknown>;
+    if (typeof signature !== 'string' || unsigned['signer_public_key'] !== exchangePublicKeyB64) return false;
+    const publicKey = fromBase64(exchangePublicKeyB64);
+    const sig = fromBase64(signature);
+    if (publicKey.length !== 32 || sig.length !== 64) return false;
+    return verify(sig, canonicalBytes(unsigned), publicKey);
+  } catch {
+    return false;
+  }
+}
