@@ -32,7 +32,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(checkOverlay(render(name), overlay)).toEqual([]);
     });
 
-    it('should run gateway and identity with container "server", app labels and a ServiceAccount each', () => {
+    it('should run gateway, identity and wallet-ledger with container "server", app labels and a ServiceAccount each', () => {
       const objects = render(name);
       for (const app of APP_DEPLOYMENTS) {
         const w = workloads(objects).find((x) => x.kind === 'Deployment' && x.name === app)!;
@@ -44,13 +44,14 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       }
     });
 
-    it('should give identity grpc probes on port 50051 behind Service identity:50051', () => {
+    it.each(['identity', 'wallet-ledger'])('should give %s grpc probes on port 50051 behind its Service on 50051', (service) => {
       const objects = render(name);
-      const server = workloads(objects).find((x) => x.name === 'identity')!.pod.containers![0];
+      const server = workloads(objects).find((x) => x.name === service)!.pod.containers![0];
       expect(server.ports).toEqual([{ name: 'grpc', containerPort: 50051 }]);
+      expect(server.startupProbe?.grpc?.port).toBe(50051);
       expect(server.readinessProbe?.grpc?.port).toBe(50051);
       expect(server.livenessProbe?.grpc?.port).toBe(50051);
-      const svc = find(objects, 'Service', 'identity')!.spec as { ports: Array<{ name: string; port: number }> };
+      const svc = find(objects, 'Service', service)!.spec as { ports: Array<{ name: string; port: number }> };
       expect(svc.ports.map((p) => [p.name, p.port])).toEqual([['grpc', 50051]]);
     });
 
@@ -60,7 +61,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(server.livenessProbe).toBeDefined();
     });
 
-    it('should configure identity and gateway per the env conventions', () => {
+    it('should configure identity, wallet-ledger and gateway per the env conventions', () => {
       const objects = render(name);
       const identity = resolveEnv(objects, 'identity', 'server');
       expect(identity).toMatchObject({
@@ -69,14 +70,25 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
         LOG_LEVEL: { value: expect.any(String) },
         DATABASE_URL: { secret: expect.stringMatching(/^identity-secrets/), key: 'DATABASE_URL' },
       });
+      const walletLedger = resolveEnv(objects, 'wallet-ledger', 'server');
+      expect(walletLedger).toMatchObject({
+        GRPC_PORT: { value: '50051' },
+        NATS_URL: { value: 'nats://nats:4222' },
+        IDENTITY_GRPC_URL: { value: 'identity:50051' },
+        LOG_LEVEL: { value: expect.any(String) },
+        DATABASE_URL: { secret: expect.stringMatching(/^wallet-ledger-secrets/), key: 'DATABASE_URL' },
+        EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^wallet-ledger-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
+      });
       const gateway = resolveEnv(objects, 'gateway', 'server');
       expect(gateway).toMatchObject({
         PORT: { value: '8080' },
         IDENTITY_GRPC_URL: { value: 'identity:50051' },
+        WALLET_LEDGER_GRPC_URL: { value: 'wallet-ledger:50051' },
         OPERATOR_TOKENS: { secret: expect.stringMatching(/^gateway-secrets/), key: 'OPERATOR_TOKENS' },
         EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^gateway-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
       });
       expect(identity.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
+      expect(walletLedger.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
     });
 
     it('should run NATS with JetStream on a persistent volume behind nats:4222', () => {
@@ -95,7 +107,15 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       const gateway = pod(objects, 'gateway');
       const identity = pod(objects, 'identity');
       const nats = pod(objects, 'nats');
+      const walletLedger = pod(objects, 'wallet-ledger');
       expect(isFlowAllowed(objects, 'external', gateway, { port: 8080, portName: 'http' })).toBe(true);
+      expect(isFlowAllowed(objects, gateway, walletLedger, { port: 50051, portName: 'grpc' })).toBe(true);
+      expect(isFlowAllowed(objects, walletLedger, identity, { port: 50051, portName: 'grpc' })).toBe(true);
+      expect(isFlowAllowed(objects, walletLedger, nats, { port: 4222, portName: 'client' })).toBe(true);
+      // wallet-ledger is reached only by the gateway and calls only identity.
+      expect(isFlowAllowed(objects, identity, walletLedger, { port: 50051, portName: 'grpc' })).toBe(false);
+      expect(isFlowAllowed(objects, 'external', walletLedger, { port: 50051, portName: 'grpc' })).toBe(false);
+      expect(isFlowAllowed(objects, walletLedger, gateway, { port: 8080, portName: 'http' })).toBe(false);
       expect(isFlowAllowed(objects, gateway, identity, { port: 50051, portName: 'grpc' })).toBe(true);
       expect(isFlowAllowed(objects, identity, nats, { port: 4222, portName: 'client' })).toBe(true);
       // Only the gateway reaches identity; the gateway uses no bus; nothing reaches in from outside.
@@ -120,7 +140,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
     const init = ofKind(objects(), 'ConfigMap').find((c) => c.metadata?.name?.startsWith('postgres-init'))!;
     const sql = Object.values(init.data ?? {}).join('\n');
     const users = workloads(objects()).filter((w) => w.kind === 'Deployment' && resolveEnv(objects(), w.name, 'server').DATABASE_URL);
-    expect(users.map((w) => w.name)).toContain('identity');
+    expect(users.map((w) => w.name)).toEqual(expect.arrayContaining(['identity', 'wallet-ledger']));
     for (const w of users) {
       const ref = resolveEnv(objects(), w.name, 'server').DATABASE_URL as { secret: string; key: string };
       const url = new URL(secretValue(objects(), ref.secret, ref.key)!);
@@ -138,12 +158,24 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
 
   it('should generate every Secret it uses (nothing operator-provided)', () => {
     expect(checkReferences(objects(), {}).problems).toEqual([]);
-    for (const s of ofKind(objects(), 'Secret')) expect(s.metadata?.name).toMatch(/^(identity-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
+    for (const s of ofKind(objects(), 'Secret')) {
+      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
+    }
+  });
+
+  it('should give wallet-ledger the signing key the gateway publishes, so receipts verify against /health', () => {
+    const keyOf = (app: string) => {
+      const ref = resolveEnv(objects(), app, 'server').EXCHANGE_SIGNING_KEY as { secret: string; key: string };
+      return secretValue(objects(), ref.secret, ref.key);
+    };
+    expect(keyOf('wallet-ledger')).toBeDefined();
+    expect(keyOf('wallet-ledger')).toBe(keyOf('gateway'));
   });
 
   it('should let services (not the gateway) reach PostgreSQL', () => {
     const pg = pod(objects(), 'postgres');
     expect(isFlowAllowed(objects(), pod(objects(), 'identity'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'wallet-ledger'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'gateway'), pg, { port: 5432, portName: 'postgres' })).toBe(false);
   });
 });
@@ -162,7 +194,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
       expect(workloads(objects()).find((w) => w.name === app)!.replicas).toBeGreaterThanOrEqual(2);
       expect(resolveEnv(objects(), app, 'server').EXCHANGE_ENV).toEqual({ value: 'mainnet' });
     }
-    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['gateway', 'identity']);
+    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['gateway', 'identity', 'wallet-ledger']);
   });
 
   it('should render no Secret and use only the documented operator-provided ones', () => {
@@ -172,6 +204,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
     expect(report.externalSecretsUsed).toEqual(Object.keys(production.externalSecrets).sort());
     expect(production.externalSecrets).toEqual({
       'identity-secrets': ['DATABASE_URL'],
+      'wallet-ledger-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY'],
       'gateway-secrets': ['OPERATOR_TOKENS', 'EXCHANGE_SIGNING_KEY'],
     });
   });
@@ -191,5 +224,6 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
 
   it('should let services reach the managed PostgreSQL outside the cluster', () => {
     expect(isFlowAllowed(objects(), pod(objects(), 'identity'), 'external', { port: 5432 })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'wallet-ledger'), 'external', { port: 5432 })).toBe(true);
   });
 });

@@ -1,2 +1,3 @@
 -- One database per service; a service never reads another service's database.
 CREATE DATABASE identity;
+CREATE DATABASE wallet_ledger;
