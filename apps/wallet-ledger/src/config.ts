@@ -1,0 +1,52 @@
+import { Type, type Static } from 'typebox';
+import { KILL_SWITCHES, type KillSwitch } from './domain/controls';
+
+/** Environment of the wallet-ledger service, read once by `readConfig` (no process.env elsewhere). */
+export const WalletLedgerConfigSchema = Type.Object({
+  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
+  GRPC_HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+  DATABASE_URL: Type.String({ minLength: 1 }),
+  NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
+  LOG_LEVEL: Type.Union(
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
+    { default: 'info' },
+  ),
+  /** host:port of the identity service (owners and recipients are looked up there). */
+  IDENTITY_GRPC_URL: Type.String({ pattern: '^[^\\s:/]+:\\d{1,5}$' }),
+  /** Base64 of the 32-byte ed25519 seed of the exchange key; signs receipts. */
+  EXCHANGE_SIGNING_KEY: Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' }),
+  /** Kill switches switched on at start (comma list of withdrawals, faucet, settlements). */
+  WALLET_KILL_SWITCHES: Type.String({
+    pattern: '^\\s*((withdrawals|faucet|settlements)\\s*(,\\s*(withdrawals|faucet|settlements)\\s*)*)?$',
+    default: '',
+  }),
+  /** true switches read-only mode on at start. */
+  WALLET_READ_ONLY: Type.Boolean({ default: false }),
+  /** Hold-expiry sweeper period; 0 disables the timer (tests run rounds by hand). */
+  HOLD_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** Sandbox payout processor period; 0 disables the timer. */
+  PAYOUT_PROCESSOR_INTERVAL_MS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** How long an identity answer (level, frozen, keys) is reused; 0 = ask every time. */
+  AGENT_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** Daily withdrawal limit per currency of MAINNET_INSTITUTIONAL agents (decimal units). */
+  INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT: Type.String({ pattern: '^(0|[1-9]\\d{0,12})(\\.\\d{1,6})?$', default: '1000000' }),
+  WALLET_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+});
+
+export type WalletLedgerConfig = Static<typeof WalletLedgerConfigSchema>;
+
+
+/** WALLET_KILL_SWITCHES as a list (deduplicated, in KILL_SWITCHES order). */
+export function killSwitchesFrom(config: Pick<WalletLedgerConfig, 'WALLET_KILL_SWITCHES'>): KillSwitch[] {
+  const named = new Set(config.WALLET_KILL_SWITCHES.split(',').map((s) => s.trim()));
+  return KILL_SWITCHES.filter((s) => named.has(s));
+}

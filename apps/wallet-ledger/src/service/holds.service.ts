@@ -1,0 +1,142 @@
+import { errors, formatAmount, newId, parsePositiveAmount } from '@exchange/platform';
+import { walletV1 } from '@exchange/proto';
+import { parseCurrency } from '../domain/currency';
+import { consumedHold, releasedHold, requireFutureExpiry } from '../domain/holds';
+import { consumePostings, holdPostings, releasePostings } from '../domain/postings';
+import { walletErrors } from '../domain/wallet.errors';
+import type { Hold } from '../domain/wallet.model';
+import { walletEvents, type Caller } from '../events/wallet.events';
+import { toProtoHold } from '../grpc/wallet.mapper';
+import { decide, execute } from './execute';
+import { activeAgent, claimFor, optionalText, requireText, type WalletContext } from './wallet-context';
+
+/** Holds: reserve funds (available → held), then release them or pay them out. */
+export class HoldsService {
+  constructor(private readonly ctx: WalletContext) {}
+
+  /** The hold, if it belongs to `agentId` (another agent's hold is "not found" to this one). */
+  async ownedHold(agentId: string, holdId: string): Promise<Hold> {
+    const hold = holdId ? await this.ctx.reader.hold(holdId) : undefined;
+    if (!hold || hold.agentId !== agentId) throw errors.notFound('hold', holdId);
+    return hold;
+  }
+
+  async getHold(req: walletV1.GetHoldRequest): Promise<walletV1.GetHoldResponse> {
+    return { hold: toProtoHold(await this.ownedHold(requireText(req.agentId, 'agent_id'), req.holdId)) };
+  }
+
+  async createHold(req: walletV1.CreateHoldRequest, caller: Caller): Promise<walletV1.CreateHoldResponse> {
+    const agentId = requireText(req.agentId, 'agent_id');
+    const idempotency = claimFor(agentId, req.idempotencyKey, 'create_hold', walletV1.CreateHoldRequest.toJSON(req));
+    const amount = parsePositiveAmount(req.amount);
+    const currency = parseCurrency(req.currency);
+    const reference = optionalText(req.reference, 'reference');
+    const expiresAt = requireFutureExpiry(req.expiresAt, this.ctx.clock());
+    await activeAgent(this.ctx, agentId);
+
+    return execute(this.ctx.writer, {
+      idempotency,
+      codec: walletV1.CreateHoldResponse,
+      plan: async () => {
+        const now = this.ctx.clock();
+        const entryId = newId('jrn');
+        const hold: Hold = {
+          holdId: newId('hld'),
+          agentId,
+          amount,
+          currency,
+          status: 'active',
+          expiresAt,
+          reference,
+          consumedAmount: null,
+          releasedAmount: null,
+          consumedToAgentId: null,
+          journalEntryIds: [entryId],
+          createdAt: now,
+          updatedAt: now,
+        };
+        return {
+          result: { hold: toProtoHold(hold), idempotentReplayed: false },
+          plan: {
+            now,
+            entry: { entryId, kind: 'hold_create', currency, postings: holdPostings(agentId, currency, amount) },
+            writes: [{ table: 'holds', value: hold }],
+            events: [walletEvents.hold('created', hold, caller)],
+          },
+          onInsufficient: (available) => walletErrors.insufficientFunds(currency, formatAmount(available), formatAmount(amount)),
+        };
+      },
+    });
+  }
+
+  async releaseHold(req: walletV1.ReleaseHoldRequest, caller: Caller): Promise<walletV1.ReleaseHoldResponse> {
+    const agentId = requireText(req.agentId, 'agent_id');
+    const idempotency = claimFor(agentId, req.idempotencyKey, 'release_hold', walletV1.ReleaseHoldRequest.toJSON(req));
+    await activeAgent(this.ctx, agentId);
+
+    return execute(this.ctx.writer, {
+      idempotency,
+      codec: walletV1.ReleaseHoldResponse,
+      plan: async () => {
+        const hold = await this.ownedHold(agentId, req.holdId);
+        const now = this.ctx.clock();
+        const entryId = newId('jrn');
+        const decided = decide(now, () => releasedHold(hold, entryId, now));
+        if ('refused' in decided) return decided;
+        const after = decided.value;
+        return {
+          result: { hold: toProtoHold(after), idempotentReplayed: false },
+          guardWanted: 'released',
+          plan: {
+            now,
+            guard: { entity: 'hold', id: hold.holdId, status: 'active' },
+            entry: { entryId, kind: 'hold_release', currency: hold.currency, postings: releasePostings(agentId, hold.currency, hold.amount) },
+            writes: [{ table: 'holds', value: after }],
+            events: [walletEvents.hold('released', after, caller)],
+          },
+        };
+      },
+    });
+  }
+
+  async consumeHold(req: walletV1.ConsumeHoldRequest, caller: Caller): Promise<walletV1.ConsumeHoldResponse> {
+    const agentId = requireText(req.agentId, 'agent_id');
+    const idempotency = claimFor(agentId, req.idempotencyKey, 'consume_hold', walletV1.ConsumeHoldRequest.toJSON(req));
+    const to = requireText(req.toAgentId, 'to_agent_id');
+    if (to === agentId) throw walletErrors.selfTransfer();
+    const amount = req.amount === undefined ? null : parsePositiveAmount(req.amount);
+    await Promise.all([activeAgent(this.ctx, agentId), this.ctx.agents.get(to)]);
+
+    return execute(this.ctx.writer, {
+      idempotency,
+      codec: walletV1.ConsumeHoldResponse,
+      plan: async () => {
+        const hold = await this.ownedHold(agentId, req.holdId);
+        const now = this.ctx.clock();
+        const entryId = newId('jrn');
+        const decided = decide(now, () => consumedHold(hold, { amount, toAgentId: to }, entryId, now));
+        if ('refused' in decided) return decided;
+        const after = decided.value;
+        const postings = consumePostings({
+          payer: agentId,
+          payee: to,
+          currency: hold.currency,
+          held: hold.amount,
+          amount: after.consumedAmount ?? hold.amount,
+          fee: 0n,
+        });
+        return {
+          result: { hold: toProtoHold(after), idempotentReplayed: false },
+          guardWanted: 'consumed',
+          plan: {
+            now,
+            guard: { entity: 'hold', id: hold.holdId, status: 'active' },
+            entry: { entryId, kind: 'hold_consume', currency: hold.currency, postings },
+            writes: [{ table: 'holds', value: after }],
+            events: [walletEvents.hold('consumed', after, caller)],
+          },
+        };
+      },
+    });
+  }
+}
