@@ -2,6 +2,7 @@ import { createEventBus } from '@exchange/events';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
 import { createLogger } from '@exchange/platform';
+import { readWalletLedgerConfig, startWalletLedger } from '@exchange/wallet-ledger';
 import { resolve } from 'node:path';
 import { readExchangeConfig } from './config';
 import { openDatabases } from './databases';
@@ -15,6 +16,8 @@ export interface RunningExchange {
   environment: string;
   database: 'embedded' | 'external';
   events: 'nats' | 'in-process';
+  /** gRPC `host:port` of each service by name (tests call services directly, e.g. wallet Settle). */
+  grpcUrls: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -59,13 +62,30 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       { logger: logger.child({ app: 'identity' }), bus },
     );
     stops.push(() => identity.stop());
+    const identityUrl = `127.0.0.1:${identity.grpcPort}`;
+
+    // Signs settlement receipts with the exchange key the gateway publishes on /health.
+    const walletLedger = await startWalletLedger(
+      readWalletLedgerConfig({
+        ...common,
+        GRPC_PORT: '0',
+        GRPC_HOST: '127.0.0.1',
+        DATABASE_URL: await databases.databaseFor('wallet-ledger'),
+        IDENTITY_GRPC_URL: identityUrl,
+        EXCHANGE_SIGNING_KEY: signingKey,
+      }),
+      { logger: logger.child({ app: 'wallet-ledger' }), bus },
+    );
+    stops.push(() => walletLedger.stop());
+    const walletLedgerUrl = `127.0.0.1:${walletLedger.grpcPort}`;
 
     const gateway = await startGateway(
       readGatewayConfig({
         ...common,
         PORT: String(config.PORT),
         HOST: config.HOST,
-        IDENTITY_GRPC_URL: `127.0.0.1:${identity.grpcPort}`,
+        IDENTITY_GRPC_URL: identityUrl,
+        WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
         OPERATOR_TOKEN: operatorToken,
         EXCHANGE_SIGNING_KEY: signingKey,
         REDIS_URL: config.REDIS_URL,
@@ -81,6 +101,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       environment: config.EXCHANGE_ENV,
       database: databases.kind,
       events: bus.kind,
+      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl },
       stop,
     };
   } catch (err) {

@@ -5,7 +5,7 @@ import { startBanner } from './banner';
 import { readExchangeConfig } from './config';
 import { openDatabases } from './databases';
 import { resolveOperatorToken } from './operator-token';
-import { SERVICES } from './services';
+import { SERVICES, serviceGrpcUrls } from './services';
 import { loadOrCreateSigningKey } from './signing-key';
 
 // `npm run start:services`: distributed mode on one machine — every service and the gateway as
@@ -60,12 +60,13 @@ async function main() {
   };
 
   const basePort = Number(process.env.GRPC_BASE_PORT ?? 50051);
-  const grpcUrls: Record<string, string> = {};
+  const grpcUrls = serviceGrpcUrls(basePort);
   for (const [i, svc] of SERVICES.entries()) {
-    const port = basePort + i;
-    grpcUrls[svc.grpcUrlEnv] = `127.0.0.1:${port}`;
+    // Every service gets every <SERVICE>_GRPC_URL (wallet-ledger calls identity); a service
+    // reads only the ones its config declares.
     launch(svc.name, `apps/${svc.name}/src/main.ts`, {
-      GRPC_PORT: String(port),
+      ...grpcUrls,
+      GRPC_PORT: String(basePort + i),
       GRPC_HOST: '127.0.0.1',
       DATABASE_URL: svc.database ? await databases.databaseFor(svc.name) : undefined,
       NATS_URL: config.NATS_URL,

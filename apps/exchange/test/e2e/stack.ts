@@ -6,6 +6,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startExchange } from '../../src/exchange';
+import { serviceGrpcUrlsByName } from '../../src/services';
 
 // Boots the whole exchange for the end-to-end suite, in one of two modes:
 // - in-process (default): apps/exchange's startExchange in this jest process;
@@ -16,12 +17,23 @@ export interface Stack {
   mode: 'in-process' | 'distributed';
   baseUrl: string;
   operatorToken: string;
+  /**
+   * gRPC `host:port` of each service by name (`identity`, `wallet-ledger`), for the few things
+   * only another service does over gRPC (e.g. wallet Settle, which the market will call).
+   */
+  grpcUrls: Record<string, string>;
   stop(): Promise<void>;
 }
 
 const repoRoot = resolve(__dirname, '../../../..');
 
-export async function bootStack(): Promise<Stack> {
+export interface StackOptions {
+  /** Extra environment for every service (e.g. `PAYOUT_PROCESSOR_INTERVAL_MS: '0'`). */
+  env?: Record<string, string>;
+}
+
+export async function bootStack(opts: StackOptions = {}): Promise<Stack> {
+  const extraEnv = opts.env ?? {};
   const operatorToken = `e2e-${randomBytes(16).toString('hex')}`;
   const dbPrefix = `e2e_${randomBytes(4).toString('hex')}_`;
   const dataDir = await mkdtemp(join(tmpdir(), 'exchange-e2e-'));
@@ -30,10 +42,11 @@ export async function bootStack(): Promise<Stack> {
   if (process.env.REQUIRE_REAL_SERVICES === '1' && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
     throw new Error('REQUIRE_REAL_SERVICES=1 but DATABASE_URL or NATS_URL is not set');
   }
-  if (process.env.E2E_MODE === 'distributed') return bootDistributed({ operatorToken, dbPrefix, dataDir });
+  if (process.env.E2E_MODE === 'distributed') return bootDistributed({ operatorToken, dbPrefix, dataDir, extraEnv });
 
   const exchange = await startExchange({
     ...pick(process.env, ['DATABASE_URL', 'NATS_URL', 'REDIS_URL']),
+    ...extraEnv,
     PORT: '0',
     EXCHANGE_DATA_DIR: dataDir,
     EXCHANGE_DB_PREFIX: dbPrefix,
@@ -44,6 +57,7 @@ export async function bootStack(): Promise<Stack> {
     mode: 'in-process',
     baseUrl: exchange.url,
     operatorToken,
+    grpcUrls: exchange.grpcUrls,
     async stop() {
       await exchange.stop();
       await rm(dataDir, { recursive: true, force: true });
@@ -52,21 +66,25 @@ export async function bootStack(): Promise<Stack> {
   };
 }
 
-async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; dataDir: string }): Promise<Stack> {
+async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; dataDir: string; extraEnv: Record<string, string> }): Promise<Stack> {
   if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
     throw new Error('E2E_MODE=distributed needs DATABASE_URL and NATS_URL');
   }
   const port = await findFreePort();
+  // Services listen on GRPC_BASE_PORT + their index in SERVICES (run-services.ts).
+  const grpcBasePort = await findFreePort();
+  const grpcUrls = serviceGrpcUrlsByName(grpcBasePort);
   const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'apps/exchange/src/run-services.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
+      ...opts.extraEnv,
       PORT: String(port),
       HOST: '127.0.0.1',
       OPERATOR_TOKEN: opts.operatorToken,
       EXCHANGE_DB_PREFIX: opts.dbPrefix,
       EXCHANGE_DATA_DIR: opts.dataDir,
-      GRPC_BASE_PORT: String(await findFreePort()),
+      GRPC_BASE_PORT: String(grpcBasePort),
       LOG_LEVEL: process.env.TEST_LOG ? 'info' : 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -97,6 +115,7 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
     mode: 'distributed',
     baseUrl,
     operatorToken: opts.operatorToken,
+    grpcUrls,
     async stop() {
       child.kill('SIGTERM');
       const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 30_000);

@@ -1,0 +1,14 @@
+import { SERVICES, serviceGrpcUrls, serviceGrpcUrlsByName } from './services';
+
+describe('SERVICES', () => {
+  it('should start identity before wallet-ledger, which looks agents up there', () => {
+    const names = SERVICES.map((s) => s.name);
+    expect(names.indexOf('identity')).toBeLessThan(names.indexOf('wallet-ledger'));
+    expect(SERVICES.find((s) => s.name === 'wallet-ledger')).toEqual({ name: 'wallet-ledger', grpcUrlEnv: 'WALLET_LEDGER_GRPC_URL', database: true });
+  });
+
+  it('should give each service the port base + its index in distributed mode', () => {
+    expect(serviceGrpcUrls(50051)).toEqual({ IDENTITY_GRPC_URL: '127.0.0.1:50051', WALLET_LEDGER_GRPC_URL: '127.0.0.1:50052' });
+    expect(serviceGrpcUrlsByName(6000, '10.0.0.1')).toEqual({ identity: '10.0.0.1:6000', 'wallet-ledger': '10.0.0.1:6001' });
+  });
+});
