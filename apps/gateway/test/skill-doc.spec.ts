@@ -1,4 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { publicKeyFromPrivate, signCanonical, toBase64 } from '@exchange/crypto';
 import { startHarness, type Harness } from './harness';
 
 // /skill.md and /quickstart.md. The worked example of skill.md is checked independently of our
@@ -100,6 +101,50 @@ describe('GET /skill.md', () => {
   });
 });
 
+describe('GET /skill.md wallet section', () => {
+  it('should explain idempotency keys, replays, caps and receipts', () => {
+    for (const text of [
+      '## 6. Your wallet',
+      'Idempotency-Key',
+      'Idempotent-Replayed: true',
+      'idempotency_key_reused',
+      'idempotency_in_progress',
+      'faucet_cap_exceeded',
+      'GET /v1/receipts/{receipt_id}',
+    ]) {
+      expect(skill).toContain(text);
+    }
+  });
+
+  it('should give receipt verification code that accepts an exchange-signed receipt and rejects a changed one', () => {
+    const block = /<!-- receipt-verify:start -->\s*```js\n([\s\S]*?)```/.exec(skill);
+    expect(block).not.toBeNull();
+    const verifyReceipt = new Function('require', `${block![1]}\nreturn verifyReceipt;`)(require) as (r: object, key: string) => boolean;
+    // Signed with the exchange's own library (canonicalize + @noble/ed25519), not with the snippet's code.
+    const seed = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1));
+    const exchangeKey = toBase64(publicKeyFromPrivate(seed));
+    const unsigned = {
+      receipt_id: 'rcpt_doc',
+      kind: 'settlement',
+      contract_id: 'ctr_doc',
+      hold_id: 'hld_doc',
+      payer: 'doc:agent:buyer',
+      payee: 'doc:agent:seller',
+      amount: '25',
+      fee: '0.5',
+      refunded_amount: '5',
+      currency: 'CREDIT',
+      journal_entry_ids: ['jrn_1', 'jrn_2'],
+      settled_at: '2026-11-21T18:00:00.000Z',
+      signer_public_key: exchangeKey,
+    };
+    const receipt = { ...unsigned, signature: signCanonical(unsigned, seed) };
+    expect(verifyReceipt(receipt, exchangeKey)).toBe(true);
+    expect(verifyReceipt({ ...receipt, fee: '0' }, exchangeKey)).toBe(false);
+    expect(verifyReceipt(receipt, toBase64(publicKeyFromPrivate(Buffer.alloc(32, 9))))).toBe(false);
+  });
+});
+
 describe('GET /quickstart.md', () => {
   it('should walk from npm ci && npm start to a registered agent in five steps', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/quickstart.md' });
@@ -109,6 +154,8 @@ describe('GET /quickstart.md', () => {
     expect(steps).toHaveLength(5);
     expect(res.body).toContain('npm ci && npm start');
     expect(res.body).toContain('POST $EXCHANGE_URL/v1/agents');
+    expect(res.body).toContain('## Then: sandbox credits in your wallet');
+    expect(res.body).toContain('/v1/wallets/$AGENT_ID/faucet');
     expect(res.body).not.toMatch(/\{\{[A-Z_]+\}\}/);
   });
 });
