@@ -5,14 +5,22 @@ import { createPgPool, runMigrations } from '@exchange/db';
 import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
 import { createServiceClient, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
-import { WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
+import { killSwitchesFrom, WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
 import { PgLedgerWriter } from './data/ledger.writer';
 import { WalletReader } from './data/wallet.reader';
 import { startWalletGrpcServer } from './grpc/server';
+import type { WalletServices } from './grpc/wallet.handlers';
 import { CachedAgentDirectory } from './identity/agent-directory';
 import { BalancesService } from './service/balances.service';
+import { DepositsService } from './service/deposits.service';
 import { HoldsService } from './service/holds.service';
+import { OperationsService } from './service/operations.service';
+import { institutionalLimitFrom, PayoutsService } from './service/payouts.service';
+import { SettlementService } from './service/settlement.service';
 import type { WalletContext } from './service/wallet-context';
+import { sweepHolds } from './workers/hold-sweeper';
+import { processPayouts } from './workers/payout-processor';
+import { Periodic } from './workers/periodic';
 
 export { WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
 export { WALLET_LEDGER_SERVICE_NAME } from './grpc/server';
@@ -36,6 +44,16 @@ export interface WalletLedgerDeps {
 export interface WalletLedgerHandle {
   grpcPort: number;
   health: GrpcServerHandle;
+  /**
+   * Run one worker round now, whatever the intervals (tests set HOLD_SWEEP_INTERVAL_MS and
+   * PAYOUT_PROCESSOR_INTERVAL_MS to 0 to switch the timers off and drive the rounds by hand).
+   */
+  workers: {
+    /** Expires due holds; returns how many. */
+    sweepHolds(): Promise<number>;
+    /** Moves every open withdrawal one step; returns the steps taken. */
+    processPayouts(): Promise<number>;
+  };
   stop(): Promise<void>;
 }
 
@@ -53,7 +71,8 @@ function defaultMigrationsDir(): string {
 /**
  * Starts wallet-ledger: gRPC first (health NOT_SERVING), then migrations, controls, event bus,
  * outbox relay and workers; only then SERVING. `stop()` drains gRPC, stops the workers, flushes
- * the outbox and closes the pool.
+ * the outbox and closes the pool. Controls: the persisted ones, plus whatever WALLET_READ_ONLY /
+ * WALLET_KILL_SWITCHES switch on.
  */
 export async function startWalletLedger(config: WalletLedgerConfig, deps: WalletLedgerDeps): Promise<WalletLedgerHandle> {
   const logger = deps.logger;
@@ -62,21 +81,39 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
   const pool = createPgPool(config.DATABASE_URL, { max: config.WALLET_DB_POOL_MAX, applicationName: 'wallet-ledger', logger });
   const identity = createServiceClient(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
   let relay: OutboxRelay | undefined;
+  const notify = () => relay?.notify();
+  const writer = new PgLedgerWriter(pool, logger, notify);
+  const reader = new WalletReader(pool);
   const ctx: WalletContext = {
-    writer: new PgLedgerWriter(pool, logger, () => relay?.notify()),
-    reader: new WalletReader(pool),
+    writer,
+    reader,
     agents: new CachedAgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
     clock: deps.clock ?? (() => new Date()),
     environment: config.EXCHANGE_ENV,
   };
-  void signerPublicKey;
-  const services = { balances: new BalancesService(ctx), holds: new HoldsService(ctx) };
+  const holds = new HoldsService(ctx);
+  const services: WalletServices = {
+    balances: new BalancesService(ctx),
+    holds,
+    deposits: new DepositsService(ctx),
+    payouts: new PayoutsService(ctx, institutionalLimitFrom(config.INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT)),
+    settlement: new SettlementService(ctx, holds, { privateKey: signingKey, publicKey: signerPublicKey }),
+    operations: new OperationsService(ctx, pool, notify),
+  };
+  const workerDeps = { pool, writer, reader, clock: ctx.clock, afterCommit: notify };
+  const workers = {
+    sweepHolds: () => sweepHolds(workerDeps),
+    processPayouts: () => processPayouts(workerDeps),
+  };
+  const sweeper = new Periodic('hold-sweeper', config.HOLD_SWEEP_INTERVAL_MS, workers.sweepHolds, logger);
+  const processor = new Periodic('payout-processor', config.PAYOUT_PROCESSOR_INTERVAL_MS, workers.processPayouts, logger);
 
   let grpc: GrpcServerHandle | undefined;
   let bus: EventBus | undefined;
   const ownsBus = deps.bus === undefined;
   const stop = async () => {
     await grpc?.shutdown();
+    await Promise.all([sweeper.stop(), processor.stop()]);
     await relay?.stop();
     if (ownsBus) await bus?.close();
     identity.close();
@@ -91,9 +128,16 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
       logger,
     });
     logger.info({ applied }, 'wallet-ledger migrations done');
+    const controls = await services.operations.applyStartup({
+      readOnly: config.WALLET_READ_ONLY,
+      killSwitches: killSwitchesFrom(config),
+    });
+    logger.info({ read_only: controls.readOnly, kill_switches: controls.killSwitches }, 'wallet-ledger controls');
     bus = deps.bus ?? (await createEventBus({ natsUrl: config.NATS_URL, logger }));
     relay = new OutboxRelay({ pool, bus, logger });
     relay.start();
+    sweeper.start();
+    processor.start();
     grpc.setServing();
   } catch (err) {
     await stop().catch((cleanupErr) => logger.error({ err: cleanupErr }, 'wallet-ledger cleanup after failed start failed'));
@@ -101,5 +145,5 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
   }
 
   let stopping: Promise<void> | undefined;
-  return { grpcPort: grpc.port, health: grpc, stop: () => (stopping ??= stop()) };
+  return { grpcPort: grpc.port, health: grpc, workers, stop: () => (stopping ??= stop()) };
 }

@@ -110,6 +110,40 @@ export class PgLedgerWriter implements LedgerWriter {
     return outcome;
   }
 
+  async withCounter<T>(key: string, day: string, fn: (used: bigint, tx: Pick<LedgerWriter, 'apply'>) => Promise<T>): Promise<T> {
+    let applied = false;
+    const result = await withRetries(async () => {
+      applied = false;
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        // A no-op DO UPDATE locks the row (and creates it the first time) in one statement.
+        const { rows } = await client.query<{ used: string }>({
+          name: 'wallet_lock_counter',
+          text: `INSERT INTO daily_counters (counter_key, day, used) VALUES ($1, $2, 0)
+                 ON CONFLICT (counter_key, day) DO UPDATE SET used = daily_counters.used RETURNING used`,
+          values: [key, day],
+        });
+        const value = await fn(BigInt(rows[0].used), {
+          apply: async (plan) => {
+            const outcome = await this.applyIn(client, plan);
+            if (outcome.kind === 'applied' && (plan.events?.length ?? 0) > 0) applied = true;
+            return outcome;
+          },
+        });
+        await client.query('COMMIT');
+        return value;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    });
+    if (applied) this.afterCommit();
+    return result;
+  }
+
   /** Same as apply, on a client inside the caller's transaction (workers); no retries there. */
   async applyIn(client: pg.PoolClient, plan: MutationPlan): Promise<ApplyOutcome> {
     const result = await client.query<ApplyRow>({ ...APPLY, values: applyArguments(plan) }).catch(checkViolation(plan));

@@ -56,6 +56,12 @@ export type ApplyOutcome =
 
 export interface LedgerWriter {
   apply(plan: MutationPlan): Promise<ApplyOutcome>;
+  /**
+   * Runs `fn` in one transaction that first locks (creating if needed) the daily counter row and
+   * hands over its value; `tx.apply` joins that transaction. Caps and limits are decided under
+   * this lock, so concurrent requests against one allowance queue instead of racing.
+   */
+  withCounter<T>(key: string, day: string, fn: (used: bigint, tx: Pick<LedgerWriter, 'apply'>) => Promise<T>): Promise<T>;
 }
 
 /** What wallet-ledger needs to know about an agent (from identity, cached). */

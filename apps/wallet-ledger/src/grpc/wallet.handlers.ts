@@ -1,20 +1,23 @@
-import { status } from '@grpc/grpc-js';
-import { DomainError, unary, type CallContext, type Logger } from '@exchange/platform';
+import { unary, type CallContext, type Logger } from '@exchange/platform';
 import type { walletV1 } from '@exchange/proto';
 import type { Caller } from '../events/wallet.events';
 import type { BalancesService } from '../service/balances.service';
+import type { DepositsService } from '../service/deposits.service';
 import type { HoldsService } from '../service/holds.service';
+import type { OperationsService } from '../service/operations.service';
+import type { PayoutsService } from '../service/payouts.service';
+import type { SettlementService } from '../service/settlement.service';
 
 export interface WalletServices {
   balances: BalancesService;
   holds: HoldsService;
+  deposits: DepositsService;
+  payouts: PayoutsService;
+  settlement: SettlementService;
+  operations: OperationsService;
 }
 
 const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, traceId: ctx.traceId });
-
-const notYet = (method: string) => async (): Promise<never> => {
-  throw new DomainError(status.UNIMPLEMENTED, 'unimplemented', `${method} is not implemented yet`);
-};
 
 /** proto in, proto out: every rule lives in the services; errors and logging in platform's `unary`. */
 export function walletHandlers(s: WalletServices, logger: Logger): walletV1.WalletLedgerServiceServer {
@@ -28,20 +31,27 @@ export function walletHandlers(s: WalletServices, logger: Logger): walletV1.Wall
     releaseHold: unary(logger, 'ReleaseHold', (req: walletV1.ReleaseHoldRequest, ctx) => s.holds.releaseHold(req, caller(ctx))),
     consumeHold: unary(logger, 'ConsumeHold', (req: walletV1.ConsumeHoldRequest, ctx) => s.holds.consumeHold(req, caller(ctx))),
 
-    createDeposit: unary(logger, 'CreateDeposit', notYet('CreateDeposit')),
-    listDeposits: unary(logger, 'ListDeposits', notYet('ListDeposits')),
-    confirmDeposit: unary(logger, 'ConfirmDeposit', notYet('ConfirmDeposit')),
-    expireDeposit: unary(logger, 'ExpireDeposit', notYet('ExpireDeposit')),
-    createPayoutDestination: unary(logger, 'CreatePayoutDestination', notYet('CreatePayoutDestination')),
-    listPayoutDestinations: unary(logger, 'ListPayoutDestinations', notYet('ListPayoutDestinations')),
-    createWithdrawal: unary(logger, 'CreateWithdrawal', notYet('CreateWithdrawal')),
-    getWithdrawal: unary(logger, 'GetWithdrawal', notYet('GetWithdrawal')),
-    cancelWithdrawal: unary(logger, 'CancelWithdrawal', notYet('CancelWithdrawal')),
-    settle: unary(logger, 'Settle', notYet('Settle')),
-    refund: unary(logger, 'Refund', notYet('Refund')),
-    getReceipt: unary(logger, 'GetReceipt', notYet('GetReceipt')),
-    checkLedger: unary(logger, 'CheckLedger', notYet('CheckLedger')),
-    getControls: unary(logger, 'GetControls', notYet('GetControls')),
-    setControls: unary(logger, 'SetControls', notYet('SetControls')),
+    createDeposit: unary(logger, 'CreateDeposit', (req: walletV1.CreateDepositRequest, ctx) => s.deposits.createDeposit(req, caller(ctx))),
+    listDeposits: unary(logger, 'ListDeposits', (req: walletV1.ListDepositsRequest) => s.deposits.listDeposits(req)),
+    confirmDeposit: unary(logger, 'ConfirmDeposit', (req: walletV1.ConfirmDepositRequest, ctx) => s.deposits.confirmDeposit(req, caller(ctx))),
+    expireDeposit: unary(logger, 'ExpireDeposit', (req: walletV1.ExpireDepositRequest, ctx) => s.deposits.expireDeposit(req, caller(ctx))),
+
+    createPayoutDestination: unary(logger, 'CreatePayoutDestination', (req: walletV1.CreatePayoutDestinationRequest, ctx) =>
+      s.payouts.createPayoutDestination(req, caller(ctx)),
+    ),
+    listPayoutDestinations: unary(logger, 'ListPayoutDestinations', (req: walletV1.ListPayoutDestinationsRequest) =>
+      s.payouts.listPayoutDestinations(req),
+    ),
+    createWithdrawal: unary(logger, 'CreateWithdrawal', (req: walletV1.CreateWithdrawalRequest, ctx) => s.payouts.createWithdrawal(req, caller(ctx))),
+    getWithdrawal: unary(logger, 'GetWithdrawal', (req: walletV1.GetWithdrawalRequest) => s.payouts.getWithdrawal(req)),
+    cancelWithdrawal: unary(logger, 'CancelWithdrawal', (req: walletV1.CancelWithdrawalRequest, ctx) => s.payouts.cancelWithdrawal(req, caller(ctx))),
+
+    settle: unary(logger, 'Settle', (req: walletV1.SettleRequest, ctx) => s.settlement.settle(req, caller(ctx))),
+    refund: unary(logger, 'Refund', (req: walletV1.RefundRequest, ctx) => s.settlement.refund(req, caller(ctx))),
+    getReceipt: unary(logger, 'GetReceipt', (req: walletV1.GetReceiptRequest) => s.settlement.getReceipt(req)),
+
+    checkLedger: unary(logger, 'CheckLedger', () => s.operations.checkLedger()),
+    getControls: unary(logger, 'GetControls', () => s.operations.getControls()),
+    setControls: unary(logger, 'SetControls', (req: walletV1.SetControlsRequest, ctx) => s.operations.setControls(req, caller(ctx))),
   };
 }

@@ -38,14 +38,14 @@ export class BalancesService {
     requireFaucetLevel(agent.level);
     const counterKey = `faucet/${agentId}/${category}`;
 
+    const now = this.ctx.clock();
+    const day = utcDay(now);
     return execute(this.ctx.writer, {
       idempotency,
       control: 'faucet',
       codec: walletV1.FaucetResponse,
-      plan: async () => {
-        const now = this.ctx.clock();
-        const day = utcDay(now);
-        const grantedToday = await this.ctx.reader.counter(counterKey, day);
+      counter: { key: counterKey, day },
+      plan: async (grantedToday) => {
         const decided = decide(now, () => faucetAllowance({ grantedToday, amount, category, now }));
         if ('refused' in decided) return decided;
         const allowance = decided.value;

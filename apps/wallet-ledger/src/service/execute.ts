@@ -27,7 +27,7 @@ export interface Refused {
 
 export type PlanStep<R> = Planned<R> | Refused;
 
-/** Plans are rebuilt when a daily counter moved between the read and the commit. */
+/** Plans are rebuilt when a daily counter moved between the read and the commit (never under its lock). */
 const MAX_PLANS = 5;
 
 /**
@@ -40,13 +40,29 @@ const MAX_PLANS = 5;
  * - blocked by read-only or a kill switch: UNAVAILABLE, nothing stored.
  */
 export async function execute<R extends { idempotentReplayed: boolean }>(
-  writer: LedgerWriter,
+  store: LedgerWriter,
   opts: {
     idempotency?: IdempotencyClaim;
     control?: KillSwitch;
     codec: ResponseCodec<R>;
-    plan: () => Promise<PlanStep<R>>;
+    /** Decide under this daily counter's lock; `plan` then receives its value. */
+    counter?: { key: string; day: string };
+    plan: (counterValue: bigint) => Promise<PlanStep<R>>;
   },
+): Promise<R> {
+  if (opts.counter) return store.withCounter(opts.counter.key, opts.counter.day, (used, tx) => run(tx, opts, used));
+  return run(store, opts, 0n);
+}
+
+async function run<R extends { idempotentReplayed: boolean }>(
+  writer: Pick<LedgerWriter, 'apply'>,
+  opts: {
+    idempotency?: IdempotencyClaim;
+    control?: KillSwitch;
+    codec: ResponseCodec<R>;
+    plan: (counterValue: bigint) => Promise<PlanStep<R>>;
+  },
+  counterValue: bigint,
 ): Promise<R> {
   const { idempotency, control, codec } = opts;
 
@@ -65,7 +81,7 @@ export async function execute<R extends { idempotentReplayed: boolean }>(
   };
 
   for (let attempt = 0; attempt < MAX_PLANS; attempt++) {
-    const step = await opts.plan();
+    const step = await opts.plan(counterValue);
     if ('refused' in step) return record(step.refused, step.now);
 
     const plan: MutationPlan = {
@@ -90,7 +106,9 @@ export async function execute<R extends { idempotentReplayed: boolean }>(
           plan.now,
         );
       case 'counter_stale':
-        continue; // someone used the allowance meanwhile: plan again from the new sum
+        // Only when a plan's expectation was not taken under the counter lock: plan again.
+        counterValue = outcome.current;
+        continue;
       case 'recorded':
         throw new Error('wallet_apply recorded an error that was not asked for');
     }

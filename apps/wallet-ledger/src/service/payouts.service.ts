@@ -1,0 +1,178 @@
+import { errors, formatAmount, newId, parseAmount, parsePositiveAmount, resolveLimit, toPage } from '@exchange/platform';
+import { walletV1 } from '@exchange/proto';
+import { parseCurrency } from '../domain/currency';
+import { withdrawalAllowance } from '../domain/daily-allowance';
+import { requestFingerprint, optionalIdempotencyKey } from '../domain/idempotency';
+import { withdrawalLimit } from '../domain/identity-levels';
+import type { IdempotencyClaim } from '../domain/ledger.ports';
+import { validateDestination } from '../domain/payout-destination';
+import { holdPostings, releasePostings } from '../domain/postings';
+import { utcDay } from '../domain/utc-day';
+import { walletErrors } from '../domain/wallet.errors';
+import type { PayoutDestination, Withdrawal } from '../domain/wallet.model';
+import { movedWithdrawal } from '../domain/withdrawals';
+import { walletEvents, type Caller } from '../events/wallet.events';
+import { fromProtoDestinationType, pageInfo, toProtoPayoutDestination, toProtoWithdrawal } from '../grpc/wallet.mapper';
+import { decide, execute } from './execute';
+import { activeAgent, claimFor, requireText, type WalletContext } from './wallet-context';
+
+/** The daily counter that withdrawal limits are checked against (per agent and currency). */
+export function withdrawalCounterKey(agentId: string, currency: string): string {
+  return `withdrawal/${agentId}/${currency}`;
+}
+
+/** Payout destinations and withdrawals (the payout processor moves them on; see workers/). */
+export class PayoutsService {
+  constructor(
+    private readonly ctx: WalletContext,
+    /** MAINNET_INSTITUTIONAL daily limit (INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT), micro-units. */
+    private readonly institutionalLimit: bigint,
+  ) {}
+
+  async createPayoutDestination(req: walletV1.CreatePayoutDestinationRequest, caller: Caller): Promise<walletV1.CreatePayoutDestinationResponse> {
+    const agentId = requireText(req.agentId, 'agent_id');
+    const key = optionalIdempotencyKey(req.idempotencyKey);
+    const idempotency: IdempotencyClaim | undefined = key
+      ? {
+          scope: agentId,
+          key,
+          operation: 'create_payout_destination',
+          fingerprint: requestFingerprint('create_payout_destination', walletV1.CreatePayoutDestinationRequest.toJSON(req) as Record<string, unknown>),
+        }
+      : undefined;
+    const type = fromProtoDestinationType(req.type);
+    if (!type) throw walletErrors.validationFailed('type must be bank_account, crypto_address or sandbox', { field: 'type' });
+    if (req.label.length > 100) throw walletErrors.validationFailed('label must be at most 100 characters', { field: 'label' });
+    const agent = await activeAgent(this.ctx, agentId);
+    validateDestination(type, req.details, agent.pubkeys);
+
+    return execute(this.ctx.writer, {
+      idempotency,
+      codec: walletV1.CreatePayoutDestinationResponse,
+      plan: async () => {
+        const now = this.ctx.clock();
+        const destination: PayoutDestination = {
+          payoutDestinationId: newId('pod'),
+          agentId,
+          type,
+          details: { ...req.details },
+          label: req.label,
+          createdAt: now,
+        };
+        return {
+          result: { payoutDestination: toProtoPayoutDestination(destination), idempotentReplayed: false },
+          plan: {
+            now,
+            writes: [{ table: 'payout_destinations', value: destination }],
+            events: [walletEvents.payoutDestinationCreated(destination, caller)],
+          },
+        };
+      },
+    });
+  }
+
+  async listPayoutDestinations(req: walletV1.ListPayoutDestinationsRequest): Promise<walletV1.ListPayoutDestinationsResponse> {
+    const agentId = requireText(req.agentId, 'agent_id');
+    const limit = resolveLimit(req.page?.limit);
+    const rows = await this.ctx.reader.payoutDestinations(agentId, { cursor: req.page?.cursor || undefined, limit });
+    const page = toPage(rows, limit, (d) => ({ createdAt: d.createdAt, id: d.payoutDestinationId }));
+    return { payoutDestinations: page.data.map(toProtoPayoutDestination), page: pageInfo(page.nextCursor) };
+  }
+
+  private async ownedWithdrawal(agentId: string, withdrawalId: string): Promise<Withdrawal> {
+    const withdrawal = withdrawalId ? await this.ctx.reader.withdrawal(withdrawalId) : undefined;
+    if (!withdrawal || withdrawal.agentId !== agentId) throw errors.notFound('withdrawal', withdrawalId);
+    return withdrawal;
+  }
+
+  async getWithdrawal(req: walletV1.GetWithdrawalRequest): Promise<walletV1.GetWithdrawalResponse> {
+    return { withdrawal: toProtoWithdrawal(await this.ownedWithdrawal(requireText(req.agentId, 'agent_id'), req.withdrawalId)) };
+  }
+
+  async createWithdrawal(req: walletV1.CreateWithdrawalRequest, caller: Caller): Promise<walletV1.CreateWithdrawalResponse> {
+    const agentId = requireText(req.agentId, 'agent_id');
+    const idempotency = claimFor(agentId, req.idempotencyKey, 'create_withdrawal', walletV1.CreateWithdrawalRequest.toJSON(req));
+    const amount = parsePositiveAmount(req.amount);
+    const currency = parseCurrency(req.currency);
+    const destinationId = requireText(req.payoutDestinationId, 'payout_destination_id');
+    const agent = await activeAgent(this.ctx, agentId);
+    const limit = withdrawalLimit(agent.level, this.institutionalLimit);
+    const destination = await this.ctx.reader.payoutDestination(destinationId);
+    if (!destination || destination.agentId !== agentId) throw errors.notFound('payout_destination', destinationId);
+    const counterKey = withdrawalCounterKey(agentId, currency);
+
+    const now = this.ctx.clock();
+    const day = utcDay(now);
+    return execute(this.ctx.writer, {
+      idempotency,
+      control: 'withdrawals',
+      codec: walletV1.CreateWithdrawalResponse,
+      counter: { key: counterKey, day },
+      plan: async (usedToday) => {
+        const decided = decide(now, () => withdrawalAllowance({ limit, usedToday, amount, now }));
+        if ('refused' in decided) return decided;
+        const entryId = newId('jrn');
+        const withdrawal: Withdrawal = {
+          withdrawalId: newId('wdr'),
+          agentId,
+          amount,
+          currency,
+          payoutDestinationId: destination.payoutDestinationId,
+          status: 'requested',
+          failureReason: null,
+          journalEntryIds: [entryId],
+          createdAt: now,
+          updatedAt: now,
+        };
+        return {
+          result: { withdrawal: toProtoWithdrawal(withdrawal), idempotentReplayed: false },
+          plan: {
+            now,
+            counter: { key: counterKey, day, expect: usedToday, delta: amount },
+            entry: { entryId, kind: 'withdrawal_request', currency, postings: holdPostings(agentId, currency, amount) },
+            writes: [{ table: 'withdrawals', value: withdrawal }],
+            events: [walletEvents.withdrawal('requested', withdrawal, caller)],
+          },
+          onInsufficient: (available) => walletErrors.insufficientFunds(currency, formatAmount(available), formatAmount(amount)),
+        };
+      },
+    });
+  }
+
+  async cancelWithdrawal(req: walletV1.CancelWithdrawalRequest, caller: Caller): Promise<walletV1.CancelWithdrawalResponse> {
+    const agentId = requireText(req.agentId, 'agent_id');
+    const idempotency = claimFor(agentId, req.idempotencyKey, 'cancel_withdrawal', walletV1.CancelWithdrawalRequest.toJSON(req));
+    await activeAgent(this.ctx, agentId);
+
+    return execute(this.ctx.writer, {
+      idempotency,
+      codec: walletV1.CancelWithdrawalResponse,
+      plan: async () => {
+        const withdrawal = await this.ownedWithdrawal(agentId, req.withdrawalId);
+        const now = this.ctx.clock();
+        const entryId = newId('jrn');
+        const decided = decide(now, () => movedWithdrawal(withdrawal, 'cancelled', now, { entryId }));
+        if ('refused' in decided) return decided;
+        const after = decided.value;
+        return {
+          result: { withdrawal: toProtoWithdrawal(after), idempotentReplayed: false },
+          guardWanted: 'cancelled',
+          plan: {
+            now,
+            guard: { entity: 'withdrawal', id: withdrawal.withdrawalId, status: 'requested' },
+            // The cancelled amount no longer counts against the day it was requested on.
+            counter: { key: withdrawalCounterKey(agentId, withdrawal.currency), day: utcDay(withdrawal.createdAt), expect: null, delta: -withdrawal.amount },
+            entry: { entryId, kind: 'withdrawal_cancel', currency: withdrawal.currency, postings: releasePostings(agentId, withdrawal.currency, withdrawal.amount) },
+            writes: [{ table: 'withdrawals', value: after }],
+            events: [walletEvents.withdrawal('cancelled', after, caller)],
+          },
+        };
+      },
+    });
+  }
+}
+
+/** INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT (decimal units) in micro-units. */
+export function institutionalLimitFrom(value: string): bigint {
+  return parseAmount(value);
+}

@@ -1,0 +1,164 @@
+import { errors, formatAmount, newId, parseAmount, parsePositiveAmount } from '@exchange/platform';
+import { walletV1 } from '@exchange/proto';
+import { consumedHold, releasedHold } from '../domain/holds';
+import { consumePostings, releasePostings } from '../domain/postings';
+import { signReceipt, type Receipt } from '../domain/receipt';
+import { walletErrors } from '../domain/wallet.errors';
+import { walletEvents, type Caller } from '../events/wallet.events';
+import { toProtoHold, toProtoReceipt } from '../grpc/wallet.mapper';
+import { decide, execute } from './execute';
+import type { HoldsService } from './holds.service';
+import { activeAgent, claimFor, requireText, type WalletContext } from './wallet-context';
+
+export interface ExchangeSigner {
+  privateKey: Uint8Array;
+  /** Base64 public key, published in every receipt. */
+  publicKey: string;
+}
+
+/**
+ * Market settlement and refund of a buyer's hold, each with a receipt signed by the exchange key.
+ * Both obey the `settlements` kill switch.
+ */
+export class SettlementService {
+  constructor(
+    private readonly ctx: WalletContext,
+    private readonly holds: HoldsService,
+    private readonly signer: ExchangeSigner,
+  ) {}
+
+  async settle(req: walletV1.SettleRequest, caller: Caller): Promise<walletV1.SettleResponse> {
+    const payer = requireText(req.agentId, 'agent_id');
+    const idempotency = claimFor(payer, req.idempotencyKey, 'settle', walletV1.SettleRequest.toJSON(req));
+    const contractId = requireText(req.contractId, 'contract_id');
+    const payee = requireText(req.payeeAgentId, 'payee_agent_id');
+    if (payee === payer) throw walletErrors.selfTransfer();
+    const amount = req.amount === undefined ? null : parsePositiveAmount(req.amount);
+    const fee = req.fee === undefined || req.fee === '' ? 0n : parseAmount(req.fee);
+    if (fee < 0n) throw errors.invalidArgument('invalid_amount', 'fee must not be negative', { value: req.fee });
+    await Promise.all([activeAgent(this.ctx, payer), this.ctx.agents.get(payee)]);
+
+    return execute(this.ctx.writer, {
+      idempotency,
+      control: 'settlements',
+      codec: walletV1.SettleResponse,
+      plan: async () => {
+        const hold = await this.holds.ownedHold(payer, req.holdId);
+        const now = this.ctx.clock();
+        const entryId = newId('jrn');
+        const decided = decide(now, () => {
+          const after = consumedHold(hold, { amount, toAgentId: payee }, entryId, now);
+          const paid = after.consumedAmount ?? hold.amount;
+          if (fee > paid) {
+            throw errors.invalidArgument('invalid_amount', `fee ${formatAmount(fee)} exceeds the settled amount ${formatAmount(paid)}`, {
+              value: formatAmount(fee),
+            });
+          }
+          return { after, paid };
+        });
+        if ('refused' in decided) return decided;
+        const { after, paid } = decided.value;
+        const receipt: Receipt = signReceipt(
+          {
+            receiptId: newId('rcpt'),
+            kind: 'settlement',
+            contractId,
+            holdId: hold.holdId,
+            payer,
+            payee,
+            amount: paid,
+            fee,
+            refundedAmount: hold.amount - paid,
+            currency: hold.currency,
+            journalEntryIds: after.journalEntryIds,
+            settledAt: now,
+            signerPublicKey: this.signer.publicKey,
+          },
+          this.signer.privateKey,
+        );
+        return {
+          result: { receipt: toProtoReceipt(receipt), hold: toProtoHold(after), idempotentReplayed: false },
+          guardWanted: 'consumed',
+          plan: {
+            now,
+            guard: { entity: 'hold', id: hold.holdId, status: 'active' },
+            entry: {
+              entryId,
+              kind: 'settle',
+              currency: hold.currency,
+              postings: consumePostings({ payer, payee, currency: hold.currency, held: hold.amount, amount: paid, fee }),
+            },
+            writes: [
+              { table: 'holds', value: after },
+              { table: 'receipts', value: receipt },
+            ],
+            events: [walletEvents.hold('consumed', after, caller), walletEvents.receiptIssued(receipt, after, caller)],
+          },
+        };
+      },
+    });
+  }
+
+  async refund(req: walletV1.RefundRequest, caller: Caller): Promise<walletV1.RefundResponse> {
+    const payer = requireText(req.agentId, 'agent_id');
+    const idempotency = claimFor(payer, req.idempotencyKey, 'refund', walletV1.RefundRequest.toJSON(req));
+    const contractId = requireText(req.contractId, 'contract_id');
+    await activeAgent(this.ctx, payer);
+
+    return execute(this.ctx.writer, {
+      idempotency,
+      control: 'settlements',
+      codec: walletV1.RefundResponse,
+      plan: async () => {
+        const hold = await this.holds.ownedHold(payer, req.holdId);
+        const now = this.ctx.clock();
+        const entryId = newId('jrn');
+        const decided = decide(now, () => releasedHold(hold, entryId, now));
+        if ('refused' in decided) return decided;
+        const after = decided.value;
+        const receipt = signReceipt(
+          {
+            receiptId: newId('rcpt'),
+            kind: 'refund',
+            contractId,
+            holdId: hold.holdId,
+            payer,
+            payee: payer,
+            amount: hold.amount,
+            fee: 0n,
+            refundedAmount: hold.amount,
+            currency: hold.currency,
+            journalEntryIds: after.journalEntryIds,
+            settledAt: now,
+            signerPublicKey: this.signer.publicKey,
+          },
+          this.signer.privateKey,
+        );
+        return {
+          result: { receipt: toProtoReceipt(receipt), hold: toProtoHold(after), idempotentReplayed: false },
+          guardWanted: 'released',
+          plan: {
+            now,
+            guard: { entity: 'hold', id: hold.holdId, status: 'active' },
+            entry: { entryId, kind: 'refund', currency: hold.currency, postings: releasePostings(payer, hold.currency, hold.amount) },
+            writes: [
+              { table: 'holds', value: after },
+              { table: 'receipts', value: receipt },
+            ],
+            events: [walletEvents.hold('released', after, caller), walletEvents.receiptIssued(receipt, after, caller)],
+          },
+        };
+      },
+    });
+  }
+
+  async getReceipt(req: walletV1.GetReceiptRequest): Promise<walletV1.GetReceiptResponse> {
+    if (req.receiptId && req.contractId) throw walletErrors.validationFailed('give receipt_id or contract_id, not both');
+    let receipt: Receipt | undefined;
+    if (req.receiptId) receipt = await this.ctx.reader.receipt(req.receiptId);
+    else if (req.contractId) receipt = await this.ctx.reader.latestReceiptOfContract(req.contractId);
+    else throw walletErrors.validationFailed('receipt_id or contract_id is required', { field: 'receipt_id' });
+    if (!receipt) throw errors.notFound('receipt', req.receiptId || `of contract ${req.contractId}`);
+    return { receipt: toProtoReceipt(receipt) };
+  }
+}

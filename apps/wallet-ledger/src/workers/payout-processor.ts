@@ -1,0 +1,82 @@
+import type pg from 'pg';
+import { newId } from '@exchange/platform';
+import type { MutationPlan } from '../domain/ledger.ports';
+import { releasePostings, withdrawalPayoutPostings } from '../domain/postings';
+import { utcDay } from '../domain/utc-day';
+import type { Withdrawal } from '../domain/wallet.model';
+import { movedWithdrawal, sandboxPayoutResult } from '../domain/withdrawals';
+import type { PgLedgerWriter } from '../data/ledger.writer';
+import { withdrawalFromRow, type WalletReader } from '../data/wallet.reader';
+import { SYSTEM_CALLER, walletEvents } from '../events/wallet.events';
+import { withdrawalCounterKey } from '../service/payouts.service';
+import { claimAndAct } from './worker-transaction';
+
+const MAX_PER_ROUND = 500;
+
+/**
+ * The sandbox payout rail. Each round moves every open withdrawal one step — requested →
+ * processing, or processing → completed | failed (details.simulate == "fail") — each step in its
+ * own transaction with one event (and a journal entry for completed/failed). A withdrawal moved
+ * in this round waits for the next, so `processing` is observable and cancellable until then.
+ * Paused while read-only or the `withdrawals` kill switch is on. Returns the steps taken.
+ */
+export async function processPayouts(deps: {
+  pool: pg.Pool;
+  writer: PgLedgerWriter;
+  reader: WalletReader;
+  clock: () => Date;
+  afterCommit: () => void;
+}): Promise<number> {
+  const controls = await deps.reader.controls();
+  if (controls.readOnly || controls.killSwitches.includes('withdrawals')) return 0;
+  const roundStart = deps.clock();
+  let steps = 0;
+  while (steps < MAX_PER_ROUND) {
+    const outcome = await claimAndAct(
+      deps.pool,
+      async (client) => {
+        const { rows } = await client.query(
+          `SELECT w.*, d.details AS destination_details
+             FROM withdrawals w JOIN payout_destinations d USING (payout_destination_id)
+            WHERE w.status IN ('requested', 'processing') AND w.updated_at < $1
+            ORDER BY w.created_at, w.withdrawal_id LIMIT 1 FOR UPDATE OF w SKIP LOCKED`,
+          [roundStart],
+        );
+        return rows[0] ? { withdrawal: withdrawalFromRow(rows[0]), details: rows[0].destination_details as Record<string, string> } : undefined;
+      },
+      async (client, claimed) => (await deps.writer.applyIn(client, stepPlan(claimed.withdrawal, claimed.details, deps.clock()))).kind,
+    );
+    if (outcome === undefined || outcome === 'blocked') break;
+    if (outcome === 'applied') steps++;
+  }
+  if (steps > 0) deps.afterCommit();
+  return steps;
+}
+
+function stepPlan(w: Withdrawal, details: Record<string, string>, now: Date): MutationPlan {
+  const base = { now, control: 'withdrawals' as const, guard: { entity: 'withdrawal' as const, id: w.withdrawalId, status: w.status } };
+  if (w.status === 'requested') {
+    const after = movedWithdrawal(w, 'processing', now);
+    return { ...base, writes: [{ table: 'withdrawals', value: after }], events: [walletEvents.withdrawal('processing', after, SYSTEM_CALLER)] };
+  }
+  const entryId = newId('jrn');
+  const result = sandboxPayoutResult({ details });
+  if (result.status === 'completed') {
+    const after = movedWithdrawal(w, 'completed', now, { entryId });
+    return {
+      ...base,
+      entry: { entryId, kind: 'withdrawal_complete', currency: w.currency, postings: withdrawalPayoutPostings(w.agentId, w.currency, w.amount) },
+      writes: [{ table: 'withdrawals', value: after }],
+      events: [walletEvents.withdrawal('completed', after, SYSTEM_CALLER)],
+    };
+  }
+  const after = movedWithdrawal(w, 'failed', now, { entryId, failureReason: result.reason });
+  return {
+    ...base,
+    // A failed withdrawal gives its amount back to the day's limit.
+    counter: { key: withdrawalCounterKey(w.agentId, w.currency), day: utcDay(w.createdAt), expect: null, delta: -w.amount },
+    entry: { entryId, kind: 'withdrawal_fail', currency: w.currency, postings: releasePostings(w.agentId, w.currency, w.amount) },
+    writes: [{ table: 'withdrawals', value: after }],
+    events: [walletEvents.withdrawal('failed', after, SYSTEM_CALLER)],
+  };
+}
