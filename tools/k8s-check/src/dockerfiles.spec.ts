@@ -36,6 +36,14 @@ describe('app Dockerfiles', () => {
     });
   });
 
+  it.each(apps)('should start the file apps/%s builds (CMD main.js needs esbuild outExtension .js)', (app) => {
+    const cmd = /^CMD \["node", "([^"]+)"\]$/m.exec(read(app))?.[1];
+    expect(cmd).toBe('main.js');
+    // Nx's esbuild executor names a CommonJS bundle main.cjs unless told otherwise.
+    const project = JSON.parse(fs.readFileSync(path.join(appsDir, app, 'project.json'), 'utf8'));
+    expect(project.targets.build.options.esbuildOptions?.outExtension).toEqual({ '.js': '.js' });
+  });
+
   it.each(prismaServices)('should verify the migrations of %s are in its image', (svc) => {
     if (apps.includes(svc)) expect(read(svc)).toContain('test -d prisma/migrations');
     expect(read('exchange')).toContain(`test -d ${svc}/prisma/migrations`);
