@@ -132,3 +132,21 @@ export function key(): string {
   keySeq += 1;
   return `key-${Date.now()}-${keySeq}`;
 }
+
+let categorySeq = 0;
+/** Faucet credits into a wallet (a fresh category each time, so the daily cap never interferes). */
+export async function fund(client: WalletClient, agent: string, amount: string): Promise<void> {
+  categorySeq += 1;
+  await client.faucet({ agentId: agent, amount, currency: 'CREDIT', category: `fund-${categorySeq}`, idempotencyKey: key() });
+}
+
+/** Outbox rows of one type, oldest first. */
+export async function outboxOfType(sql: pg.Pool, type: string): Promise<Array<{ subject: string; data: any }>> {
+  const { rows } = await sql.query<{ payload: EventEnvelope }>(`SELECT payload FROM outbox_events WHERE type = $1 ORDER BY created_at, id`, [type]);
+  return rows.map((r) => ({ subject: r.payload.subject_id, data: r.payload.data }));
+}
+
+export async function outboxCount(sql: pg.Pool): Promise<number> {
+  const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_events');
+  return rows[0].n;
+}
