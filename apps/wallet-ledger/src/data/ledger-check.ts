@@ -54,13 +54,26 @@ export async function checkLedger(pool: pg.Pool, now: Date): Promise<LedgerCheck
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const counts = (await client.query(QUERIES.counts)).rows[0];
-    const mismatches = (await client.query(QUERIES.mismatches)).rows;
-    const unbalanced = (await client.query(QUERIES.unbalanced)).rows;
-    const sums = (await client.query(QUERIES.sums)).rows;
-    const negative = (await client.query(QUERIES.negative)).rows;
-    const doubles = (await client.query(QUERIES.doubleEffects)).rows;
+    const report = await ledgerReport(client, now);
     await client.query('COMMIT');
+    return report;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The check's queries on `client`, in whatever transaction the caller has open. */
+export async function ledgerReport(client: pg.ClientBase, now: Date): Promise<LedgerCheckReport> {
+  const counts = (await client.query(QUERIES.counts)).rows[0];
+  const mismatches = (await client.query(QUERIES.mismatches)).rows;
+  const unbalanced = (await client.query(QUERIES.unbalanced)).rows;
+  const sums = (await client.query(QUERIES.sums)).rows;
+  const negative = (await client.query(QUERIES.negative)).rows;
+  const doubles = (await client.query(QUERIES.doubleEffects)).rows;
+  {
 
     const discrepancies: LedgerDiscrepancy[] = [
       ...mismatches.map((r) => ({
@@ -104,10 +117,5 @@ export async function checkLedger(pool: pg.Pool, now: Date): Promise<LedgerCheck
       discrepancies,
       checkedAt: now,
     };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
   }
 }
