@@ -1,0 +1,74 @@
+import { status } from '@grpc/grpc-js';
+import { DomainError } from '@exchange/platform';
+import { identityV1 } from '@exchange/proto';
+import { testLogger } from '@exchange/testing';
+import { CachedAgentDirectory, type IdentityClient } from './agent-directory';
+
+function agent(agentId: string, frozen = false): identityV1.Agent {
+  return {
+    agentId,
+    primaryPubkey: 'pk',
+    keys: [{ pubkey: 'pk', primary: true, status: identityV1.KeyStatus.KEY_STATUS_ACTIVE, addedAt: new Date(0), revokedAt: undefined, revokedReason: undefined }],
+    identityLevel: identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_VERIFIED,
+    status: frozen ? identityV1.AgentStatus.AGENT_STATUS_FROZEN : identityV1.AgentStatus.AGENT_STATUS_ACTIVE,
+    frozenReason: undefined,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  };
+}
+
+/** A fake identity client: `answers` per call, counting calls. */
+function fakeClient(answer: (agentId: string) => Promise<identityV1.Agent>) {
+  let calls = 0;
+  const client = {
+    getAgent: async ({ agentId }: { agentId: string }) => {
+      calls++;
+      return { agent: await answer(agentId) };
+    },
+  } as unknown as IdentityClient;
+  return { client, calls: () => calls };
+}
+
+describe('CachedAgentDirectory', () => {
+  it('should map identity\'s agent and reuse it within the TTL', async () => {
+    let now = 1000;
+    let frozen = false;
+    const fake = fakeClient(async (id) => agent(id, frozen));
+    const directory = new CachedAgentDirectory(fake.client, 500, testLogger, () => now);
+    expect(await directory.get('a:agent:b')).toEqual({ agentId: 'a:agent:b', level: 'MAINNET_VERIFIED', frozen: false, pubkeys: ['pk'] });
+    frozen = true;
+    now += 499;
+    expect((await directory.get('a:agent:b')).frozen).toBe(false);
+    expect(fake.calls()).toBe(1);
+    now += 1;
+    expect((await directory.get('a:agent:b')).frozen).toBe(true);
+    expect(fake.calls()).toBe(2);
+  });
+
+  it('should share one call between concurrent lookups', async () => {
+    const fake = fakeClient(async (id) => agent(id));
+    const directory = new CachedAgentDirectory(fake.client, 1000, testLogger);
+    await Promise.all([directory.get('x:agent:y'), directory.get('x:agent:y'), directory.get('x:agent:y')]);
+    expect(fake.calls()).toBe(1);
+  });
+
+  it('should ask every time with a TTL of 0', async () => {
+    const fake = fakeClient(async (id) => agent(id));
+    const directory = new CachedAgentDirectory(fake.client, 0, testLogger);
+    await directory.get('x:agent:y');
+    await directory.get('x:agent:y');
+    expect(fake.calls()).toBe(2);
+  });
+
+  it('should answer agent_not_found for NOT_FOUND and identity_unavailable for other failures, caching neither', async () => {
+    let failure: Error = new DomainError(status.NOT_FOUND, 'agent_not_found', 'nope');
+    const fake = fakeClient(async () => {
+      throw failure;
+    });
+    const directory = new CachedAgentDirectory(fake.client, 1000, testLogger);
+    await expect(directory.get('x:agent:y')).rejects.toMatchObject({ grpcCode: status.NOT_FOUND, code: 'agent_not_found' });
+    failure = Object.assign(new Error('down'), { code: status.UNAVAILABLE, metadata: undefined });
+    await expect(directory.get('x:agent:y')).rejects.toMatchObject({ grpcCode: status.UNAVAILABLE, code: 'identity_unavailable' });
+    expect(fake.calls()).toBe(2);
+  });
+});
