@@ -1,3 +1,4 @@
+import { createServiceClient } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
 import { agentId, fund, grpcError, key, startTestWallet, type TestWallet } from './wallet-harness';
 
@@ -59,7 +60,6 @@ describe('wallet-ledger events: one per committed mutation, published through th
   });
 
   it('should carry the gateway\'s actor and trace id', async () => {
-    const { createServiceClient } = await import('@exchange/platform');
     const client = createServiceClient(walletV1.WalletLedgerServiceService, `127.0.0.1:${t.wallet.grpcPort}`);
     try {
       await client.transfer({ agentId: a, toAgentId: b, amount: '1', currency: 'CREDIT', idempotencyKey: key() }, { actor: 'operator:ops', traceId: 'trace-42' });
