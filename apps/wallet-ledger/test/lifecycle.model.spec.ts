@@ -112,7 +112,7 @@ class ReleaseHold extends Step {
   constructor(readonly index: number) {
     super();
   }
-  check(m: Readonly<Model>) {
+  override check(m: Readonly<Model>) {
     return m.holds.length > 0;
   }
   async apply(m: Model, r: Real) {
@@ -133,7 +133,7 @@ class ConsumeHold extends Step {
   constructor(readonly index: number, readonly to: number, readonly amount: bigint | null) {
     super();
   }
-  check(m: Readonly<Model>) {
+  override check(m: Readonly<Model>) {
     return m.holds.length > 0;
   }
   async apply(m: Model, r: Real) {
@@ -205,7 +205,7 @@ class ResolveDeposit extends Step {
   constructor(readonly index: number, readonly confirm: boolean) {
     super();
   }
-  check(m: Readonly<Model>) {
+  override check(m: Readonly<Model>) {
     return m.deposits.length > 0;
   }
   async apply(m: Model, r: Real) {
@@ -260,7 +260,7 @@ class CancelWithdrawal extends Step {
   constructor(readonly index: number) {
     super();
   }
-  check(m: Readonly<Model>) {
+  override check(m: Readonly<Model>) {
     return m.withdrawals.length > 0;
   }
   async apply(m: Model, r: Real) {
