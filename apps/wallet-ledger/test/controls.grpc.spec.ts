@@ -66,6 +66,37 @@ describe('wallet-ledger gRPC: controls (kill switches and read-only mode)', () =
     await t.client.releaseHold({ agentId: a, holdId: hold!.holdId, idempotencyKey: key() });
   });
 
+  it('should refuse every mutation of a frozen agent with agent_frozen, and keep its reads working', async () => {
+    const f = agentId('ctl-frozen');
+    t.identity.put({ agentId: f });
+    await fund(t.client, f, '50');
+    const { hold } = await t.client.createHold({ agentId: f, amount: '5', currency: 'CREDIT', idempotencyKey: key() });
+    const { deposit } = await t.client.createDeposit({ agentId: f, amount: '1', currency: 'CREDIT', method: walletV1.DepositMethod.DEPOSIT_METHOD_SANDBOX, idempotencyKey: key() });
+    t.identity.freeze(f);
+    const before = await outboxCount(t.sql);
+    const calls: Array<Promise<unknown>> = [
+      t.client.faucet({ agentId: f, amount: '1', currency: 'CREDIT', category: 'x', idempotencyKey: key() }),
+      t.client.transfer({ agentId: f, toAgentId: b, amount: '1', currency: 'CREDIT', idempotencyKey: key() }),
+      t.client.createHold({ agentId: f, amount: '1', currency: 'CREDIT', idempotencyKey: key() }),
+      t.client.releaseHold({ agentId: f, holdId: hold!.holdId, idempotencyKey: key() }),
+      t.client.consumeHold({ agentId: f, holdId: hold!.holdId, toAgentId: b, idempotencyKey: key() }),
+      t.client.createDeposit({ agentId: f, amount: '1', currency: 'CREDIT', method: walletV1.DepositMethod.DEPOSIT_METHOD_SANDBOX, idempotencyKey: key() }),
+      t.client.confirmDeposit({ agentId: f, depositId: deposit!.depositId, idempotencyKey: key() }),
+      t.client.expireDeposit({ agentId: f, depositId: deposit!.depositId, idempotencyKey: key() }),
+      t.client.createPayoutDestination({ agentId: f, type: walletV1.PayoutDestinationType.PAYOUT_DESTINATION_TYPE_SANDBOX, details: {}, label: '', idempotencyKey: '' }),
+      t.client.createWithdrawal({ agentId: f, amount: '1', currency: 'CREDIT', payoutDestinationId: 'pod_x', idempotencyKey: key() }),
+      t.client.cancelWithdrawal({ agentId: f, withdrawalId: 'wdr_x', idempotencyKey: key() }),
+      t.client.settle({ agentId: f, holdId: hold!.holdId, contractId: 'c', payeeAgentId: b, idempotencyKey: key() }),
+      t.client.refund({ agentId: f, holdId: hold!.holdId, contractId: 'c', idempotencyKey: key() }),
+    ];
+    for (const call of calls) expect(await grpcError(call)).toMatchObject({ grpcCode: status.PERMISSION_DENIED, code: 'agent_frozen' });
+    expect(await outboxCount(t.sql)).toBe(before);
+    expect(await balancesOf(t.client, f)).toEqual({ CREDIT: { available: '45', held: '5' } });
+    expect((await t.client.getHold({ agentId: f, holdId: hold!.holdId })).hold!.status).toBe(walletV1.HoldStatus.HOLD_STATUS_ACTIVE);
+    t.identity.freeze(f, false);
+    await t.client.releaseHold({ agentId: f, holdId: hold!.holdId, idempotencyKey: key() });
+  });
+
   it('should keep controls across a restart, and let WALLET_* switch more on at start', async () => {
     await t.client.setControls({ controls: { readOnly: false, killSwitches: ['withdrawals'] }, reason: 'persist me' });
     await t.restart();

@@ -183,15 +183,6 @@ export class WalletReader {
     return rows[0] ? receiptFromRow(rows[0]) : undefined;
   }
 
-  /** Today's running sum of a daily counter (0 when none yet). */
-  async counter(key: string, day: string): Promise<bigint> {
-    const { rows } = await this.pool.query<{ used: string }>('SELECT used FROM daily_counters WHERE counter_key = $1 AND day = $2', [
-      key,
-      day,
-    ]);
-    return rows[0] ? BigInt(rows[0].used) : 0n;
-  }
-
   async controls(): Promise<Controls> {
     const { rows } = await this.pool.query<{ read_only: boolean; kill_switches: string[] }>(
       'SELECT read_only, kill_switches FROM controls WHERE id = 1',
