@@ -4,12 +4,17 @@ import { status } from '@grpc/grpc-js';
 export const ERROR_CODE_METADATA = 'x-error-code';
 /** Trailing metadata key carrying the JSON-encoded details of a failed call. */
 export const ERROR_DETAILS_METADATA = 'x-error-details';
+/** Trailing metadata key ("true") set when a failure is the stored outcome of an idempotent replay. */
+export const ERROR_REPLAYED_METADATA = 'x-idempotent-replayed';
 
 /**
  * An expected, client-visible failure. It carries a stable problem `code` (snake_case, used by
  * the gateway's problem JSON) and a gRPC status, never an HTTP number: the gateway owns that map.
  */
 export class DomainError extends Error {
+  /** True when this is a stored outcome given again for a repeated idempotency key. */
+  replayed = false;
+
   constructor(
     readonly grpcCode: status,
     readonly code: string,
@@ -18,6 +23,13 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+
+  /** The same failure, marked as an idempotent replay (the gateway adds `Idempotent-Replayed: true`). */
+  asReplay(): DomainError {
+    const copy = new DomainError(this.grpcCode, this.code, this.message, this.details);
+    copy.replayed = true;
+    return copy;
   }
 }
 

@@ -8,7 +8,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { ACTOR_METADATA, AGENT_ID_METADATA, REQUEST_ID_METADATA, TRACE_ID_METADATA, type CallContext } from './call-context';
-import { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA } from './errors';
+import { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, ERROR_REPLAYED_METADATA } from './errors';
 
 export interface CallOptions {
   /** Relative deadline for this call; defaults to the client's `defaultDeadlineMs`. */
@@ -95,6 +95,8 @@ export interface GrpcErrorInfo {
   code: string;
   message: string;
   details?: Record<string, unknown>;
+  /** The failure is a stored outcome replayed for a repeated idempotency key. */
+  replayed?: boolean;
 }
 
 function isServiceError(err: unknown): err is ServiceError {
@@ -107,7 +109,7 @@ function isServiceError(err: unknown): err is ServiceError {
  */
 export function errorInfoFromGrpc(err: unknown): GrpcErrorInfo {
   if (err instanceof DomainError) {
-    return { grpcCode: err.grpcCode, code: err.code, message: err.message, details: err.details };
+    return { grpcCode: err.grpcCode, code: err.code, message: err.message, details: err.details, ...(err.replayed ? { replayed: true } : {}) };
   }
   if (!isServiceError(err)) {
     return { grpcCode: status.INTERNAL, code: 'internal', message: 'internal error' };
@@ -120,6 +122,7 @@ export function errorInfoFromGrpc(err: unknown): GrpcErrorInfo {
     code: typeof code === 'string' && code !== '' ? code : (status[err.code] ?? 'unknown').toLowerCase(),
     message: err.details ?? err.message,
   };
+  if (metadata?.get(ERROR_REPLAYED_METADATA)[0] === 'true') info.replayed = true;
   if (typeof rawDetails === 'string') {
     try {
       const parsed: unknown = JSON.parse(rawDetails);

@@ -1,6 +1,6 @@
 export { ConfigError, readConfig } from './config';
 export { createLogger, REDACTED_KEYS, type Logger } from './logger';
-export { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, errors, isDomainError } from './errors';
+export { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, ERROR_REPLAYED_METADATA, errors, isDomainError } from './errors';
 export {
   ACTOR_METADATA,
   AGENT_ID_METADATA,

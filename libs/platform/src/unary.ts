@@ -1,13 +1,14 @@
 import { Metadata, status, type handleUnaryCall, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
 import { callContextFromMetadata, type CallContext } from './call-context';
-import { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA } from './errors';
+import { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, ERROR_REPLAYED_METADATA } from './errors';
 import type { Logger } from './logger';
 
 const INTERNAL_MESSAGE = 'internal error';
 
 /**
  * Adapts an async handler to grpc-js. One log line per call (method, code, duration_ms,
- * request_id); a DomainError becomes its status plus trailers `x-error-code`/`x-error-details`;
+ * request_id); a DomainError becomes its status plus trailers `x-error-code`/`x-error-details`
+ * (and `x-idempotent-replayed` for a replayed stored failure);
  * anything else becomes INTERNAL with a generic message, and the stack goes to the log only.
  */
 export function unary<Req, Res>(
@@ -37,6 +38,7 @@ export function unary<Req, Res>(
           const trailer = new Metadata();
           trailer.set(ERROR_CODE_METADATA, err.code);
           if (err.details !== undefined) trailer.set(ERROR_DETAILS_METADATA, JSON.stringify(err.details));
+          if (err.replayed) trailer.set(ERROR_REPLAYED_METADATA, 'true');
           callback({ code: err.grpcCode, details: err.message, metadata: trailer }, null);
           if (logger.isLevelEnabled(level)) {
             logger[level](

@@ -76,6 +76,8 @@ function startTestServer(logger: ReturnType<typeof createLogger>) {
         throw errors.notFound('agent', 'missing');
       case 'frozen':
         return Promise.reject(errors.invalidState('agent', 'frozen', 'frozen'));
+      case 'replayed':
+        return Promise.reject(errors.invalidState('agent', 'frozen', 'frozen').asReplay());
       case 'boom':
         return Promise.reject(new Error(SECRET_TEXT));
       case 'slow':
@@ -199,6 +201,15 @@ describe('gRPC server, unary adapter and client', () => {
       message: 'agent is frozen, cannot become frozen',
       details: { current: 'frozen', wanted: 'frozen' },
     });
+  });
+
+  it('should mark a replayed stored failure with x-idempotent-replayed, and only that one', async () => {
+    const replayed = await rejection(client.getAgent({ agentId: 'replayed' }));
+    expect(replayed.metadata.get('x-idempotent-replayed')).toEqual(['true']);
+    expect(errorInfoFromGrpc(replayed)).toMatchObject({ code: 'invalid_state', replayed: true });
+    const fresh = await rejection(client.getAgent({ agentId: 'frozen' }));
+    expect(fresh.metadata.get('x-idempotent-replayed')).toEqual([]);
+    expect(errorInfoFromGrpc(fresh).replayed).toBeUndefined();
   });
 
   it('should turn an unknown error into INTERNAL without leaking its text, and log the stack once', async () => {
