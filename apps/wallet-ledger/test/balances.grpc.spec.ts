@@ -181,8 +181,9 @@ describe('wallet-ledger gRPC: balances, faucet and transfers', () => {
         code: 'insufficient_funds',
         details: { currency: 'CREDIT', available: '0', required: '5' },
       });
+      expect(err.replayed).toBeUndefined();
       await fund(t.client, poor, '10');
-      expect(await grpcError(t.client.transfer(req))).toEqual(err);
+      expect(await grpcError(t.client.transfer(req))).toEqual({ ...err, replayed: true });
       expect(await balancesOf(t.client, poor)).toEqual({ CREDIT: { available: '10', held: '0' } });
       expect((await outboxOf(t.sql, poor)).map((e) => e.type)).toEqual(['exchange.wallet.faucet.granted']);
     });

@@ -104,7 +104,7 @@ describe('wallet-ledger gRPC: holds', () => {
     const req = { agentId: a, holdId: h!.holdId, toAgentId: payee, amount: '30.000001', idempotencyKey: key() };
     const err = await grpcError(t.client.consumeHold(req));
     expect(err).toMatchObject({ grpcCode: status.INVALID_ARGUMENT, code: 'amount_exceeds_hold', details: { amount: '30.000001', held: '30' } });
-    expect(await grpcError(t.client.consumeHold(req))).toEqual(err);
+    expect(await grpcError(t.client.consumeHold(req))).toEqual({ ...err, replayed: true });
     expect(await grpcError(t.client.consumeHold({ ...req, toAgentId: a, amount: '1', idempotencyKey: key() }))).toMatchObject({ code: 'self_transfer' });
     expect(await balancesOf(t.client, a)).toEqual({ CREDIT: { available: '70', held: '30' } });
   });

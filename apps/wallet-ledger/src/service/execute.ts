@@ -68,7 +68,7 @@ async function run<R extends { idempotentReplayed: boolean }>(
 
   const replay = (outcome: Extract<ApplyOutcome, { kind: 'replayed' }>): R => {
     if (idempotency && outcome.fingerprint !== idempotency.fingerprint) throw walletErrors.idempotencyKeyReused();
-    if (outcome.error) throw fromStoredError(outcome.error);
+    if (outcome.error) throw fromStoredError(outcome.error).asReplay();
     return { ...codec.fromJSON(outcome.response), idempotentReplayed: true };
   };
 
