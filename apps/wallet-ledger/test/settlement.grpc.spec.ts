@@ -70,7 +70,9 @@ describe('wallet-ledger gRPC: settlement, refund and receipts', () => {
     expect(await balancesOf(t.client, seller)).toEqual({ CREDIT: { available: '58.5', held: '0' } });
     const { rows } = await t.sql.query(`SELECT balance::text FROM accounts WHERE account_id = 'system/CREDIT/fees'`);
     expect(rows[0].balance).toBe('1500000');
-    expect((await outboxOf(t.sql, buyer)).map((e) => e.type).slice(-2)).toEqual(['exchange.wallet.hold.consumed', 'exchange.wallet.receipt.issued']);
+    const settledEvents = await outboxOf(t.sql, buyer);
+    expect(settledEvents.map((e) => e.type).slice(-2)).toEqual(['exchange.wallet.hold.created', 'exchange.wallet.receipt.issued']);
+    expect(settledEvents.at(-1)!.data).toMatchObject({ receipt: { receiptId: r.receiptId, fee: '1.5' }, hold: { status: 'HOLD_STATUS_CONSUMED' } });
 
     expect((await t.client.getReceipt({ receiptId: r.receiptId, contractId: '' })).receipt).toEqual(r);
     expect((await t.client.getReceipt({ receiptId: '', contractId: 'ctr_1' })).receipt).toEqual(r);
@@ -90,7 +92,9 @@ describe('wallet-ledger gRPC: settlement, refund and receipts', () => {
     expect(res.hold!.status).toBe(HoldStatus.HOLD_STATUS_RELEASED);
     expect(verifyCanonical(signedPayload(res.receipt!), res.receipt!.signature, t.signerPublicKey)).toBe(true);
     expect(await balancesOf(t.client, buyer)).toEqual({ CREDIT: { available: '150', held: '0' } });
-    expect((await outboxOf(t.sql, buyer)).map((e) => e.type).slice(-2)).toEqual(['exchange.wallet.hold.released', 'exchange.wallet.receipt.issued']);
+    const refundEvents = await outboxOf(t.sql, buyer);
+    expect(refundEvents.map((e) => e.type).slice(-2)).toEqual(['exchange.wallet.hold.created', 'exchange.wallet.receipt.issued']);
+    expect(refundEvents.at(-1)!.data).toMatchObject({ hold: { status: 'HOLD_STATUS_RELEASED' } });
   });
 
   it('should replay a settlement with the same receipt and refuse settling twice', async () => {

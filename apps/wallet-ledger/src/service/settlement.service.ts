@@ -92,7 +92,7 @@ export class SettlementService {
               { table: 'holds', value: after },
               { table: 'receipts', value: receipt },
             ],
-            events: [walletEvents.hold('consumed', after, caller), walletEvents.receiptIssued(receipt, after, caller)],
+            events: [walletEvents.receiptIssued(receipt, after, caller)],
           },
         };
       },
@@ -145,7 +145,7 @@ export class SettlementService {
               { table: 'holds', value: after },
               { table: 'receipts', value: receipt },
             ],
-            events: [walletEvents.hold('released', after, caller), walletEvents.receiptIssued(receipt, after, caller)],
+            events: [walletEvents.receiptIssued(receipt, after, caller)],
           },
         };
       },

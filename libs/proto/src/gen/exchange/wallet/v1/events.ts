@@ -42,7 +42,10 @@ export interface WithdrawalChanged {
   withdrawal: Withdrawal | undefined;
 }
 
-/** exchange.wallet.receipt.issued (a settlement or refund; the hold event is published as well) */
+/**
+ * exchange.wallet.receipt.issued — a settlement or refund. The only event of that mutation: `hold`
+ * is the hold after it (consumed or released), so no separate hold event is published.
+ */
 export interface ReceiptIssued {
   receipt: Receipt | undefined;
   hold: Hold | undefined;
