@@ -160,11 +160,14 @@ describe('POST /v1/wallets/{agent_id}/transfer', () => {
     const alice = await newAgent('trf-poor');
     const bob = await newAgent('trf-payee');
     await faucet(alice, '10');
-    expectProblem(
-      await w.as(alice, 'POST', walletPath(alice, '/transfer'), { to_agent_id: bob.agentId, amount: '10.000001', currency: 'CREDIT', idempotency_key: newKey() }),
-      409,
-      'insufficient_funds',
-    );
+    const poorTransfer = { to_agent_id: bob.agentId, amount: '10.000001', currency: 'CREDIT', idempotency_key: newKey() };
+    const refused = await w.as(alice, 'POST', walletPath(alice, '/transfer'), poorTransfer);
+    const refusal = expectProblem(refused, 409, 'insufficient_funds');
+    expect(refused.headers.get('idempotent-replayed')).toBeNull();
+    // The refusal is stored with the key: a retry gets it again, marked as a replay.
+    const again = await w.as(alice, 'POST', walletPath(alice, '/transfer'), poorTransfer);
+    expect({ ...expectProblem(again, 409, 'insufficient_funds'), request_id: '' }).toEqual({ ...refusal, request_id: '' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
     expectProblem(
       await w.as(alice, 'POST', walletPath(alice, '/transfer'), { to_agent_id: alice.agentId, amount: '1', currency: 'CREDIT', idempotency_key: newKey() }),
       400,

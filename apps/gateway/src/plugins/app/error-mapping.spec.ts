@@ -60,6 +60,13 @@ describe('problemFromGrpcError', () => {
     expect(problemFromGrpcError(grpcError(status.ABORTED, 'running', 'idempotency_in_progress'))).toMatchObject({ status: 409, code: 'idempotency_in_progress' });
   });
 
+  it('should mark a replayed stored refusal with Idempotent-Replayed, and nothing else', () => {
+    const replayed = grpcError(status.FAILED_PRECONDITION, 'insufficient funds', 'insufficient_funds');
+    replayed.metadata.set('x-idempotent-replayed', 'true');
+    expect(problemFromGrpcError(replayed)).toMatchObject({ status: 409, code: 'insufficient_funds', headers: { 'idempotent-replayed': 'true' } });
+    expect(problemFromGrpcError(grpcError(status.FAILED_PRECONDITION, 'insufficient funds', 'insufficient_funds')).headers).toBeUndefined();
+  });
+
   it('should hide the message of 5xx failures', () => {
     expect(problemFromGrpcError(grpcError(status.INTERNAL, 'SELECT secret', 'internal'))).toEqual({ status: 500, code: 'internal', detail: 'internal error' });
     expect(problemFromGrpcError(grpcError(status.UNKNOWN, 'boom'))).toMatchObject({ status: 500, code: 'internal' });

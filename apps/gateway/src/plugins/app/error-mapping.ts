@@ -74,7 +74,9 @@ export function problemFromGrpcError(err: unknown): ProblemInit {
     const hidden = HIDDEN_5XX[status] ?? INTERNAL;
     return { status, ...hidden };
   }
-  return { status, code, detail: info.message, extras: info.details };
+  // A stored refusal served again for a repeated idempotency key is marked like a replayed success.
+  const headers = info.replayed ? { 'idempotent-replayed': 'true' } : undefined;
+  return { status, code, detail: info.message, extras: info.details, ...(headers ? { headers } : {}) };
 }
 
 function hasErrorCodeMetadata(err: unknown): boolean {
