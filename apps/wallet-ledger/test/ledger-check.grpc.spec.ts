@@ -36,10 +36,10 @@ describe('wallet-ledger gRPC: CheckLedger', () => {
     try {
       const res = await t.client.checkLedger({});
       expect(res.ok).toBe(false);
-      expect(res.globalSums).toEqual({ CREDIT: '1', EUR: '0' });
+      expect(res.globalSums).toEqual({ CREDIT: '0.000001', EUR: '0' });
       expect(res.discrepancies).toEqual([
-        { kind: 'balance_mismatch', subject: account, expected: '24000000', actual: '24000001', detail: expect.any(String) },
-        { kind: 'global_sum', subject: 'CREDIT', expected: '0', actual: '1', detail: expect.any(String) },
+        { kind: 'balance_mismatch', subject: account, expected: '24', actual: '24.000001', detail: expect.any(String) },
+        { kind: 'global_sum', subject: 'CREDIT', expected: '0', actual: '0.000001', detail: expect.any(String) },
       ]);
     } finally {
       await t.sql.query(`UPDATE accounts SET balance = balance - 1 WHERE account_id = $1`, [account]);

@@ -1,4 +1,8 @@
+import { formatAmount } from '@exchange/platform';
 import type pg from 'pg';
+
+// Amounts in the report are decimal strings like everywhere else in the API (micro-units in SQL).
+const amount = (micro: string): string => formatAmount(BigInt(micro));
 
 export interface LedgerDiscrepancy {
   kind: 'balance_mismatch' | 'unbalanced_entry' | 'global_sum' | 'negative_available' | 'negative_held' | 'idempotency_key_two_effects';
@@ -73,49 +77,46 @@ export async function ledgerReport(client: pg.ClientBase, now: Date): Promise<Le
   const sums = (await client.query(QUERIES.sums)).rows;
   const negative = (await client.query(QUERIES.negative)).rows;
   const doubles = (await client.query(QUERIES.doubleEffects)).rows;
-  {
-
-    const discrepancies: LedgerDiscrepancy[] = [
-      ...mismatches.map((r) => ({
-        kind: 'balance_mismatch' as const,
-        subject: r.account_id,
-        expected: r.expected,
-        actual: r.actual,
-        detail: 'account balance differs from the sum of its postings',
-      })),
-      ...unbalanced.map((r) => ({
-        kind: 'unbalanced_entry' as const,
-        subject: r.entry_id,
-        expected: '0',
-        actual: r.total,
-        detail: Number(r.lines) === 0 ? 'journal entry has no postings' : 'postings of the entry do not sum to zero',
-      })),
-      ...sums
-        .filter((r) => r.total !== '0')
-        .map((r) => ({ kind: 'global_sum' as const, subject: r.currency, expected: '0', actual: r.total, detail: 'accounts of the currency do not sum to zero' })),
-      ...negative.map((r) => ({
-        kind: (r.kind === 'held' ? 'negative_held' : 'negative_available') as LedgerDiscrepancy['kind'],
-        subject: r.account_id,
-        expected: '>= 0',
-        actual: r.balance,
-        detail: 'agent balance below zero',
-      })),
-      ...doubles.map((r) => ({
-        kind: 'idempotency_key_two_effects' as const,
-        subject: `${r.idempotency_scope} ${r.idempotency_key}`,
-        expected: '1',
-        actual: String(r.entries),
-        detail: `journal entries ${r.ids}`,
-      })),
-    ];
-    return {
-      ok: discrepancies.length === 0,
-      accountsChecked: Number(counts.accounts),
-      entriesChecked: Number(counts.entries),
-      postingsChecked: Number(counts.postings),
-      globalSums: Object.fromEntries(sums.map((r) => [r.currency, r.total])),
-      discrepancies,
-      checkedAt: now,
-    };
-  }
+  const discrepancies: LedgerDiscrepancy[] = [
+    ...mismatches.map((r) => ({
+      kind: 'balance_mismatch' as const,
+      subject: r.account_id,
+      expected: amount(r.expected),
+      actual: amount(r.actual),
+      detail: 'account balance differs from the sum of its postings',
+    })),
+    ...unbalanced.map((r) => ({
+      kind: 'unbalanced_entry' as const,
+      subject: r.entry_id,
+      expected: '0',
+      actual: amount(r.total),
+      detail: Number(r.lines) === 0 ? 'journal entry has no postings' : 'postings of the entry do not sum to zero',
+    })),
+    ...sums
+      .filter((r) => r.total !== '0')
+      .map((r) => ({ kind: 'global_sum' as const, subject: r.currency, expected: '0', actual: amount(r.total), detail: 'accounts of the currency do not sum to zero' })),
+    ...negative.map((r) => ({
+      kind: (r.kind === 'held' ? 'negative_held' : 'negative_available') as LedgerDiscrepancy['kind'],
+      subject: r.account_id,
+      expected: '>= 0',
+      actual: amount(r.balance),
+      detail: 'agent balance below zero',
+    })),
+    ...doubles.map((r) => ({
+      kind: 'idempotency_key_two_effects' as const,
+      subject: `${r.idempotency_scope} ${r.idempotency_key}`,
+      expected: '1',
+      actual: String(r.entries),
+      detail: `journal entries ${r.ids}`,
+    })),
+  ];
+  return {
+    ok: discrepancies.length === 0,
+    accountsChecked: Number(counts.accounts),
+    entriesChecked: Number(counts.entries),
+    postingsChecked: Number(counts.postings),
+    globalSums: Object.fromEntries(sums.map((r) => [r.currency, amount(r.total)])),
+    discrepancies,
+    checkedAt: now,
+  };
 }
