@@ -19,7 +19,7 @@ describe('readWalletLedgerConfig', () => {
       PAYOUT_PROCESSOR_INTERVAL_MS: 1000,
       AGENT_CACHE_TTL_MS: 1000,
       INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT: '1000000',
-      WALLET_DB_POOL_MAX: 20,
+      WALLET_DB_POOL_MAX: 8,
     });
   });
 
@@ -33,9 +33,9 @@ describe('readWalletLedgerConfig', () => {
       HOLD_SWEEP_INTERVAL_MS: '0',
       AGENT_CACHE_TTL_MS: '250',
       INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT: '2500000.5',
-      WALLET_DB_POOL_MAX: '8',
+      WALLET_DB_POOL_MAX: '12',
     });
-    expect(config).toMatchObject({ EXCHANGE_ENV: 'mainnet', WALLET_READ_ONLY: true, HOLD_SWEEP_INTERVAL_MS: 0, AGENT_CACHE_TTL_MS: 250, WALLET_DB_POOL_MAX: 8 });
+    expect(config).toMatchObject({ EXCHANGE_ENV: 'mainnet', WALLET_READ_ONLY: true, HOLD_SWEEP_INTERVAL_MS: 0, AGENT_CACHE_TTL_MS: 250, WALLET_DB_POOL_MAX: 12 });
     expect(killSwitchesFrom(config)).toEqual(['withdrawals', 'settlements']);
   });
 

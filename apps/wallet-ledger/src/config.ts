@@ -39,7 +39,7 @@ export const WalletLedgerConfigSchema = Type.Object({
   AGENT_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 1000 }),
   /** Daily withdrawal limit per currency of MAINNET_INSTITUTIONAL agents (decimal units). */
   INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT: Type.String({ pattern: '^(0|[1-9]\\d{0,12})(\\.\\d{1,6})?$', default: '1000000' }),
-  WALLET_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+  WALLET_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
 });
 
 export type WalletLedgerConfig = Static<typeof WalletLedgerConfigSchema>;

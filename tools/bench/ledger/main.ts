@@ -15,11 +15,11 @@ import { createFundedWallets } from './wallets';
 // and prints transfers/s, p50/p99 and the ratios a/c, b/c against the goals (b >= 50% of c,
 // a >= 35% of c). Distributed mode only (each service its own process): DATABASE_URL and
 // NATS_URL must be set. Settings: BENCH_SECONDS (10), BENCH_CONCURRENCY (50), BENCH_WALLETS (100),
-// BENCH_PG_POOL (20, wallet-ledger's default WALLET_DB_POOL_MAX), LOG_LEVEL (info).
+// BENCH_PG_POOL (8, wallet-ledger's default WALLET_DB_POOL_MAX), LOG_LEVEL (info).
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const walletCount = Number(process.env.BENCH_WALLETS ?? 100);
-const pgPool = Number(process.env.BENCH_PG_POOL ?? 20);
+const pgPool = Number(process.env.BENCH_PG_POOL ?? 8);
 const WARMUP_S = 2;
 const AMOUNT = '0.000001';
 const GOALS = { b: 0.5, a: 0.35 };
