@@ -32,8 +32,16 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
   let inner: InProcessEventBus;
   let bus: SwitchableBus;
   const relays: OutboxRelay[] = [];
-  const newRelay = (opts: { logger?: ReturnType<typeof createLogger>; batchSize?: number } = {}) => {
-    const relay = new OutboxRelay({ pool: fixture.pool, bus, logger: opts.logger ?? testLogger, pollIntervalMs: 20, maxBackoffMs: 50, batchSize: opts.batchSize });
+  const newRelay = (opts: { logger?: ReturnType<typeof createLogger>; batchSize?: number; pollIntervalMs?: number; coalesceMs?: number } = {}) => {
+    const relay = new OutboxRelay({
+      pool: fixture.pool,
+      bus,
+      logger: opts.logger ?? testLogger,
+      pollIntervalMs: opts.pollIntervalMs ?? 20,
+      maxBackoffMs: 50,
+      batchSize: opts.batchSize,
+      coalesceMs: opts.coalesceMs,
+    });
     relays.push(relay);
     return relay;
   };
@@ -60,6 +68,20 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
     expect(await unpublishedCount(fixture.pool)).toBe(0);
     const stored = await fixture.pool.query('SELECT payload FROM outbox_events WHERE id = $1', [events[0].id]);
     expect(stored.rows[0].payload).toEqual(events[0]);
+  });
+
+  it('gathers the commits that land while it coalesces into one round', async () => {
+    const relay = newRelay({ pollIntervalMs: 60_000, coalesceMs: 400 });
+    relay.start();
+    await waitFor('the first (empty) round', () => relay.status().rounds >= 1);
+    const roundsBefore = relay.status().rounds;
+    const events = Array.from({ length: 5 }, (_, i) => testEvent('exchange', `burst_${i}`));
+    await enqueueInTransaction(fixture.pool, events[0]);
+    relay.notify(); // the first commit wakes it; the four others arrive while it waits
+    for (const event of events.slice(1)) await enqueueInTransaction(fixture.pool, event);
+    await waitFor('all five published', () => relay.status().published === 5);
+    expect(relay.status().rounds).toBe(roundsBefore + 1);
+    expect(bus.publishedIds).toEqual(events.map((e) => e.id));
   });
 
   it('publishes nothing for a rolled-back transaction', async () => {
