@@ -48,11 +48,12 @@ describe('wallet-ledger gRPC: deposits', () => {
     const res = await t.client.confirmDeposit({ agentId: a, depositId: deposit!.depositId, idempotencyKey: key() });
     expect(res.deposit).toMatchObject({ status: DepositStatus.DEPOSIT_STATUS_CONFIRMED, journalEntryId: expect.stringMatching(/^jrn_/) });
     expect(await balancesOf(t.client, a)).toEqual({ CREDIT: { available: '0', held: '0' }, USD: { available: '25', held: '0' } });
+    // One call at a time: a rejection created before it is awaited would be reported as unhandled.
     for (const call of [
-      t.client.confirmDeposit({ agentId: a, depositId: deposit!.depositId, idempotencyKey: key() }),
-      t.client.expireDeposit({ agentId: a, depositId: deposit!.depositId, idempotencyKey: key() }),
+      () => t.client.confirmDeposit({ agentId: a, depositId: deposit!.depositId, idempotencyKey: key() }),
+      () => t.client.expireDeposit({ agentId: a, depositId: deposit!.depositId, idempotencyKey: key() }),
     ]) {
-      expect(await grpcError(call)).toMatchObject({ grpcCode: status.FAILED_PRECONDITION, code: 'invalid_state', details: expect.objectContaining({ current: 'confirmed' }) });
+      expect(await grpcError(call())).toMatchObject({ grpcCode: status.FAILED_PRECONDITION, code: 'invalid_state', details: expect.objectContaining({ current: 'confirmed' }) });
     }
     expect(await balancesOf(t.client, a)).toEqual({ CREDIT: { available: '0', held: '0' }, USD: { available: '25', held: '0' } });
     expect((await outboxOf(t.sql, a)).map((e) => e.type)).toEqual(['exchange.wallet.deposit.created', 'exchange.wallet.deposit.confirmed']);

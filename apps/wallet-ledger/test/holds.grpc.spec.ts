@@ -112,12 +112,13 @@ describe('wallet-ledger gRPC: holds', () => {
   it("should treat another agent's hold and an unknown hold as not found", async () => {
     const a = await newPayer();
     const { hold: h } = await hold(a, '1');
+    // One call at a time: a rejection created before it is awaited would be reported as unhandled.
     for (const call of [
-      t.client.getHold({ agentId: payer, holdId: h!.holdId }),
-      t.client.releaseHold({ agentId: payer, holdId: h!.holdId, idempotencyKey: key() }),
-      t.client.getHold({ agentId: a, holdId: 'hld_nope' }),
+      () => t.client.getHold({ agentId: payer, holdId: h!.holdId }),
+      () => t.client.releaseHold({ agentId: payer, holdId: h!.holdId, idempotencyKey: key() }),
+      () => t.client.getHold({ agentId: a, holdId: 'hld_nope' }),
     ]) {
-      expect(await grpcError(call)).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'hold_not_found' });
+      expect(await grpcError(call())).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'hold_not_found' });
     }
   });
 
