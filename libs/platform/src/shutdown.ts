@@ -1,4 +1,20 @@
+import pino from 'pino';
 import type { Logger } from './logger';
+
+interface AsyncDestination {
+  _writing?: boolean;
+  once?(event: 'drain', listener: () => void): unknown;
+}
+
+// pino's default destination (sonic-boom, async) answers flush(cb) at once even while a write
+// is in flight, and its exit hook then writes the queued lines synchronously — ahead of the
+// in-flight ones. So wait for 'drain' (nothing in flight, nothing queued) before exiting.
+function whenLogDrained(logger: Logger, done: () => void): void {
+  const stream = (logger as unknown as Record<symbol, AsyncDestination | undefined>)[pino.symbols.streamSym];
+  logger.flush();
+  if (stream?._writing === true && typeof stream.once === 'function') stream.once('drain', done);
+  else done();
+}
 
 export interface ShutdownStep {
   name: string;
@@ -34,7 +50,7 @@ export function onShutdown(
       };
       const cap = setTimeout(finish, 1_000);
       try {
-        logger.flush(() => finish());
+        whenLogDrained(logger, finish);
       } catch {
         finish();
       }
