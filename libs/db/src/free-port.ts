@@ -13,3 +13,29 @@ export function findFreePort(): Promise<number> {
     });
   });
 }
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+// Below Linux's ephemeral range (32768-60999): outgoing connections never take these ports, so a
+// range found free stays free until its services bind it (unlike OS-picked ports, whose
+// neighbours are handed to the next outgoing connection).
+const RANGE_LOW = 20_000;
+const RANGE_HIGH = 32_000;
+
+/** The first of `count` consecutive ports free on 127.0.0.1, for processes that bind base + i. */
+export async function findFreePortRange(count: number, attempts = 50): Promise<number> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const base = RANGE_LOW + Math.floor(Math.random() * (RANGE_HIGH - RANGE_LOW - count));
+    let free = true;
+    for (let i = 0; i < count && free; i++) free = await canListen(base + i);
+    if (free) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found between ${RANGE_LOW} and ${RANGE_HIGH}`);
+}

@@ -1,4 +1,4 @@
-import { findFreePort } from '@exchange/db';
+import { findFreePort, findFreePortRange } from '@exchange/db';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -97,7 +97,7 @@ async function startExchange(token: string): Promise<{ url: string; stop(): Prom
     cwd: repoRoot,
     env: {
       ...process.env,
-      GRPC_BASE_PORT: String(await findFreePort()),
+      GRPC_BASE_PORT: String(await findFreePortRange(16)), // every service binds base + its index
       PORT: String(port),
       OPERATOR_TOKEN: token,
       EXCHANGE_DATA_DIR: dataDir,

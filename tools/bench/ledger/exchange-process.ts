@@ -1,4 +1,4 @@
-import { findFreePort } from '@exchange/db';
+import { findFreePort, findFreePortRange } from '@exchange/db';
 import { createHealthClient } from '@exchange/platform';
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ export interface RunningExchange {
 
 export async function startDistributedExchange(opts: { databaseUrl: string; natsUrl: string; token: string; logLevel: string }): Promise<RunningExchange> {
   const port = await findFreePort();
-  const basePort = await findFreePort();
+  const basePort = await findFreePortRange(16); // every service binds basePort + its index
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ledger-'));
   chmodSync(dataDir, 0o755);
   const dbPrefix = `bench_ledger_${Date.now().toString(36)}_`;

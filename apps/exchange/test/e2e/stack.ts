@@ -1,4 +1,4 @@
-import { findFreePort } from '@exchange/db';
+import { findFreePort, findFreePortRange } from '@exchange/db';
 import { dropDatabasesWithPrefix } from '@exchange/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -71,8 +71,9 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
     throw new Error('E2E_MODE=distributed needs DATABASE_URL and NATS_URL');
   }
   const port = await findFreePort();
-  // Services listen on GRPC_BASE_PORT + their index in SERVICES (run-services.ts).
-  const grpcBasePort = await findFreePort();
+  // Services listen on GRPC_BASE_PORT + their index in SERVICES (run-services.ts): every one of
+  // those ports must be free, not only the first (room for 16 services).
+  const grpcBasePort = await findFreePortRange(16);
   const grpcUrls = serviceGrpcUrlsByName(grpcBasePort);
   const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'apps/exchange/src/run-services.ts'], {
     cwd: repoRoot,
