@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '@exchange/db';
+import { findFreePortRange } from '@exchange/db';
 import { describeWithNats, testLogger } from '@exchange/testing';
 import { createEventBus, idempotentConsumer, OutboxRelay, type EventBus } from '../src';
 import { createOutboxDatabase, enqueueInTransaction, sideEffects, testEvent, unpublishedCount } from './outbox-fixture';
@@ -20,7 +20,7 @@ describeWithNats('outbox relay across a NATS outage (own nats-server)', () => {
 
   beforeAll(async () => {
     storeDir = mkdtempSync(join(tmpdir(), 'nats-outage-'));
-    port = await findFreePort();
+    port = await findFreePortRange(1); // below the ephemeral range: still free when the process restarts on it
     server = await startNatsServer(port, storeDir);
     fixture = await createOutboxDatabase('nats_outage');
     bus = await createEventBus({ natsUrl: server.url, logger: testLogger, publishTimeoutMs: 1_000 });

@@ -1,4 +1,4 @@
-import { findFreePort } from '@exchange/db';
+import { findFreePortRange } from '@exchange/db';
 import { formatAmount, parseAmount } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
 import { createTestDatabase, startFakeIdentity, type FakeIdentity, type TestDatabase } from '@exchange/testing';
@@ -50,7 +50,7 @@ describe('wallet-ledger killed mid-load (SIGKILL) and restarted', () => {
   });
 
   it('applies every transfer key exactly once across the crash and loses nothing acknowledged', async () => {
-    const port = await findFreePort();
+    const port = await findFreePortRange(1); // below the ephemeral range: still free when the process restarts on it
     const env = { ...baseLedgerEnv(db.url, identity.address), LOG_LEVEL: 'warn' };
     proc = await spawnLedgerProcess(env, { port });
     const before = walletClient(proc.address);

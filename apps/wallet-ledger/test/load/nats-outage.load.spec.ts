@@ -1,4 +1,4 @@
-import { findFreePort } from '@exchange/db';
+import { findFreePortRange } from '@exchange/db';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { describeWithExecutable, findExecutable } from '@exchange/testing';
@@ -28,7 +28,7 @@ describeWithExecutable('wallet-ledger through a NATS outage', NATS_SERVER, 'apt-
   beforeAll(async () => {
     storeDir = await mkdtemp(join(tmpdir(), 'wallet-nats-outage-'));
     await chmod(storeDir, 0o755);
-    port = await findFreePort();
+    port = await findFreePortRange(1); // below the ephemeral range: still free when the process restarts on it
     nats = await startNatsServer(natsBinary, port, storeDir);
     ledger = await startLoadLedger({ name: 'load_nats_outage', agents: wallets.map((agentId) => ({ agentId })), env: { NATS_URL: nats.url } });
   });
