@@ -4,3 +4,4 @@ export { testLogger } from './test-logger';
 export { realServicesRequired } from './real-services';
 export { describeWithExecutable, findExecutable } from './describe-with-executable';
 export { fakePubkey, startFakeIdentity, type FakeAgent, type FakeIdentity } from './fake-identity';
+export { spawnServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './service-process';

@@ -1,82 +1,9 @@
-import { createHealthClient } from '@exchange/platform';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { spawnServiceProcess, type ServiceProcess } from '@exchange/testing';
 import { WALLET_LEDGER_SERVICE_NAME } from '../../../src/index';
 
-const repoRoot = resolve(__dirname, '../../../../..');
-const tsxCli = require.resolve('tsx/cli');
-
 /** wallet-ledger as its own OS process (`tsx apps/wallet-ledger/src/main.ts`), in its own process group. */
-export interface LedgerProcess {
-  address: string;
-  pid: number;
-  /** The last lines it wrote to stderr (for failure messages). */
-  stderr(): string;
-  /** SIGKILL to the whole group: no shutdown hook, no outbox flush. */
-  crash(): Promise<void>;
-  /** SIGTERM and wait; resolves with the exit code. */
-  stop(): Promise<number | null>;
-}
+export type LedgerProcess = ServiceProcess;
 
-export async function spawnLedgerProcess(env: Record<string, string>, opts: { port: number; startTimeoutMs?: number }): Promise<LedgerProcess> {
-  const base = { ...process.env };
-  // The service reads only what it is given; nothing of the test runner's services leaks in.
-  for (const k of ['DATABASE_URL', 'NATS_URL', 'GRPC_PORT', 'GRPC_HOST', 'WALLET_KILL_SWITCHES', 'WALLET_READ_ONLY']) delete base[k];
-  const child: ChildProcess = spawn(process.execPath, [tsxCli, 'apps/wallet-ledger/src/main.ts'], {
-    cwd: repoRoot,
-    env: { ...base, ...env, GRPC_PORT: String(opts.port), GRPC_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  });
-  let tail = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-4000);
-  });
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  const pid = child.pid!;
-  const address = `127.0.0.1:${opts.port}`;
-  const killGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // already gone
-    }
-  };
-
-  const health = createHealthClient(address, { defaultDeadlineMs: 2_000 });
-  const deadline = Date.now() + (opts.startTimeoutMs ?? 90_000);
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`wallet-ledger exited with ${child.exitCode} while starting:\n${tail}`);
-      const status = await health.check(WALLET_LEDGER_SERVICE_NAME).catch(() => 'DOWN');
-      if (status === 'SERVING') break;
-      if (Date.now() > deadline) throw new Error(`wallet-ledger not SERVING within the start timeout:\n${tail}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } catch (err) {
-    killGroup('SIGKILL');
-    await exited;
-    throw err;
-  } finally {
-    health.close();
-  }
-
-  return {
-    address,
-    pid,
-    stderr: () => tail,
-    crash: async () => {
-      killGroup('SIGKILL');
-      await exited;
-    },
-    stop: async () => {
-      if (child.exitCode !== null) return child.exitCode;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => killGroup('SIGKILL'), 30_000);
-      const code = await exited;
-      clearTimeout(timer);
-      killGroup('SIGKILL'); // anything of the group left behind
-      return code;
-    },
-  };
+export function spawnLedgerProcess(env: Record<string, string>, opts: { port: number; startTimeoutMs?: number }): Promise<LedgerProcess> {
+  return spawnServiceProcess({ script: 'apps/wallet-ledger/src/main.ts', healthService: WALLET_LEDGER_SERVICE_NAME, env, ...opts });
 }
