@@ -95,21 +95,23 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
+  // A stack that never became healthy leaves nothing behind either: no processes, data, databases.
+  const abandon = async (message: string): Promise<never> => {
+    killGroup(child.pid, 'SIGKILL');
+    await exited;
+    await rm(opts.dataDir, { recursive: true, force: true });
+    await dropStackDatabases(opts.dbPrefix);
+    throw new Error(message);
+  };
   for (;;) {
-    if (child.exitCode !== null) {
-      killGroup(child.pid, 'SIGKILL');
-      throw new Error(`run-services exited early with ${child.exitCode}`);
-    }
+    if (child.exitCode !== null) await abandon(`run-services exited early with ${child.exitCode}`);
     try {
       const res = await fetch(`${baseUrl}/health`);
       if (res.status === 200) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) {
-      killGroup(child.pid, 'SIGKILL');
-      throw new Error('distributed stack did not become healthy within 90 s');
-    }
+    if (Date.now() > deadline) await abandon('distributed stack did not become healthy within 90 s');
     await new Promise((r) => setTimeout(r, 500));
   }
   return {
