@@ -2,11 +2,13 @@ import { errors, formatAmount, newId, parseAmount, parsePositiveAmount } from '@
 import { walletV1 } from '@exchange/proto';
 import { consumedHold, releasedHold } from '../domain/holds';
 import { consumePostings, releasePostings } from '../domain/postings';
+import type { MutationPlan } from '../domain/ledger.ports';
 import { signReceipt, type Receipt } from '../domain/receipt';
+import type { Hold } from '../domain/wallet.model';
 import { walletErrors } from '../domain/wallet.errors';
 import { walletEvents, type Caller } from '../events/wallet.events';
 import { toProtoHold, toProtoReceipt } from '../grpc/wallet.mapper';
-import { decide, execute } from './execute';
+import { decide, execute, type Planned } from './execute';
 import type { HoldsService } from './holds.service';
 import { activeAgent, claimFor, requireText, type WalletContext } from './wallet-context';
 
@@ -58,43 +60,23 @@ export class SettlementService {
         });
         if ('refused' in decided) return decided;
         const { after, paid } = decided.value;
-        const receipt: Receipt = signReceipt(
-          {
-            receiptId: newId('rcpt'),
-            kind: 'settlement',
-            contractId,
-            holdId: hold.holdId,
-            payer,
-            payee,
-            amount: paid,
-            fee,
-            refundedAmount: hold.amount - paid,
+        return this.receiptStep({
+          kind: 'settlement',
+          contractId,
+          hold,
+          after,
+          payee,
+          amount: paid,
+          fee,
+          now,
+          entry: {
+            entryId,
+            kind: 'settle',
             currency: hold.currency,
-            journalEntryIds: after.journalEntryIds,
-            settledAt: now,
-            signerPublicKey: this.signer.publicKey,
+            postings: consumePostings({ payer, payee, currency: hold.currency, held: hold.amount, amount: paid, fee }),
           },
-          this.signer.privateKey,
-        );
-        return {
-          result: { receipt: toProtoReceipt(receipt), hold: toProtoHold(after), idempotentReplayed: false },
-          guardWanted: 'consumed',
-          plan: {
-            now,
-            guard: { entity: 'hold', id: hold.holdId, status: 'active' },
-            entry: {
-              entryId,
-              kind: 'settle',
-              currency: hold.currency,
-              postings: consumePostings({ payer, payee, currency: hold.currency, held: hold.amount, amount: paid, fee }),
-            },
-            writes: [
-              { table: 'holds', value: after },
-              { table: 'receipts', value: receipt },
-            ],
-            events: [walletEvents.receiptIssued(receipt, after, caller)],
-          },
-        };
+          caller,
+        });
       },
     });
   }
@@ -116,40 +98,70 @@ export class SettlementService {
         const decided = decide(now, () => releasedHold(hold, entryId, now));
         if ('refused' in decided) return decided;
         const after = decided.value;
-        const receipt = signReceipt(
-          {
-            receiptId: newId('rcpt'),
-            kind: 'refund',
-            contractId,
-            holdId: hold.holdId,
-            payer,
-            payee: payer,
-            amount: hold.amount,
-            fee: 0n,
-            refundedAmount: hold.amount,
-            currency: hold.currency,
-            journalEntryIds: after.journalEntryIds,
-            settledAt: now,
-            signerPublicKey: this.signer.publicKey,
-          },
-          this.signer.privateKey,
-        );
-        return {
-          result: { receipt: toProtoReceipt(receipt), hold: toProtoHold(after), idempotentReplayed: false },
-          guardWanted: 'released',
-          plan: {
-            now,
-            guard: { entity: 'hold', id: hold.holdId, status: 'active' },
-            entry: { entryId, kind: 'refund', currency: hold.currency, postings: releasePostings(payer, hold.currency, hold.amount) },
-            writes: [
-              { table: 'holds', value: after },
-              { table: 'receipts', value: receipt },
-            ],
-            events: [walletEvents.receiptIssued(receipt, after, caller)],
-          },
-        };
+        return this.receiptStep({
+          kind: 'refund',
+          contractId,
+          hold,
+          after,
+          payee: payer,
+          amount: hold.amount,
+          fee: 0n,
+          now,
+          entry: { entryId, kind: 'refund', currency: hold.currency, postings: releasePostings(payer, hold.currency, hold.amount) },
+          caller,
+        });
       },
     });
+  }
+
+  /**
+   * The one plan shape of Settle and Refund: the hold moves on (guarded: still active), a receipt
+   * signed by the exchange key is written beside it, and receipt.issued is the only event.
+   */
+  private receiptStep(p: {
+    kind: Receipt['kind'];
+    contractId: string;
+    hold: Hold;
+    after: Hold;
+    payee: string;
+    amount: bigint;
+    fee: bigint;
+    now: Date;
+    entry: NonNullable<MutationPlan['entry']>;
+    caller: Caller;
+  }): Planned<walletV1.SettleResponse & walletV1.RefundResponse> {
+    const receipt = signReceipt(
+      {
+        receiptId: newId('rcpt'),
+        kind: p.kind,
+        contractId: p.contractId,
+        holdId: p.hold.holdId,
+        payer: p.hold.agentId,
+        payee: p.payee,
+        amount: p.amount,
+        fee: p.fee,
+        refundedAmount: p.hold.amount - (p.kind === 'refund' ? 0n : p.amount),
+        currency: p.hold.currency,
+        journalEntryIds: p.after.journalEntryIds,
+        settledAt: p.now,
+        signerPublicKey: this.signer.publicKey,
+      },
+      this.signer.privateKey,
+    );
+    return {
+      result: { receipt: toProtoReceipt(receipt), hold: toProtoHold(p.after), idempotentReplayed: false },
+      guardWanted: p.after.status,
+      plan: {
+        now: p.now,
+        guard: { entity: 'hold', id: p.hold.holdId, status: 'active' },
+        entry: p.entry,
+        writes: [
+          { table: 'holds', value: p.after },
+          { table: 'receipts', value: receipt },
+        ],
+        events: [walletEvents.receiptIssued(receipt, p.after, p.caller)],
+      },
+    };
   }
 
   async getReceipt(req: walletV1.GetReceiptRequest): Promise<walletV1.GetReceiptResponse> {
