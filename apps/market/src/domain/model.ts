@@ -1,0 +1,162 @@
+// The market's entities as the domain sees them: money in BIGINT micro-units, times as Dates,
+// enums as lowercase strings (the JSON/HTTP form); src/grpc maps them to and from the proto.
+
+export type ContractStatus =
+  | 'open'
+  | 'awarded'
+  | 'delivered'
+  | 'accepted'
+  | 'settled'
+  | 'disputed'
+  | 'refunded'
+  | 'split'
+  | 'cancelled'
+  | 'expired'
+  | 'corrected';
+export type VerificationMode = 'verifier' | 'buyer' | 'auto';
+export type EscrowStatus = 'none' | 'held' | 'settled' | 'released';
+export type OfferStatus = 'submitted' | 'awarded' | 'rejected' | 'withdrawn';
+export type ResultStatus = 'submitted' | 'accepted' | 'rejected';
+export type DisputeStatus = 'open' | 'resolved';
+export type DisputeOutcome = 'seller' | 'buyer' | 'split';
+export type Verdict = 'pass' | 'fail';
+
+export interface Contract {
+  contractId: string;
+  buyerId: string;
+  title: string;
+  description: string;
+  tags: string[];
+  budget: bigint;
+  currency: string;
+  deadline: Date;
+  acceptanceCriteria: string;
+  verificationMode: VerificationMode;
+  verifierId: string | null;
+  listingId: string | null;
+  status: ContractStatus;
+  sellerId: string | null;
+  awardedOfferId: string | null;
+  price: bigint | null;
+  holdId: string | null;
+  escrowStatus: EscrowStatus;
+  receiptId: string | null;
+  disputedFrom: ContractStatus | null;
+  cancelReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  awardedAt: Date | null;
+  settledAt: Date | null;
+}
+
+export interface Listing {
+  listingId: string;
+  sellerId: string;
+  title: string;
+  description: string;
+  tags: string[];
+  price: bigint;
+  currency: string;
+  turnaround: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Offer {
+  offerId: string;
+  contractId: string;
+  sellerId: string;
+  price: bigint;
+  currency: string;
+  eta: Date;
+  terms: string;
+  status: OfferStatus;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Result {
+  resultId: string;
+  contractId: string;
+  sellerId: string;
+  summary: string;
+  artifactRefs: string[];
+  payloadJson: string | null;
+  status: ResultStatus;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface VerificationCheck {
+  name: string;
+  ok: boolean;
+  detail?: string;
+}
+
+export interface VerificationReport {
+  reportId: string;
+  contractId: string;
+  resultId: string;
+  verifierId: string;
+  verdict: Verdict;
+  score: number;
+  checks: VerificationCheck[];
+  signature: string;
+  resultCreatedAt: Date;
+  createdAt: Date;
+}
+
+export interface Verifier {
+  verifierId: string;
+  name: string;
+  description: string;
+  tags: string[];
+  fee: { amount: bigint; currency: string } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface VerifierListing {
+  verifierListingId: string;
+  verifierId: string;
+  title: string;
+  tags: string[];
+  price: bigint;
+  currency: string;
+  turnaround: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Dispute {
+  disputeId: string;
+  contractId: string;
+  openedBy: string;
+  reason: string;
+  evidenceRefs: string[];
+  status: DisputeStatus;
+  outcome: DisputeOutcome | null;
+  sellerShareBps: number | null;
+  rationale: string | null;
+  resolvedBy: string | null;
+  resolvedAt: Date | null;
+  receiptId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type SagaKind = 'award' | 'settle' | 'release' | 'resolve';
+export type SagaStatus = 'pending' | 'done' | 'failed' | 'superseded';
+
+export interface SagaStep {
+  stepId: string;
+  contractId: string;
+  kind: SagaKind;
+  status: SagaStatus;
+  params: Record<string, unknown>;
+  walletKey: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,25 @@
+import { ConfigError, createLogger, onShutdown } from '@exchange/platform';
+import { readMarketConfig, startMarket } from './index';
+
+// Process wiring only: configuration, logger, service, signals.
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = readMarketConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ name: 'market', level: config.LOG_LEVEL });
+  const market = await startMarket(config, { logger });
+  logger.info({ grpc_port: market.grpcPort, environment: config.EXCHANGE_ENV }, 'market ready');
+  onShutdown(logger, [{ name: 'market', run: () => market.stop() }]);
+}
+
+main().catch((err: unknown) => {
+  console.error('market failed to start', err);
+  process.exit(1);
+});

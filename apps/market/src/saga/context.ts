@@ -1,0 +1,22 @@
+import type { Logger, PromiseClient } from '@exchange/platform';
+import type { walletV1 } from '@exchange/proto';
+import type pg from 'pg';
+import type { FaultPoint } from '../config';
+import type { AgentDirectory } from '../identity/agent-directory';
+
+export type WalletClient = PromiseClient<typeof walletV1.WalletLedgerServiceService>;
+
+/** What the service, the saga and the workers share. */
+export interface MarketContext {
+  pool: pg.Pool;
+  agents: AgentDirectory;
+  wallet: WalletClient;
+  clock: () => Date;
+  logger: Logger;
+  feeBps: number;
+  awardGraceMs: number;
+  disputeWindowDays: number;
+  faults: ReadonlySet<FaultPoint>;
+  /** Wakes the outbox relay after a commit that wrote events. */
+  notify: () => void;
+}

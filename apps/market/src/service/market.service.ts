@@ -1,0 +1,700 @@
+import { decodeCursor, errors, newId, resolveLimit, uuidv7 } from '@exchange/platform';
+import { marketV1, type commonV1 } from '@exchange/proto';
+import type pg from 'pg';
+import { withTransaction, isUniqueViolation } from '../data/db';
+import * as repo from '../data/market.repo';
+import { actingAgent, isOperator, requireOperator, resolveParty, type Caller } from '../domain/caller';
+import type { Contract, Dispute, Listing, Offer, Result, SagaStep, VerificationReport, Verifier, VerifierListing } from '../domain/model';
+import { feeOf, resolutionPlan } from '../domain/money';
+import { walletKey, type AwardParams, type ReleaseParams, type ResolveParams, type SettleParams } from '../domain/saga';
+import { checkDisputeWindow, transition } from '../domain/states';
+import * as v from '../domain/validation';
+import { checkChecks, checkScore, reportSigningPayload, verificationMetrics, windowStart } from '../domain/verification';
+import { events } from '../events/market.events';
+import * as map from '../grpc/market.mapper';
+import type { MarketContext } from '../saga/context';
+import { drain, runStep, type StepOutcome } from '../saga/executor';
+import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
+import { idempotent } from './idempotency';
+
+const notFound = (entity: string, id: string) => errors.notFound(entity, id || '(empty)');
+
+function pageQuery(page: commonV1.PageRequest | undefined): repo.PageQuery {
+  return { limit: resolveLimit(page?.limit), after: page?.cursor ? decodeCursor(page.cursor) : null };
+}
+
+function newStep(contractId: string, kind: SagaStep['kind'], params: object, now: Date): SagaStep {
+  const stepId = uuidv7();
+  return {
+    stepId,
+    contractId,
+    kind,
+    status: 'pending',
+    params: params as Record<string, unknown>,
+    walletKey: walletKey(contractId, kind, stepId),
+    attempts: 0,
+    lastError: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Every market use case: validation and rules from src/domain, state in one transaction that
+ * locks the contract row, events in the same transaction, wallet calls through the saga.
+ */
+export class MarketService {
+  constructor(private readonly ctx: MarketContext) {}
+
+  private get pool() {
+    return this.ctx.pool;
+  }
+
+  private async tx<T>(fn: Parameters<typeof withTransaction<T>>[1]): Promise<T> {
+    const result = await withTransaction(this.pool, fn);
+    this.ctx.notify();
+    return result;
+  }
+
+  private async contractOr404(id: string): Promise<Contract> {
+    const c = await repo.getContract(this.pool, id);
+    if (!c) throw notFound('contract', id);
+    return c;
+  }
+
+  /** Runs the contract's pending steps first; 503 wallet_unavailable when one is left without an answer. */
+  private async drainOrFail(contractId: string): Promise<void> {
+    const { reachable } = await drain(this.ctx, contractId);
+    if (!reachable) throw walletUnavailable();
+  }
+
+  /** A step run inside a request whose outcome the caller must see (award, resolve). */
+  private throwUnlessDone(outcome: StepOutcome): void {
+    if (outcome.status === 'failed') throw asDomainError(outcome.error);
+    if (outcome.status === 'pending') throw outcome.definite ? asDomainError(outcome.error) : walletUnavailable();
+  }
+
+  /** settle/release in a request: a failure is logged and left to the recovery worker. */
+  private async runQuietly(stepId: string, caller: Caller): Promise<void> {
+    try {
+      await runStep(this.ctx, stepId, caller);
+    } catch (err) {
+      this.ctx.logger.warn({ err: (err as Error).message, step_id: stepId }, 'saga step left to recovery');
+    }
+  }
+
+  // ---- contracts ----
+
+  createContract(req: marketV1.CreateContractRequest, caller: Caller): Promise<marketV1.CreateContractResponse> {
+    return idempotent(this.ctx, caller, 'CreateContract', req, marketV1.CreateContractRequest.toJSON(req), marketV1.CreateContractResponse, async () => {
+      const now = this.ctx.clock();
+      const buyerId = resolveParty(caller, 'buyer_id', req.buyerId);
+      const title = v.text('title', req.title, 1, 200);
+      const description = v.text('description', req.description, 0, 20000);
+      const tags = v.tags(req.tags);
+      const budget = v.money('budget', req.budget);
+      const deadline = v.futureDeadline(req.deadline, now);
+      const acceptanceCriteria = v.text('acceptance_criteria', req.acceptanceCriteria, 1, 20000);
+      const mode = req.verificationMode === marketV1.VerificationMode.VERIFICATION_MODE_UNSPECIFIED ? 'buyer' : map.requiredEnum(map.verificationMode, req.verificationMode, 'verification_mode');
+      const verifierId = req.verifierId === undefined || req.verifierId === '' ? null : req.verifierId;
+      if (mode === 'verifier' && verifierId === null) throw errors.invalidArgument('verifier_required', 'verification_mode verifier needs a verifier_id');
+      if (mode !== 'verifier' && verifierId !== null) throw errors.invalidArgument('verifier_not_allowed', `verifier_id is only for verification_mode verifier`);
+      if (verifierId !== null && verifierId === buyerId) throw errors.invalidArgument('verifier_is_buyer', 'the buyer cannot be the verifier');
+      await this.ctx.agents.active(buyerId);
+      if (verifierId !== null && !(await repo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
+      const listingId = req.listingId === undefined || req.listingId === '' ? null : req.listingId;
+      if (listingId !== null && !(await repo.getListing(this.pool, listingId))) throw notFound('listing', listingId);
+      const contract: Contract = {
+        contractId: newId('ctr'),
+        buyerId,
+        title,
+        description,
+        tags,
+        budget: budget.amount,
+        currency: budget.currency,
+        deadline,
+        acceptanceCriteria,
+        verificationMode: mode,
+        verifierId,
+        listingId,
+        status: 'open',
+        sellerId: null,
+        awardedOfferId: null,
+        price: null,
+        holdId: null,
+        escrowStatus: 'none',
+        receiptId: null,
+        disputedFrom: null,
+        cancelReason: null,
+        createdAt: now,
+        updatedAt: now,
+        awardedAt: null,
+        settledAt: null,
+      };
+      await this.tx(async (client) => {
+        await repo.insertContract(client, contract);
+        await events.contract(client, 'created', contract, caller);
+      });
+      return { contract: map.toProtoContract(contract), idempotentReplayed: false };
+    });
+  }
+
+  async getContract(req: marketV1.GetContractRequest): Promise<marketV1.GetContractResponse> {
+    return { contract: map.toProtoContract(await this.contractOr404(req.contractId)) };
+  }
+
+  async listContracts(req: marketV1.ListContractsRequest): Promise<marketV1.ListContractsResponse> {
+    const q = pageQuery(req.page);
+    const status = map.optionalEnum(map.contractStatus, req.status, 'status');
+    const page = await repo.listContracts(this.pool, { buyerId: req.buyerId || undefined, sellerId: req.sellerId || undefined, status }, q);
+    return { contracts: page.data.map(map.toProtoContract), page: { nextCursor: page.nextCursor ?? '' } };
+  }
+
+  cancelContract(req: marketV1.CancelContractRequest, caller: Caller): Promise<marketV1.CancelContractResponse> {
+    return idempotent(this.ctx, caller, 'CancelContract', req, marketV1.CancelContractRequest.toJSON(req), marketV1.CancelContractResponse, async () => {
+      const reason = v.optionalText('reason', req.reason, 20000);
+      await this.contractOr404(req.contractId);
+      await this.drainOrFail(req.contractId);
+      let release: SagaStep | null = null;
+      const cancelled = await this.tx(async (client) => {
+        const c = await repo.lockContract(client, req.contractId);
+        if (!c) throw notFound('contract', req.contractId);
+        transition('contract', c.status, 'cancelled');
+        const agent = actingAgent(caller);
+        const allowed = isOperator(caller) ? true : c.status === 'open' ? agent === c.buyerId : agent === c.sellerId;
+        if (!allowed) {
+          throw errors.permissionDenied('not_allowed_to_cancel', c.status === 'open' ? 'only the buyer or an operator may cancel an open contract' : 'only the awarded seller or an operator may cancel an awarded contract');
+        }
+        if (await repo.hasPendingStep(client, c.contractId, 'award')) throw awardInProgress(c);
+        const now = this.ctx.clock();
+        const after: Contract = { ...c, status: 'cancelled', cancelReason: reason, updatedAt: now };
+        await repo.saveContract(client, after);
+        await this.rejectSubmittedOffers(client, c.contractId, now, caller);
+        if (c.status === 'awarded' && c.escrowStatus === 'held') {
+          const params: ReleaseParams = { buyerId: c.buyerId, holdId: c.holdId!, reason: 'cancelled' };
+          release = newStep(c.contractId, 'release', params, now);
+          await repo.insertStep(client, release);
+        }
+        await events.contract(client, 'cancelled', after, caller);
+        return after;
+      });
+      if (release) await this.runQuietly((release as SagaStep).stepId, caller);
+      const latest = (await repo.getContract(this.pool, cancelled.contractId)) ?? cancelled;
+      return { contract: map.toProtoContract(latest), idempotentReplayed: false };
+    });
+  }
+
+  private async rejectSubmittedOffers(client: pg.PoolClient, contractId: string, now: Date, caller: Caller): Promise<void> {
+    for (const o of await repo.submittedOffers(client, contractId)) {
+      await repo.setOfferStatus(client, o.offerId, 'rejected', now);
+      await events.offer(client, 'rejected', { ...o, status: 'rejected', updatedAt: now }, caller);
+    }
+  }
+
+  // ---- listings ----
+
+  createListing(req: marketV1.CreateListingRequest, caller: Caller): Promise<marketV1.CreateListingResponse> {
+    return idempotent(this.ctx, caller, 'CreateListing', req, marketV1.CreateListingRequest.toJSON(req), marketV1.CreateListingResponse, async () => {
+      const now = this.ctx.clock();
+      const sellerId = resolveParty(caller, 'seller_id', req.sellerId);
+      const title = v.text('title', req.title, 1, 200);
+      const description = v.text('description', req.description, 0, 20000);
+      const tags = v.tags(req.tags);
+      const price = v.money('price', req.price);
+      const turnaround = req.turnaround === undefined ? null : v.turnaround(req.turnaround);
+      await this.ctx.agents.active(sellerId);
+      const listing: Listing = {
+        listingId: newId('lst'),
+        sellerId,
+        title,
+        description,
+        tags,
+        price: price.amount,
+        currency: price.currency,
+        turnaround,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.tx(async (client) => {
+        await repo.insertListing(client, listing);
+        await events.listing(client, listing, caller);
+      });
+      return { listing: map.toProtoListing(listing), idempotentReplayed: false };
+    });
+  }
+
+  async getListing(req: marketV1.GetListingRequest): Promise<marketV1.GetListingResponse> {
+    const l = await repo.getListing(this.pool, req.listingId);
+    if (!l) throw notFound('listing', req.listingId);
+    return { listing: map.toProtoListing(l) };
+  }
+
+  async listListings(req: marketV1.ListListingsRequest): Promise<marketV1.ListListingsResponse> {
+    const page = await repo.listListings(this.pool, { tag: req.tag || undefined }, pageQuery(req.page));
+    return { listings: page.data.map(map.toProtoListing), page: { nextCursor: page.nextCursor ?? '' } };
+  }
+
+  // ---- offers ----
+
+  submitOffer(req: marketV1.SubmitOfferRequest, caller: Caller): Promise<marketV1.SubmitOfferResponse> {
+    return idempotent(this.ctx, caller, 'SubmitOffer', req, marketV1.SubmitOfferRequest.toJSON(req), marketV1.SubmitOfferResponse, async () => {
+      const now = this.ctx.clock();
+      const sellerId = resolveParty(caller, 'seller_id', req.sellerId);
+      const price = v.money('price', req.price);
+      const eta = v.futureEta(req.eta, now);
+      const terms = v.text('terms', req.terms, 0, 20000);
+      await this.contractOr404(req.contractId);
+      await this.ctx.agents.active(sellerId);
+      const offer = await this.tx(async (client) => {
+        const c = await repo.lockContract(client, req.contractId);
+        if (!c) throw notFound('contract', req.contractId);
+        if (c.status !== 'open') throw errors.invalidState('contract', c.status, 'open');
+        if (sellerId === c.buyerId) throw errors.permissionDenied('self_dealing', 'the buyer cannot make an offer on its own contract');
+        if (sellerId === c.verifierId) throw errors.permissionDenied('conflict_of_interest', "the contract's verifier cannot make an offer on it");
+        if (price.currency !== c.currency) {
+          throw errors.invalidArgument('currency_mismatch', `price currency ${price.currency} is not the budget currency ${c.currency}`, { field: 'price' });
+        }
+        if (price.amount > c.budget) throw errors.invalidArgument('price_exceeds_budget', 'price exceeds the contract budget', { field: 'price' });
+        const o: Offer = {
+          offerId: newId('ofr'),
+          contractId: c.contractId,
+          sellerId,
+          price: price.amount,
+          currency: price.currency,
+          eta,
+          terms,
+          status: 'submitted',
+          createdAt: now,
+          updatedAt: now,
+        };
+        try {
+          await repo.insertOffer(client, o);
+        } catch (err) {
+          if (isUniqueViolation(err, 'offers_one_submitted_per_seller')) {
+            throw errors.failedPrecondition('offer_exists', 'this seller already has a submitted offer on the contract', { seller_id: sellerId });
+          }
+          throw err;
+        }
+        await events.offer(client, 'submitted', o, caller);
+        return o;
+      });
+      return { offer: map.toProtoOffer(offer), idempotentReplayed: false };
+    });
+  }
+
+  async getOffer(req: marketV1.GetOfferRequest): Promise<marketV1.GetOfferResponse> {
+    const o = await repo.getOffer(this.pool, req.offerId);
+    if (!o) throw notFound('offer', req.offerId);
+    return { offer: map.toProtoOffer(o) };
+  }
+
+  async listOffers(req: marketV1.ListOffersRequest): Promise<marketV1.ListOffersResponse> {
+    const q = pageQuery(req.page);
+    const status = map.optionalEnum(map.offerStatus, req.status, 'status');
+    await this.contractOr404(req.contractId);
+    const page = await repo.listOffers(this.pool, req.contractId, { sellerId: req.sellerId || undefined, status }, q);
+    return { offers: page.data.map(map.toProtoOffer), page: { nextCursor: page.nextCursor ?? '' } };
+  }
+
+  withdrawOffer(req: marketV1.WithdrawOfferRequest, caller: Caller): Promise<marketV1.WithdrawOfferResponse> {
+    return idempotent(this.ctx, caller, 'WithdrawOffer', req, marketV1.WithdrawOfferRequest.toJSON(req), marketV1.WithdrawOfferResponse, async () => {
+      const found = await repo.getOffer(this.pool, req.offerId);
+      if (!found) throw notFound('offer', req.offerId);
+      const offer = await this.tx(async (client) => {
+        await repo.lockContract(client, found.contractId);
+        const o = (await repo.getOffer(client, req.offerId))!;
+        const agent = actingAgent(caller);
+        if (!isOperator(caller) && agent !== o.sellerId) {
+          throw errors.permissionDenied('not_offer_seller', 'only the offer seller or an operator may withdraw it');
+        }
+        transition('offer', o.status, 'withdrawn');
+        if (await repo.hasPendingStep(client, o.contractId, 'award')) {
+          throw errors.failedPrecondition('invalid_state', 'an award of this contract is in progress', { current: o.status, wanted: 'withdrawn' });
+        }
+        const now = this.ctx.clock();
+        const after: Offer = { ...o, status: 'withdrawn', updatedAt: now };
+        await repo.setOfferStatus(client, o.offerId, 'withdrawn', now);
+        await events.offer(client, 'withdrawn', after, caller);
+        return after;
+      });
+      return { offer: map.toProtoOffer(offer), idempotentReplayed: false };
+    });
+  }
+
+  awardOffer(req: marketV1.AwardOfferRequest, caller: Caller): Promise<marketV1.AwardOfferResponse> {
+    return idempotent(this.ctx, caller, 'AwardOffer', req, marketV1.AwardOfferRequest.toJSON(req), marketV1.AwardOfferResponse, async () => {
+      requireOperator(caller);
+      await this.contractOr404(req.contractId);
+      await this.drainOrFail(req.contractId);
+      const step = await this.tx(async (client) => {
+        const c = await repo.lockContract(client, req.contractId);
+        if (!c) throw notFound('contract', req.contractId);
+        transition('contract', c.status, 'awarded');
+        const o = await repo.getOffer(client, req.offerId);
+        if (!o || o.contractId !== c.contractId) throw notFound('offer', req.offerId);
+        transition('offer', o.status, 'awarded');
+        if (await repo.hasPendingStep(client, c.contractId, 'award')) throw awardInProgress(c);
+        const params: AwardParams = { offerId: o.offerId, buyerId: c.buyerId, sellerId: o.sellerId, price: o.price.toString(), currency: o.currency };
+        const s = newStep(c.contractId, 'award', params, this.ctx.clock());
+        try {
+          await repo.insertStep(client, s);
+        } catch (err) {
+          if (isUniqueViolation(err, 'saga_steps_one_pending_award')) throw awardInProgress(c);
+          throw err;
+        }
+        return s;
+      });
+      this.throwUnlessDone(await runStep(this.ctx, step.stepId, caller));
+      const contract = await this.contractOr404(req.contractId);
+      const offer = (await repo.getOffer(this.pool, req.offerId))!;
+      return { contract: map.toProtoContract(contract), offer: map.toProtoOffer(offer), idempotentReplayed: false };
+    });
+  }
+
+  // ---- results ----
+
+  submitResult(req: marketV1.SubmitResultRequest, caller: Caller): Promise<marketV1.SubmitResultResponse> {
+    return idempotent(this.ctx, caller, 'SubmitResult', req, marketV1.SubmitResultRequest.toJSON(req), marketV1.SubmitResultResponse, async () => {
+      const sellerId = resolveParty(caller, 'seller_id', req.sellerId);
+      const summary = v.text('summary', req.summary, 1, 20000);
+      const artifactRefs = v.artifactRefs(req.artifactRefs);
+      const payloadJson = v.payloadJson(req.payloadJson);
+      await this.contractOr404(req.contractId);
+      await this.ctx.agents.active(sellerId);
+      let settle: SagaStep | null = null;
+      const result = await this.tx(async (client) => {
+        const c = await repo.lockContract(client, req.contractId);
+        if (!c) throw notFound('contract', req.contractId);
+        if (c.sellerId === null || c.sellerId !== sellerId) throw errors.permissionDenied('not_awarded_seller', 'only the awarded seller may submit a result');
+        const now = this.ctx.clock();
+        let contract: Contract = { ...c, status: transition('contract', c.status, 'delivered'), updatedAt: now };
+        let r: Result = {
+          resultId: newId('res'),
+          contractId: c.contractId,
+          sellerId,
+          summary,
+          artifactRefs,
+          payloadJson,
+          status: 'submitted',
+          createdAt: now,
+          updatedAt: now,
+        };
+        await repo.insertResult(client, r);
+        await events.result(client, 'submitted', r, caller);
+        await events.contract(client, 'delivered', contract, caller);
+        if (c.verificationMode === 'auto') {
+          r = { ...r, status: transition('result', r.status, 'accepted') };
+          await repo.setResultStatus(client, r.resultId, r.status, now);
+          contract = { ...contract, status: transition('contract', contract.status, 'accepted') };
+          settle = await this.insertSettleStep(client, contract, now);
+          await events.result(client, 'accepted', r, caller);
+          await events.contract(client, 'accepted', contract, caller);
+        }
+        await repo.saveContract(client, contract);
+        return r;
+      });
+      if (settle) await this.runQuietly((settle as SagaStep).stepId, caller);
+      const contract = await this.contractOr404(req.contractId);
+      return { result: map.toProtoResult(result), contract: map.toProtoContract(contract), idempotentReplayed: false };
+    });
+  }
+
+  private async insertSettleStep(client: pg.PoolClient, c: Contract, now: Date): Promise<SagaStep> {
+    const price = c.price!;
+    const params: SettleParams = { buyerId: c.buyerId, sellerId: c.sellerId!, holdId: c.holdId!, amount: price.toString(), fee: feeOf(price, this.ctx.feeBps).toString() };
+    const step = newStep(c.contractId, 'settle', params, now);
+    await repo.insertStep(client, step);
+    return step;
+  }
+
+  async getResult(req: marketV1.GetResultRequest): Promise<marketV1.GetResultResponse> {
+    const r = await repo.getResult(this.pool, req.resultId);
+    if (!r) throw notFound('result', req.resultId);
+    return { result: map.toProtoResult(r) };
+  }
+
+  async listResults(req: marketV1.ListResultsRequest): Promise<marketV1.ListResultsResponse> {
+    const q = pageQuery(req.page);
+    const status = map.optionalEnum(map.resultStatus, req.status, 'status');
+    await this.contractOr404(req.contractId);
+    const page = await repo.listResults(this.pool, req.contractId, { sellerId: req.sellerId || undefined, status }, q);
+    return { results: page.data.map(map.toProtoResult), page: { nextCursor: page.nextCursor ?? '' } };
+  }
+
+  // ---- verification ----
+
+  submitVerification(req: marketV1.SubmitVerificationRequest, caller: Caller): Promise<marketV1.SubmitVerificationResponse> {
+    return idempotent(this.ctx, caller, 'SubmitVerification', req, marketV1.SubmitVerificationRequest.toJSON(req), marketV1.SubmitVerificationResponse, async () => {
+      const verifierId = resolveParty(caller, 'verifier_id', req.verifierId);
+      const verdict = map.requiredEnum(map.verdict, req.verdict, 'verdict');
+      const score = checkScore(req.score);
+      const checks = checkChecks(req.checks.map((c) => (c.detail === undefined ? { name: c.name, ok: c.ok } : { name: c.name, ok: c.ok, detail: c.detail })));
+      if (req.resultId === '') throw errors.invalidArgument('validation_failed', 'result_id is required', { field: 'result_id' });
+      const c = await this.contractOr404(req.contractId);
+      if (c.verificationMode === 'auto') {
+        throw errors.failedPrecondition('invalid_state', 'a contract in verification mode auto settles on delivery; it takes no reports', {
+          current: c.status,
+          wanted: 'accepted',
+        });
+      }
+      const signer = c.verificationMode === 'verifier' ? c.verifierId : c.buyerId;
+      if (verifierId !== signer) throw errors.permissionDenied('not_contract_verifier', `${verifierId} does not verify this contract`);
+      await this.ctx.agents.active(verifierId);
+      const target = await repo.getResult(this.pool, req.resultId);
+      if (!target || target.contractId !== c.contractId) throw notFound('result', req.resultId);
+      const message = Buffer.from(reportSigningPayload({ verifierId, resultId: req.resultId, verdict, score, checks }), 'utf8');
+      if (req.signature === '' || !(await this.ctx.agents.verifySignature(verifierId, message, req.signature))) {
+        throw errors.invalidArgument('report_signature_invalid', 'the signature does not verify with a key of verifier_id');
+      }
+      let settle: SagaStep | null = null;
+      const report = await this.tx(async (client) => {
+        const locked = (await repo.lockContract(client, c.contractId))!;
+        const wanted = verdict === 'pass' ? 'accepted' : 'awarded';
+        transition('contract', locked.status, wanted);
+        const result = (await repo.getResult(client, req.resultId))!;
+        const latest = await repo.latestResult(client, c.contractId);
+        if (result.status !== 'submitted' || latest?.resultId !== result.resultId) {
+          throw errors.invalidState('result', result.status === 'submitted' ? 'superseded' : result.status, verdict === 'pass' ? 'accepted' : 'rejected');
+        }
+        const now = this.ctx.clock();
+        const rep: VerificationReport = {
+          reportId: newId('vrp'),
+          contractId: c.contractId,
+          resultId: result.resultId,
+          verifierId,
+          verdict,
+          score,
+          checks,
+          signature: req.signature,
+          resultCreatedAt: result.createdAt,
+          createdAt: now,
+        };
+        await repo.insertReport(client, rep);
+        await events.verification(client, rep, caller);
+        if (verdict === 'pass') {
+          const r = { ...result, status: transition('result', result.status, 'accepted'), updatedAt: now };
+          const after: Contract = { ...locked, status: 'accepted', updatedAt: now };
+          await repo.setResultStatus(client, r.resultId, r.status, now);
+          await repo.saveContract(client, after);
+          settle = await this.insertSettleStep(client, after, now);
+          await events.result(client, 'accepted', r, caller);
+          await events.contract(client, 'accepted', after, caller);
+        } else {
+          const r = { ...result, status: transition('result', result.status, 'rejected'), updatedAt: now };
+          const after: Contract = { ...locked, status: 'awarded', updatedAt: now };
+          await repo.setResultStatus(client, r.resultId, r.status, now);
+          await repo.saveContract(client, after);
+          await events.result(client, 'rejected', r, caller);
+          await events.contract(client, 'reopened', after, caller);
+        }
+        return rep;
+      });
+      if (settle) await this.runQuietly((settle as SagaStep).stepId, caller);
+      const contract = await this.contractOr404(c.contractId);
+      return { report: map.toProtoReport(report), contract: map.toProtoContract(contract), idempotentReplayed: false };
+    });
+  }
+
+  async getLatestVerification(req: marketV1.GetLatestVerificationRequest): Promise<marketV1.GetLatestVerificationResponse> {
+    await this.contractOr404(req.contractId);
+    const r = await repo.latestReport(this.pool, req.contractId);
+    if (!r) throw errors.notFound('verification', req.contractId);
+    return { report: map.toProtoReport(r) };
+  }
+
+  async getVerificationMetrics(req: marketV1.GetVerificationMetricsRequest): Promise<marketV1.GetVerificationMetricsResponse> {
+    const window = map.optionalEnum(map.metricsWindow, req.window, 'window') ?? 'all';
+    const m = verificationMetrics(await repo.reportOutcomes(this.pool, windowStart(window, this.ctx.clock())));
+    return {
+      window: map.metricsWindow.toProto(window),
+      reports: String(m.reports),
+      passed: String(m.passed),
+      failed: String(m.failed),
+      passRate: m.passRate ?? undefined,
+      medianLatencyMs: m.medianLatencyMs === null ? undefined : String(m.medianLatencyMs),
+    };
+  }
+
+  registerVerifier(req: marketV1.RegisterVerifierRequest, caller: Caller): Promise<marketV1.RegisterVerifierResponse> {
+    return idempotent(this.ctx, caller, 'RegisterVerifier', req, marketV1.RegisterVerifierRequest.toJSON(req), marketV1.RegisterVerifierResponse, async () => {
+      const now = this.ctx.clock();
+      const verifierId = resolveParty(caller, 'verifier_id', req.verifierId);
+      const name = v.text('name', req.name, 1, 200);
+      const description = v.text('description', req.description, 0, 20000);
+      const tags = v.tags(req.tags);
+      const fee = req.fee === undefined ? null : v.money('fee', req.fee);
+      await this.ctx.agents.active(verifierId);
+      const verifier: Verifier = { verifierId, name, description, tags, fee, createdAt: now, updatedAt: now };
+      await this.tx(async (client) => {
+        try {
+          await repo.insertVerifier(client, verifier);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw errors.alreadyExists('verifier_exists', `${verifierId} is already a registered verifier`);
+          throw err;
+        }
+        await events.verifier(client, verifier, caller);
+      });
+      return { verifier: map.toProtoVerifier(verifier), idempotentReplayed: false };
+    });
+  }
+
+  async listVerifiers(req: marketV1.ListVerifiersRequest): Promise<marketV1.ListVerifiersResponse> {
+    const page = await repo.listVerifiers(this.pool, pageQuery(req.page));
+    return { verifiers: page.data.map(map.toProtoVerifier), page: { nextCursor: page.nextCursor ?? '' } };
+  }
+
+  createVerifierListing(req: marketV1.CreateVerifierListingRequest, caller: Caller): Promise<marketV1.CreateVerifierListingResponse> {
+    return idempotent(
+      this.ctx,
+      caller,
+      'CreateVerifierListing',
+      req,
+      marketV1.CreateVerifierListingRequest.toJSON(req),
+      marketV1.CreateVerifierListingResponse,
+      async () => {
+        const now = this.ctx.clock();
+        const verifierId = resolveParty(caller, 'verifier_id', req.verifierId);
+        const title = v.text('title', req.title, 1, 200);
+        const tags = v.tags(req.tags);
+        const price = v.money('price', req.price);
+        const turnaround = v.turnaround(req.turnaround);
+        if (!(await repo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
+        await this.ctx.agents.active(verifierId);
+        const listing: VerifierListing = {
+          verifierListingId: newId('vrf'),
+          verifierId,
+          title,
+          tags,
+          price: price.amount,
+          currency: price.currency,
+          turnaround,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await this.tx(async (client) => {
+          await repo.insertVerifierListing(client, listing);
+          await events.verifierListing(client, listing, caller);
+        });
+        return { verifierListing: map.toProtoVerifierListing(listing), idempotentReplayed: false };
+      },
+    );
+  }
+
+  async listVerifierListings(req: marketV1.ListVerifierListingsRequest): Promise<marketV1.ListVerifierListingsResponse> {
+    const page = await repo.listVerifierListings(this.pool, { verifierId: req.verifierId || undefined }, pageQuery(req.page));
+    return { verifierListings: page.data.map(map.toProtoVerifierListing), page: { nextCursor: page.nextCursor ?? '' } };
+  }
+
+  // ---- disputes ----
+
+  openDispute(req: marketV1.OpenDisputeRequest, caller: Caller): Promise<marketV1.OpenDisputeResponse> {
+    return idempotent(this.ctx, caller, 'OpenDispute', req, marketV1.OpenDisputeRequest.toJSON(req), marketV1.OpenDisputeResponse, async () => {
+      const openedBy = resolveParty(caller, 'opened_by', req.openedBy);
+      const reason = v.text('reason', req.reason, 1, 20000);
+      const evidenceRefs = v.refs('evidence_refs', req.evidenceRefs, 100, 500);
+      const c0 = await this.contractOr404(req.contractId);
+      if (openedBy !== c0.buyerId && openedBy !== c0.sellerId) {
+        throw errors.permissionDenied('not_contract_party', 'only the buyer or the awarded seller may open a dispute');
+      }
+      await this.ctx.agents.active(openedBy);
+      await this.drainOrFail(req.contractId);
+      const { dispute, contract } = await this.tx(async (client) => {
+        const c = (await repo.lockContract(client, req.contractId))!;
+        transition('contract', c.status, 'disputed');
+        const now = this.ctx.clock();
+        if (c.status === 'settled') checkDisputeWindow(c.settledAt, now, this.ctx.disputeWindowDays);
+        // Settlement pauses while the dispute is open: a settle step refused for good (kill switch) is dropped.
+        for (const step of await repo.pendingSteps(client, c.contractId)) {
+          if (step.kind === 'settle') await repo.updateStep(client, step.stepId, 'superseded', step.attempts, step.lastError, now);
+        }
+        const d: Dispute = {
+          disputeId: newId('dsp'),
+          contractId: c.contractId,
+          openedBy,
+          reason,
+          evidenceRefs,
+          status: 'open',
+          outcome: null,
+          sellerShareBps: null,
+          rationale: null,
+          resolvedBy: null,
+          resolvedAt: null,
+          receiptId: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        const after: Contract = { ...c, status: 'disputed', disputedFrom: c.status, updatedAt: now };
+        try {
+          await repo.insertDispute(client, d);
+        } catch (err) {
+          if (isUniqueViolation(err, 'disputes_one_open_per_contract')) throw errors.invalidState('contract', 'disputed', 'disputed');
+          throw err;
+        }
+        await repo.saveContract(client, after);
+        await events.dispute(client, 'opened', d, caller);
+        await events.contract(client, 'disputed', after, caller);
+        return { dispute: d, contract: after };
+      });
+      return { dispute: map.toProtoDispute(dispute), contract: map.toProtoContract(contract), idempotentReplayed: false };
+    });
+  }
+
+  async getDispute(req: marketV1.GetDisputeRequest): Promise<marketV1.GetDisputeResponse> {
+    const d = await repo.getDispute(this.pool, req.disputeId);
+    if (!d) throw notFound('dispute', req.disputeId);
+    return { dispute: map.toProtoDispute(d) };
+  }
+
+  async listDisputes(req: marketV1.ListDisputesRequest): Promise<marketV1.ListDisputesResponse> {
+    const q = pageQuery(req.page);
+    const status = map.optionalEnum(map.disputeStatus, req.status, 'status');
+    await this.contractOr404(req.contractId);
+    const page = await repo.listDisputes(this.pool, req.contractId, { openedBy: req.openedBy || undefined, status }, q);
+    return { disputes: page.data.map(map.toProtoDispute), page: { nextCursor: page.nextCursor ?? '' } };
+  }
+
+  resolveDispute(req: marketV1.ResolveDisputeRequest, caller: Caller): Promise<marketV1.ResolveDisputeResponse> {
+    return idempotent(this.ctx, caller, 'ResolveDispute', req, marketV1.ResolveDisputeRequest.toJSON(req), marketV1.ResolveDisputeResponse, async () => {
+      requireOperator(caller);
+      const outcome = map.requiredEnum(map.disputeOutcome, req.outcome, 'outcome');
+      const sellerShareBps = v.sellerShareBps(outcome, req.sellerShareBps);
+      const rationale = v.text('rationale', req.rationale, 1, 20000);
+      const d0 = await repo.getDispute(this.pool, req.disputeId);
+      if (!d0) throw notFound('dispute', req.disputeId);
+      await this.drainOrFail(d0.contractId);
+      const step = await this.tx(async (client) => {
+        const c = (await repo.lockContract(client, d0.contractId))!;
+        const d = (await repo.getDispute(client, req.disputeId))!;
+        transition('dispute', d.status, 'resolved');
+        if (await repo.hasPendingStep(client, c.contractId, 'resolve')) {
+          throw errors.failedPrecondition('invalid_state', 'a resolution of this dispute is in progress', { current: d.status, wanted: 'resolved' });
+        }
+        const plan = resolutionPlan({ escrowHeld: c.escrowStatus === 'held', price: c.price!, feeBps: this.ctx.feeBps, outcome, sellerShareBps });
+        transition('contract', c.status, plan.contractStatus);
+        const params: ResolveParams = {
+          disputeId: d.disputeId,
+          buyerId: c.buyerId,
+          sellerId: c.sellerId!,
+          holdId: c.holdId,
+          currency: c.currency,
+          outcome,
+          sellerShareBps,
+          rationale,
+          resolvedBy: caller.actor!,
+          plan,
+        };
+        const s = newStep(c.contractId, 'resolve', params, this.ctx.clock());
+        await repo.insertStep(client, s);
+        return s;
+      });
+      this.throwUnlessDone(await runStep(this.ctx, step.stepId, caller));
+      const dispute = (await repo.getDispute(this.pool, req.disputeId))!;
+      const contract = await this.contractOr404(d0.contractId);
+      return { dispute: map.toProtoDispute(dispute), contract: map.toProtoContract(contract), idempotentReplayed: false };
+    });
+  }
+}
+
+function awardInProgress(c: Contract) {
+  return errors.failedPrecondition('invalid_state', 'award in progress', { current: c.status, wanted: 'awarded' });
+}

@@ -1,0 +1,23 @@
+import * as repo from '../data/market.repo';
+import type { MarketContext } from '../saga/context';
+import { drain } from '../saga/executor';
+
+const BATCH = 100;
+
+/**
+ * One recovery pass: the pending saga steps (all of them at start-up, else those older than
+ * `minAgeMs`, so a request still running its own step is left alone), per contract in creation
+ * order. Returns how many steps completed.
+ */
+export async function recoverSteps(ctx: MarketContext, minAgeMs: number | null): Promise<number> {
+  const olderThan = minAgeMs === null ? null : new Date(ctx.clock().getTime() - minAgeMs);
+  let done = 0;
+  for (const contractId of await repo.contractsWithPendingSteps(ctx.pool, olderThan, BATCH)) {
+    try {
+      done += (await drain(ctx, contractId)).done;
+    } catch (err) {
+      ctx.logger.warn({ err: (err as Error).message, contract_id: contractId }, 'recovery of a contract failed');
+    }
+  }
+  return done;
+}
