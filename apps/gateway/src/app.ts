@@ -12,8 +12,14 @@ import rateLimit from './plugins/external/rate-limit';
 import swagger from './plugins/external/swagger';
 import swaggerUi from './plugins/external/swagger-ui';
 import agentsRoutes from './routes/v1/agents/index';
+import contractsRoutes from './routes/v1/contracts/index';
+import disputesRoutes from './routes/v1/disputes/index';
 import ledgerRoutes from './routes/v1/ledger/index';
+import listingsRoutes from './routes/v1/listings/index';
+import offersRoutes from './routes/v1/offers/index';
 import receiptsRoutes from './routes/v1/receipts/index';
+import resultsRoutes from './routes/v1/results/index';
+import verificationRoutes from './routes/v1/verification/index';
 import walletsRoutes from './routes/v1/wallets/index';
 import docsRoutes from './routes/docs';
 import healthRoutes from './routes/health';
@@ -46,7 +52,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(problemPlugin);
   await fastify.register(errorMapping);
   await fastify.register(jsonBody);
-  await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL, walletLedgerAddress: config.WALLET_LEDGER_GRPC_URL });
+  await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL, walletLedgerAddress: config.WALLET_LEDGER_GRPC_URL, marketAddress: config.MARKET_GRPC_URL });
   await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS });
   await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
   fastify.addSchema(Problem);
@@ -100,4 +106,12 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(walletsRoutes, { prefix: '/v1/wallets/:agent_id' });
   await fastify.register(receiptsRoutes, { prefix: '/v1/receipts' });
   await fastify.register(ledgerRoutes, { prefix: '/v1/ledger' });
+  // Market areas: their paths cross (/v1/contracts/{id}/offers is an Offers route), so each
+  // plugin is registered at /v1 and spells its full paths.
+  await fastify.register(contractsRoutes, { prefix: '/v1' });
+  await fastify.register(listingsRoutes, { prefix: '/v1' });
+  await fastify.register(offersRoutes, { prefix: '/v1' });
+  await fastify.register(resultsRoutes, { prefix: '/v1' });
+  await fastify.register(verificationRoutes, { prefix: '/v1' });
+  await fastify.register(disputesRoutes, { prefix: '/v1' });
 }

@@ -11,6 +11,8 @@ export const GatewayConfigSchema = Type.Object({
   IDENTITY_GRPC_URL: Type.String({ minLength: 1 }),
   /** wallet-ledger gRPC `host:port` (balances, holds, deposits, withdrawals, receipts). */
   WALLET_LEDGER_GRPC_URL: Type.String({ minLength: 1 }),
+  /** market gRPC `host:port` (contracts, listings, offers, results, verification, disputes). */
+  MARKET_GRPC_URL: Type.String({ minLength: 1 }),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
   EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
   /** Sandbox: the single operator token (named "default"). */

@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { buildGateway, readGatewayConfig } from '../src/index';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
+import { startFakeMarket, type FakeMarket } from './fake-market';
 import { startFakeWalletLedger, type FakeWalletLedger } from './fake-wallet-ledger';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
@@ -14,6 +15,7 @@ export interface Harness {
   app: FastifyInstance;
   identity: FakeIdentity;
   wallet: FakeWalletLedger;
+  market: FakeMarket;
   close(): Promise<void>;
 }
 
@@ -23,14 +25,17 @@ export async function startHarness(
     now?: () => number;
     identity?: FakeIdentity;
     wallet?: FakeWalletLedger;
+    market?: FakeMarket;
     healthCheckDeadlineMs?: number;
   } = {},
 ): Promise<Harness> {
   const identity = opts.identity ?? (await startFakeIdentity());
   const wallet = opts.wallet ?? (await startFakeWalletLedger());
+  const market = opts.market ?? (await startFakeMarket());
   const config = readGatewayConfig({
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: wallet.address,
+    MARKET_GRPC_URL: market.address,
     OPERATOR_TOKEN,
     EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
     ...opts.env,
@@ -41,10 +46,12 @@ export async function startHarness(
     app,
     identity,
     wallet,
+    market,
     close: async () => {
       await app.close();
       if (!opts.identity) await identity.stop();
       if (!opts.wallet) await wallet.stop();
+      if (!opts.market) await market.stop();
     },
   };
 }

@@ -20,6 +20,7 @@ describe('GET /health', () => {
         services: {
           identity: { status: 'SERVING', address: h.identity.address },
           'wallet-ledger': { status: 'SERVING', address: h.wallet.address },
+          market: { status: 'SERVING', address: h.market.address },
         },
         time: expect.stringMatching(/Z$/),
       });
@@ -40,6 +41,23 @@ describe('GET /health', () => {
     } finally {
       await h.close();
       await identity.stop();
+    }
+  });
+
+  it('should answer 503 degraded while market is NOT_SERVING, the others being fine', async () => {
+    const h = await startHarness();
+    try {
+      h.market.handle.setNotServing();
+      const res = await h.app.inject({ method: 'GET', url: '/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({
+        status: 'degraded',
+        services: { identity: { status: 'SERVING' }, 'wallet-ledger': { status: 'SERVING' }, market: { status: 'NOT_SERVING', address: h.market.address } },
+      });
+      h.market.handle.setServing();
+      expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await h.close();
     }
   });
 

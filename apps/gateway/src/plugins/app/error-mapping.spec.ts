@@ -60,6 +60,15 @@ describe('problemFromGrpcError', () => {
     expect(problemFromGrpcError(grpcError(status.ABORTED, 'running', 'idempotency_in_progress'))).toMatchObject({ status: 409, code: 'idempotency_in_progress' });
   });
 
+  it('should answer the market’s wallet_unavailable as 503 with its own code and message', () => {
+    expect(STATUS_BY_CODE['wallet_unavailable']).toBe(503);
+    expect(problemFromGrpcError(grpcError(status.UNAVAILABLE, 'wallet-ledger unreachable; retry', 'wallet_unavailable'))).toEqual({
+      status: 503,
+      code: 'wallet_unavailable',
+      detail: 'wallet-ledger unreachable; retry',
+    });
+  });
+
   it('should mark a replayed stored refusal with Idempotent-Replayed, and nothing else', () => {
     const replayed = grpcError(status.FAILED_PRECONDITION, 'insufficient funds', 'insufficient_funds');
     replayed.metadata.set('x-idempotent-replayed', 'true');

@@ -44,6 +44,8 @@ export function isCapCode(code: string): boolean {
  */
 export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   idempotency_key_reused: 422,
+  // The market's saga could not reach wallet-ledger: retry later (the step finishes on its own).
+  wallet_unavailable: 503,
 };
 
 /** 5xx causes whose message is never shown: the client gets a fixed code and sentence instead. */

@@ -1,5 +1,5 @@
 import { createServiceClient, type PromiseClient } from '@exchange/platform';
-import { identityV1, walletV1 } from '@exchange/proto';
+import { identityV1, marketV1, walletV1 } from '@exchange/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import fp from 'fastify-plugin';
 import { service as healthService } from 'grpc-health-check';
@@ -21,6 +21,9 @@ export type IdentityClient = PromiseClient<typeof IdentityDefinition>;
 const WalletLedgerDefinition = { ...walletV1.WalletLedgerServiceService, healthCheck: healthCheckMethod };
 export type WalletLedgerClient = PromiseClient<typeof WalletLedgerDefinition>;
 
+const MarketDefinition = { ...marketV1.MarketServiceService, healthCheck: healthCheckMethod };
+export type MarketClient = PromiseClient<typeof MarketDefinition>;
+
 export interface BackingService {
   name: string;
   address: string;
@@ -30,6 +33,7 @@ export interface BackingService {
 export interface GrpcClientsOptions {
   identityAddress: string;
   walletLedgerAddress: string;
+  marketAddress: string;
   defaultDeadlineMs?: number;
 }
 
@@ -52,6 +56,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     identity: IdentityClient;
     walletLedger: WalletLedgerClient;
+    market: MarketClient;
     /** Every backing service, for /health. */
     backingServices: BackingService[];
   }
@@ -67,15 +72,21 @@ export default fp<GrpcClientsOptions>(
       opts.walletLedgerAddress,
       { defaultDeadlineMs: opts.defaultDeadlineMs },
     );
+    const market = createServiceClient(MarketDefinition as unknown as ServiceDefinition & typeof MarketDefinition, opts.marketAddress, {
+      defaultDeadlineMs: opts.defaultDeadlineMs,
+    });
     fastify.decorate('identity', identity);
     fastify.decorate('walletLedger', walletLedger);
+    fastify.decorate('market', market);
     fastify.decorate('backingServices', [
       backingService('identity', opts.identityAddress, identity),
       backingService('wallet-ledger', opts.walletLedgerAddress, walletLedger),
+      backingService('market', opts.marketAddress, market),
     ]);
     fastify.addHook('onClose', async () => {
       identity.close();
       walletLedger.close();
+      market.close();
     });
   },
   { name: 'grpc-clients' },
