@@ -1,6 +1,7 @@
 import { createEventBus } from '@exchange/events';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
+import { readMarketConfig, startMarket } from '@exchange/market';
 import { createLogger } from '@exchange/platform';
 import { readWalletLedgerConfig, startWalletLedger } from '@exchange/wallet-ledger';
 import { resolve } from 'node:path';
@@ -79,6 +80,21 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     stops.push(() => walletLedger.stop());
     const walletLedgerUrl = `127.0.0.1:${walletLedger.grpcPort}`;
 
+    // Contracts, offers, escrow and disputes: parties checked in identity, money moved by wallet-ledger.
+    const market = await startMarket(
+      readMarketConfig({
+        ...common,
+        GRPC_PORT: '0',
+        GRPC_HOST: '127.0.0.1',
+        DATABASE_URL: await databases.databaseFor('market'),
+        IDENTITY_GRPC_URL: identityUrl,
+        WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
+      }),
+      { logger: logger.child({ app: 'market' }), bus },
+    );
+    stops.push(() => market.stop());
+    const marketUrl = `127.0.0.1:${market.grpcPort}`;
+
     const gateway = await startGateway(
       readGatewayConfig({
         ...common,
@@ -86,6 +102,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         HOST: config.HOST,
         IDENTITY_GRPC_URL: identityUrl,
         WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
+        MARKET_GRPC_URL: marketUrl,
         OPERATOR_TOKEN: operatorToken,
         EXCHANGE_SIGNING_KEY: signingKey,
         REDIS_URL: config.REDIS_URL,
@@ -101,7 +118,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       environment: config.EXCHANGE_ENV,
       database: databases.kind,
       events: bus.kind,
-      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl },
+      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl },
       stop,
     };
   } catch (err) {

@@ -7,8 +7,18 @@ describe('SERVICES', () => {
     expect(SERVICES.find((s) => s.name === 'wallet-ledger')).toEqual({ name: 'wallet-ledger', grpcUrlEnv: 'WALLET_LEDGER_GRPC_URL', database: true });
   });
 
+  it('should start market after identity and wallet-ledger, which it calls', () => {
+    const names = SERVICES.map((s) => s.name);
+    expect(names).toEqual(['identity', 'wallet-ledger', 'market']);
+    expect(SERVICES.find((s) => s.name === 'market')).toEqual({ name: 'market', grpcUrlEnv: 'MARKET_GRPC_URL', database: true });
+  });
+
   it('should give each service the port base + its index in distributed mode', () => {
-    expect(serviceGrpcUrls(50051)).toEqual({ IDENTITY_GRPC_URL: '127.0.0.1:50051', WALLET_LEDGER_GRPC_URL: '127.0.0.1:50052' });
-    expect(serviceGrpcUrlsByName(6000, '10.0.0.1')).toEqual({ identity: '10.0.0.1:6000', 'wallet-ledger': '10.0.0.1:6001' });
+    expect(serviceGrpcUrls(50051)).toEqual({
+      IDENTITY_GRPC_URL: '127.0.0.1:50051',
+      WALLET_LEDGER_GRPC_URL: '127.0.0.1:50052',
+      MARKET_GRPC_URL: '127.0.0.1:50053',
+    });
+    expect(serviceGrpcUrlsByName(6000, '10.0.0.1')).toEqual({ identity: '10.0.0.1:6000', 'wallet-ledger': '10.0.0.1:6001', market: '10.0.0.1:6002' });
   });
 });

@@ -13,6 +13,8 @@ export const SERVICES: readonly ServiceSpec[] = [
   { name: 'identity', grpcUrlEnv: 'IDENTITY_GRPC_URL', database: true },
   // After identity: it looks up wallet owners there (IDENTITY_GRPC_URL).
   { name: 'wallet-ledger', grpcUrlEnv: 'WALLET_LEDGER_GRPC_URL', database: true },
+  // After both: it checks parties in identity and moves escrow through wallet-ledger.
+  { name: 'market', grpcUrlEnv: 'MARKET_GRPC_URL', database: true },
 ];
 
 /** Distributed mode: service i listens on basePort + i. */
@@ -20,7 +22,7 @@ function grpcAddress(basePort: number, index: number, host: string): string {
   return `${host}:${basePort + index}`;
 }
 
-/** `{ IDENTITY_GRPC_URL: '127.0.0.1:50051', WALLET_LEDGER_GRPC_URL: '127.0.0.1:50052' }` for basePort 50051. */
+/** `{ IDENTITY_GRPC_URL: '127.0.0.1:50051', WALLET_LEDGER_GRPC_URL: '127.0.0.1:50052', MARKET_GRPC_URL: … }` for basePort 50051. */
 export function serviceGrpcUrls(basePort: number, host = '127.0.0.1'): Record<string, string> {
   return Object.fromEntries(SERVICES.map((svc, i) => [svc.grpcUrlEnv, grpcAddress(basePort, i, host)]));
 }
