@@ -1,8 +1,9 @@
-// ExchangeClient: one transport shared by per-area APIs (`client.agents`, later `client.wallets`…),
+// ExchangeClient: one transport shared by per-area APIs (`client.agents`, `client.wallets`, `client.contracts`…),
 // each in its own file, so the client never grows into one giant class.
 import { AgentsApi } from './agents';
 import { getHealth, type Health } from './health';
 import { LedgerApi } from './ledger';
+import { ContractsApi, DisputesApi, ListingsApi, OffersApi, ResultsApi, TelemetryApi, VerifiersApi } from './market';
 import { ReceiptsApi } from './receipts';
 import { Transport, type TransportOptions } from './transport';
 import { WalletsApi } from './wallets';
@@ -15,6 +16,15 @@ export class ExchangeClient {
   readonly wallets: WalletsApi;
   readonly receipts: ReceiptsApi;
   readonly ledger: LedgerApi;
+  /** Contracts and their sub-collections: `contracts.offers`, `contracts.results`, `contracts.disputes`. */
+  readonly contracts: ContractsApi;
+  readonly offers: OffersApi;
+  readonly results: ResultsApi;
+  readonly disputes: DisputesApi;
+  readonly listings: ListingsApi;
+  /** Verifier profiles, and `verifiers.listings`. */
+  readonly verifiers: VerifiersApi;
+  readonly telemetry: TelemetryApi;
   protected readonly transport: Transport;
 
   constructor(readonly options: ExchangeClientOptions) {
@@ -24,6 +34,13 @@ export class ExchangeClient {
     this.wallets = new WalletsApi(this.transport);
     this.receipts = new ReceiptsApi(this.transport);
     this.ledger = new LedgerApi(this.transport);
+    this.contracts = new ContractsApi(this.transport);
+    this.offers = new OffersApi(this.transport);
+    this.results = new ResultsApi(this.transport);
+    this.disputes = new DisputesApi(this.transport);
+    this.listings = new ListingsApi(this.transport);
+    this.verifiers = new VerifiersApi(this.transport);
+    this.telemetry = new TelemetryApi(this.transport);
   }
 
   /** GET /health; resolves (with status "degraded") on 503 too. */

@@ -37,6 +37,64 @@ export {
 } from './wallets';
 export { ReceiptsApi, verifyReceipt, type Receipt, type ReceiptKind } from './receipts';
 export { LedgerApi, type LedgerCheckReport, type LedgerDiscrepancy } from './ledger';
+export {
+  ContractDisputesApi,
+  ContractOffersApi,
+  ContractResultsApi,
+  ContractsApi,
+  DisputesApi,
+  ListingsApi,
+  OffersApi,
+  ResultsApi,
+  TelemetryApi,
+  VerifierListingsApi,
+  VerifiersApi,
+  type CancelContractInput,
+  type CreateContractInput,
+  type CreateListingInput,
+  type CreateVerifierListingInput,
+  type ListContractsParams,
+  type ListDisputesParams,
+  type ListListingsParams,
+  type ListOffersParams,
+  type ListResultsParams,
+  type ListVerifierListingsParams,
+  type OpenDisputeInput,
+  type RegisterVerifierInput,
+  type ResolveDisputeInput,
+  type SubmitOfferInput,
+  type SubmitResultInput,
+  type SubmitVerificationInput,
+} from './market';
+export type {
+  Contract,
+  ContractStatus,
+  Dispute,
+  DisputeOutcome,
+  DisputeStatus,
+  EscrowStatus,
+  Listing,
+  Money,
+  Offer,
+  OfferStatus,
+  Result,
+  ResultStatus,
+  Verdict,
+  VerificationCheck,
+  VerificationMetrics,
+  VerificationMode,
+  VerificationReport,
+  VerificationWindow,
+  Verifier,
+  VerifierListing,
+} from './market-types';
+export {
+  reportChecks,
+  signVerificationReport,
+  verificationReportPayload,
+  verifyVerificationReport,
+  type VerificationReportInput,
+} from './verification-report';
 export { generateIdempotencyKey, idempotencyOf, type IdempotencyInfo } from './idempotency';
 export { paginate, type Page, type PageParams } from './pagination';
 export {
