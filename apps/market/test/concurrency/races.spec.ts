@@ -13,8 +13,7 @@ const C = (amount: string) => parseAmount(amount);
 let rig: MarketRig;
 
 beforeAll(async () => {
-  rig = await startMarketRig('races');
-  await rig.startMarket();
+  rig = await startMarketRig('races', 'in-process');
 });
 
 afterAll(async () => {
@@ -80,7 +79,7 @@ describe('dispute opened while a passing verdict settles', () => {
         await rig.market.submitResult({ contractId: c.contractId, sellerId: seller.agentId, summary: 'done', artifactRefs: [], payloadJson: undefined, idempotencyKey: '' }, asAgent(seller.agentId))
       ).result!;
       const checks = [{ name: 'complete', ok: true }];
-      const signature = signReport(buyer.privateKey, { verifierId: buyer.agentId, resultId: result.resultId, verdict: 'pass', score: 1, checks });
+      const signature = signReport(rig, buyer, { verifierId: buyer.agentId, resultId: result.resultId, verdict: 'pass', score: 1, checks });
       const verify = () =>
         outcomeOf(
           rig.market.submitVerification({ contractId: c.contractId, verifierId: buyer.agentId, resultId: result.resultId, verdict: Verdict.VERDICT_PASS, score: 1, checks, signature, idempotencyKey: '' }, asAgent(buyer.agentId)),

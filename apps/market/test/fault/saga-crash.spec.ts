@@ -25,7 +25,6 @@ afterAll(async () => {
 
 /** Starts the market with `fault` armed (stopping a running one first). */
 async function armed(fault: string) {
-  await rig.marketProcess().stop().catch(() => undefined);
   await rig.startMarket({ MARKET_FAULT_INJECTION: fault });
 }
 
@@ -108,6 +107,7 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     const buyer = rig.agent('settle-buyer');
     const seller = rig.agent('settle-seller');
     await rig.fund(buyer.agentId, '150');
+    const feesBefore = await rig.fees();
     await armed('settle:after_consume');
     const { contractId } = await awardedContract(buyer, seller, '80');
     const result = await deliver(contractId, seller);
@@ -115,7 +115,7 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
 
     await expectCrash(
       rig.market.submitVerification(
-        { contractId, verifierId: buyer.agentId, resultId: result.resultId, verdict: Verdict.VERDICT_PASS, score: 0.9, checks: report.checks, signature: signReport(buyer.privateKey, report), idempotencyKey: '' },
+        { contractId, verifierId: buyer.agentId, resultId: result.resultId, verdict: Verdict.VERDICT_PASS, score: 0.9, checks: report.checks, signature: signReport(rig, buyer, report), idempotencyKey: '' },
         asAgent(buyer.agentId),
       ),
     );
@@ -142,6 +142,7 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     ]);
     expect(await rig.balance(buyer.agentId)).toEqual({ available: C('70'), held: 0n });
     expect(await rig.balance(seller.agentId)).toEqual({ available: C('79.2'), held: 0n });
+    expect((await rig.fees()) - feesBefore).toBe(C('0.8'));
     await expectLedgerOk(rig.wallet);
   });
 
@@ -169,6 +170,7 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     const buyer = rig.agent('resolve-buyer');
     const seller = rig.agent('resolve-seller');
     await rig.fund(buyer.agentId, '100');
+    const feesBefore = await rig.fees();
     await armed('resolve:after_wallet');
     const { contractId } = await awardedContract(buyer, seller, '100');
     await deliver(contractId, seller);
@@ -192,6 +194,7 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     expect(again.ok ? 'ok' : again.code).toBe('invalid_state');
     expect(await rig.balance(buyer.agentId)).toEqual({ available: C('70'), held: 0n });
     expect(await rig.balance(seller.agentId)).toEqual({ available: C('29.7'), held: 0n });
+    expect((await rig.fees()) - feesBefore).toBe(C('0.3'));
     await expectLedgerOk(rig.wallet);
   });
 });

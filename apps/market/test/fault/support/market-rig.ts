@@ -1,102 +1,74 @@
-import { signCanonical, toBase64, generateKeyPair } from '@exchange/crypto';
-import { findFreePortRange } from '@exchange/db';
-import { createServiceClient, errorInfoFromGrpc, parseAmount, type CallOptions, type PromiseClient } from '@exchange/platform';
-import { marketV1, walletV1 } from '@exchange/proto';
-import { createTestDatabase, spawnServiceProcess, startFakeIdentity, type FakeIdentity, type ServiceProcess, type TestDatabase } from '@exchange/testing';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createServiceClient, errorInfoFromGrpc, parseAmount, type CallOptions } from '@exchange/platform';
+import { marketV1 } from '@exchange/proto';
+import type { ServiceProcess } from '@exchange/testing';
+import type pg from 'pg';
+import { startMarketHarness, type MarketClient, type MarketHarness, type TestAgent, type WalletClient } from '../../market-harness';
 
-// The market and wallet-ledger as separate OS processes (their real entry points), each on its
-// own database, with a fake identity in this process: what the fault suite needs to kill the
-// market mid-saga and restart it, and what the concurrency suite uses to race real calls.
-// Reads go through gRPC; SQL only to count what the services stored (holds, receipts, steps).
+// The fault and concurrency suites' view of helper A's market harness (fake identity, a real
+// wallet-ledger process, the market): `process` mode stops the harness's in-process market and
+// runs apps/market/src/main.ts as its own OS process instead — so the fault suite can watch it
+// SIGKILL itself mid-saga and restart it on the same database and port; `in-process` mode keeps
+// the harness's market (the concurrency suite). Reads go through gRPC; SQL only counts what the
+// services stored (holds, receipts, saga steps).
 
-export type MarketClient = PromiseClient<typeof marketV1.MarketServiceService>;
-export type WalletClient = PromiseClient<typeof walletV1.WalletLedgerServiceService>;
+export type { MarketClient, WalletClient };
+export type RigAgent = TestAgent;
 
-const MARKET_HEALTH = 'exchange.market.v1.MarketService';
-const WALLET_HEALTH = 'exchange.wallet.v1.WalletLedgerService';
 export const OPERATOR: CallOptions = { actor: 'operator:fault-suite' };
 export const asAgent = (agentId: string): CallOptions => ({ actor: `agent:${agentId}`, agentId });
 
-export interface RigAgent {
-  agentId: string;
-  privateKey: Uint8Array;
-}
-
 export interface MarketRig {
-  identity: FakeIdentity;
+  harness: MarketHarness;
   market: MarketClient;
   wallet: WalletClient;
   marketSql: pg.Pool;
   walletSql: pg.Pool;
-  marketProcess(): ServiceProcess;
-  /** (Re)starts the market process on the same port and database with `env` added (e.g. MARKET_FAULT_INJECTION). */
+  /** (Re)starts the market process on the same port and database with `env` added (process mode). */
   startMarket(env?: Record<string, string>): Promise<ServiceProcess>;
+  /** Stops the market process if one runs (process mode). */
+  stopMarket(): Promise<void>;
   /** Resolves once the market process has exited on its own (no signal from the test); throws after `timeoutMs`. */
   marketDied(timeoutMs?: number): Promise<void>;
   agent(name: string): RigAgent;
   fund(agentId: string, amount: string): Promise<void>;
+  /** CREDIT balance in micro-units. */
   balance(agentId: string): Promise<{ available: bigint; held: bigint }>;
+  /** The fees account (CREDIT) in micro-units. */
+  fees(): Promise<bigint>;
   close(): Promise<void>;
 }
 
-export async function startMarketRig(name: string): Promise<MarketRig> {
-  const [marketDb, walletDb]: TestDatabase[] = [await createTestDatabase(`${name}_market`), await createTestDatabase(`${name}_wallet`)];
-  const identity = await startFakeIdentity();
-  // Below the ephemeral range: the port is still free when the market restarts on it.
-  const base = await findFreePortRange(2);
-  const walletProc = await spawnServiceProcess({
-    script: 'apps/wallet-ledger/src/main.ts',
-    healthService: WALLET_HEALTH,
-    port: base,
-    env: {
-      DATABASE_URL: walletDb.url,
-      IDENTITY_GRPC_URL: identity.address,
-      EXCHANGE_SIGNING_KEY: randomBytes(32).toString('base64'),
-      EXCHANGE_ENV: 'sandbox',
-      LOG_LEVEL: 'warn',
-      WALLET_KILL_SWITCHES: '',
-    },
-  });
-  const marketPort = base + 1;
-  const marketEnv = {
-    DATABASE_URL: marketDb.url,
-    IDENTITY_GRPC_URL: identity.address,
-    WALLET_LEDGER_GRPC_URL: walletProc.address,
-    EXCHANGE_ENV: 'sandbox',
-    LOG_LEVEL: 'warn',
-    // The start-up pass finishes interrupted steps; no timer, so each test sees the start-up pass alone.
-    MARKET_RECOVERY_INTERVAL_MS: '0',
-    MARKET_SWEEP_INTERVAL_MS: '0',
-  };
+export async function startMarketRig(name: string, mode: 'process' | 'in-process' = 'process'): Promise<MarketRig> {
+  const h = await startMarketHarness({ name });
   let proc: ServiceProcess | undefined;
-  const startMarket = async (env: Record<string, string> = {}) => {
-    proc = await spawnServiceProcess({ script: 'apps/market/src/main.ts', healthService: MARKET_HEALTH, port: marketPort, env: { ...marketEnv, ...env } });
-    return proc;
-  };
-  const market = createServiceClient(marketV1.MarketServiceService, `127.0.0.1:${marketPort}`, { defaultDeadlineMs: 30_000 });
-  const wallet = createServiceClient(walletV1.WalletLedgerServiceService, walletProc.address, { defaultDeadlineMs: 30_000 });
-  const marketSql = new pg.Pool({ connectionString: marketDb.url, max: 2 });
-  const walletSql = new pg.Pool({ connectionString: walletDb.url, max: 2 });
-  marketSql.on('error', () => undefined);
-  walletSql.on('error', () => undefined);
-  const run = randomBytes(3).toString('hex');
+  let processClient: MarketClient | undefined;
+  if (mode === 'process') await h.stopMarket();
 
-  return {
-    identity,
-    market,
-    wallet,
-    marketSql,
-    walletSql,
-    marketProcess: () => {
-      if (!proc) throw new Error('market not started');
+  const rig: MarketRig = {
+    harness: h,
+    get market(): MarketClient {
+      if (mode === 'in-process') return h.client;
+      if (!processClient) throw new Error('market process not started');
+      return processClient;
+    },
+    wallet: h.wallet,
+    marketSql: h.marketSql,
+    walletSql: h.walletSql,
+    async startMarket(env = {}) {
+      if (mode !== 'process') throw new Error('startMarket is for process mode');
+      await rig.stopMarket();
+      const spawned = await h.spawnMarket(env);
+      proc = spawned.process;
+      // One client of our own for the fixed address (the harness closes its clients at close()).
+      processClient ??= createServiceClient(marketV1.MarketServiceService, proc.address, { defaultDeadlineMs: 30_000 });
       return proc;
     },
-    startMarket,
+    async stopMarket() {
+      await proc?.stop();
+    },
     async marketDied(timeoutMs = 20_000) {
       const pid = proc?.pid;
-      if (!pid) throw new Error('market not started');
+      if (!pid) throw new Error('market process not started');
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {
@@ -108,40 +80,29 @@ export async function startMarketRig(name: string): Promise<MarketRig> {
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    agent(label: string) {
-      const { privateKey, publicKey } = generateKeyPair();
-      const agentId = `fault-${run}:agent:${label}`;
-      identity.put({ agentId, pubkeys: [toBase64(publicKey)] });
-      return { agentId, privateKey };
+    agent: (label) => h.newAgent(label),
+    fund: (agentId, amount) => h.fund(agentId, amount),
+    async balance(agentId) {
+      const b = await h.balances(agentId);
+      return { available: parseAmount(b.available), held: parseAmount(b.held) };
     },
-    async fund(agentId: string, amount: string) {
-      await wallet.faucet({ agentId, amount, currency: 'CREDIT', category: `rig-${randomBytes(3).toString('hex')}`, idempotencyKey: `fund-${randomBytes(8).toString('hex')}` });
-    },
-    async balance(agentId: string) {
-      const res = await wallet.getBalance({ agentId });
-      const b = res.balances.find((x) => x.currency === 'CREDIT');
-      return b ? { available: parseAmount(b.available), held: parseAmount(b.held) } : { available: 0n, held: 0n };
+    async fees() {
+      return parseAmount(await h.feesBalance());
     },
     async close() {
-      market.close();
-      wallet.close();
-      await proc?.stop();
-      await walletProc.stop();
-      await marketSql.end();
-      await walletSql.end();
-      await identity.close();
-      await marketDb.drop();
-      await walletDb.drop();
+      processClient?.close();
+      await h.close();
     },
   };
+  return rig;
 }
 
-/** The signature a verifier (or buyer) puts on a report: canonical JSON of the signed fields. */
-export function signReport(privateKey: Uint8Array, r: { verifierId: string; resultId: string; verdict: 'pass' | 'fail'; score: number; checks: Array<{ name: string; ok: boolean; detail?: string }> }): string {
-  return signCanonical({ verifier_id: r.verifierId, result_id: r.resultId, verdict: r.verdict, score: r.score, checks: r.checks }, privateKey);
+/** The signature a verifier (or buyer) puts on a report (the harness's signer). */
+export function signReport(rig: MarketRig, agent: RigAgent, r: { verifierId: string; resultId: string; verdict: 'pass' | 'fail'; score: number; checks: Array<{ name: string; ok: boolean; detail?: string }> }): string {
+  return rig.harness.signReport(agent, r);
 }
 
-/** The gRPC error code (x-error-code, else the status name) of a rejected call, or 'ok'. */
+/** The gRPC error code (x-error-code, else the status name) of a rejected call, or the value. */
 export async function outcomeOf<T>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; code: string; grpcCode: number }> {
   try {
     return { ok: true, value: await p };
@@ -151,23 +112,18 @@ export async function outcomeOf<T>(p: Promise<T>): Promise<{ ok: true; value: T 
   }
 }
 
-/** A contract (budget 100 CREDIT, deadline in a day) created by `buyer` through the market. */
+/** A contract (budget 100 CREDIT, deadline in a day, mode buyer) created by `buyer`. */
 export async function createContract(market: MarketClient, buyer: RigAgent, extra: Partial<marketV1.CreateContractRequest> = {}): Promise<marketV1.Contract> {
   const res = await market.createContract(
-    {
+    marketV1.CreateContractRequest.fromPartial({
       buyerId: buyer.agentId,
       title: 'Fault suite work',
-      description: '',
-      tags: [],
       budget: { amount: '100', currency: 'CREDIT' },
       deadline: new Date(Date.now() + 86_400_000),
       acceptanceCriteria: 'done',
       verificationMode: marketV1.VerificationMode.VERIFICATION_MODE_BUYER,
-      verifierId: undefined,
-      listingId: undefined,
-      idempotencyKey: '',
       ...extra,
-    },
+    }),
     asAgent(buyer.agentId),
   );
   return res.contract!;
@@ -175,7 +131,7 @@ export async function createContract(market: MarketClient, buyer: RigAgent, extr
 
 export async function submitOffer(market: MarketClient, contractId: string, seller: RigAgent, price: string): Promise<marketV1.Offer> {
   const res = await market.submitOffer(
-    { contractId, sellerId: seller.agentId, price: { amount: price, currency: 'CREDIT' }, eta: new Date(Date.now() + 3_600_000), terms: '', idempotencyKey: '' },
+    marketV1.SubmitOfferRequest.fromPartial({ contractId, sellerId: seller.agentId, price: { amount: price, currency: 'CREDIT' }, eta: new Date(Date.now() + 3_600_000) }),
     asAgent(seller.agentId),
   );
   return res.offer!;
