@@ -33,7 +33,7 @@ import pg from 'pg';
 import { generateKeyPair, sign, toBase64 } from '@exchange/crypto';
 import { findFreePortRange } from '@exchange/db';
 import { createEventBus, type EventBus } from '@exchange/events';
-import { createServiceClient, errorInfoFromGrpc, uuidv7, type CallOptions, type GrpcErrorInfo, type PromiseClient } from '@exchange/platform';
+import { createServiceClient, errorInfoFromGrpc, formatAmount, uuidv7, type CallOptions, type GrpcErrorInfo, type PromiseClient } from '@exchange/platform';
 import { marketV1, walletV1 } from '@exchange/proto';
 import {
   createTestDatabase,
@@ -184,7 +184,6 @@ export async function startMarketHarness(opts: { name?: string; env?: Record<str
     async feesBalance() {
       const { rows } = await walletSql.query<{ balance: string }>(`SELECT balance::text FROM accounts WHERE kind = 'fees' AND currency = 'CREDIT'`);
       const micro = rows.reduce((sum, r) => sum + BigInt(r.balance), 0n);
-      const { formatAmount } = await import('@exchange/platform');
       // System accounts hold the opposite sign of what agents paid in; report the magnitude.
       return formatAmount(micro < 0n ? -micro : micro);
     },
