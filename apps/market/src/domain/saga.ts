@@ -1,3 +1,4 @@
+import type { ResolutionPlan } from './money';
 import type { SagaKind } from './model';
 
 /** Wallet idempotency key of a step: one per step, so a new award attempt never replays an old refusal. */
@@ -36,5 +37,5 @@ export interface ResolveParams {
   sellerShareBps: number | null;
   rationale: string;
   resolvedBy: string;
-  plan: import('./money').ResolutionPlan;
+  plan: ResolutionPlan;
 }
