@@ -17,6 +17,9 @@ import { drain, runStep, type StepOutcome } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { idempotent } from './idempotency';
 
+/** Base64 of a 64-byte ed25519 signature; anything else is not a signature (no identity call). */
+const SIGNATURE_B64 = /^[A-Za-z0-9+/]{86}==$/;
+
 const notFound = (entity: string, id: string) => errors.notFound(entity, id || '(empty)');
 
 function pageQuery(page: commonV1.PageRequest | undefined): repo.PageQuery {
@@ -443,7 +446,7 @@ export class MarketService {
       const target = await repo.getResult(this.pool, req.resultId);
       if (!target || target.contractId !== c.contractId) throw notFound('result', req.resultId);
       const message = Buffer.from(reportSigningPayload({ verifierId, resultId: req.resultId, verdict, score, checks }), 'utf8');
-      if (req.signature === '' || !(await this.ctx.agents.verifySignature(verifierId, message, req.signature))) {
+      if (!SIGNATURE_B64.test(req.signature) || !(await this.ctx.agents.verifySignature(verifierId, message, req.signature))) {
         throw errors.invalidArgument('report_signature_invalid', 'the signature does not verify with a key of verifier_id');
       }
       let settle: SagaStep | null = null;
