@@ -32,7 +32,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(checkOverlay(render(name), overlay)).toEqual([]);
     });
 
-    it('should run gateway, identity and wallet-ledger with container "server", app labels and a ServiceAccount each', () => {
+    it('should run gateway, identity, wallet-ledger and market with container "server", app labels and a ServiceAccount each', () => {
       const objects = render(name);
       for (const app of APP_DEPLOYMENTS) {
         const w = workloads(objects).find((x) => x.kind === 'Deployment' && x.name === app)!;
@@ -44,7 +44,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       }
     });
 
-    it.each(['identity', 'wallet-ledger'])('should give %s grpc probes on port 50051 behind its Service on 50051', (service) => {
+    it.each(['identity', 'wallet-ledger', 'market'])('should give %s grpc probes on port 50051 behind its Service on 50051', (service) => {
       const objects = render(name);
       const server = workloads(objects).find((x) => x.name === service)!.pod.containers![0];
       expect(server.ports).toEqual([{ name: 'grpc', containerPort: 50051 }]);
@@ -61,7 +61,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(server.livenessProbe).toBeDefined();
     });
 
-    it('should configure identity, wallet-ledger and gateway per the env conventions', () => {
+    it('should configure identity, wallet-ledger, market and gateway per the env conventions', () => {
       const objects = render(name);
       const identity = resolveEnv(objects, 'identity', 'server');
       expect(identity).toMatchObject({
@@ -79,16 +79,27 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
         DATABASE_URL: { secret: expect.stringMatching(/^wallet-ledger-secrets/), key: 'DATABASE_URL' },
         EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^wallet-ledger-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
       });
+      const market = resolveEnv(objects, 'market', 'server');
+      expect(market).toMatchObject({
+        GRPC_PORT: { value: '50051' },
+        NATS_URL: { value: 'nats://nats:4222' },
+        IDENTITY_GRPC_URL: { value: 'identity:50051' },
+        WALLET_LEDGER_GRPC_URL: { value: 'wallet-ledger:50051' },
+        LOG_LEVEL: { value: expect.any(String) },
+        DATABASE_URL: { secret: expect.stringMatching(/^market-secrets/), key: 'DATABASE_URL' },
+      });
       const gateway = resolveEnv(objects, 'gateway', 'server');
       expect(gateway).toMatchObject({
         PORT: { value: '8080' },
         IDENTITY_GRPC_URL: { value: 'identity:50051' },
         WALLET_LEDGER_GRPC_URL: { value: 'wallet-ledger:50051' },
+        MARKET_GRPC_URL: { value: 'market:50051' },
         OPERATOR_TOKENS: { secret: expect.stringMatching(/^gateway-secrets/), key: 'OPERATOR_TOKENS' },
         EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^gateway-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
       });
       expect(identity.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
       expect(walletLedger.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
+      expect(market.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
     });
 
     it('should run NATS with JetStream on a persistent volume behind nats:4222', () => {
@@ -125,6 +136,25 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(isFlowAllowed(objects, 'external', nats, { port: 4222, portName: 'client' })).toBe(false);
       expect(isFlowAllowed(objects, identity, gateway, { port: 8080, portName: 'http' })).toBe(false);
     });
+
+    it('should let the gateway call market, and market call identity and wallet-ledger, and nothing else in', () => {
+      const objects = render(name);
+      const gateway = pod(objects, 'gateway');
+      const identity = pod(objects, 'identity');
+      const walletLedger = pod(objects, 'wallet-ledger');
+      const market = pod(objects, 'market');
+      const nats = pod(objects, 'nats');
+      const grpc = { port: 50051, portName: 'grpc' };
+      expect(isFlowAllowed(objects, gateway, market, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, market, identity, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, market, walletLedger, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, market, nats, { port: 4222, portName: 'client' })).toBe(true);
+      // Only the gateway reaches market; market never calls the gateway.
+      expect(isFlowAllowed(objects, 'external', market, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, identity, market, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, walletLedger, market, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, market, gateway, { port: 8080, portName: 'http' })).toBe(false);
+    });
   });
 });
 
@@ -140,7 +170,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
     const init = ofKind(objects(), 'ConfigMap').find((c) => c.metadata?.name?.startsWith('postgres-init'))!;
     const sql = Object.values(init.data ?? {}).join('\n');
     const users = workloads(objects()).filter((w) => w.kind === 'Deployment' && resolveEnv(objects(), w.name, 'server').DATABASE_URL);
-    expect(users.map((w) => w.name)).toEqual(expect.arrayContaining(['identity', 'wallet-ledger']));
+    expect(users.map((w) => w.name)).toEqual(expect.arrayContaining(['identity', 'wallet-ledger', 'market']));
     for (const w of users) {
       const ref = resolveEnv(objects(), w.name, 'server').DATABASE_URL as { secret: string; key: string };
       const url = new URL(secretValue(objects(), ref.secret, ref.key)!);
@@ -159,7 +189,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
   it('should generate every Secret it uses (nothing operator-provided)', () => {
     expect(checkReferences(objects(), {}).problems).toEqual([]);
     for (const s of ofKind(objects(), 'Secret')) {
-      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
+      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|market-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
     }
   });
 
@@ -176,6 +206,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
     const pg = pod(objects(), 'postgres');
     expect(isFlowAllowed(objects(), pod(objects(), 'identity'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'wallet-ledger'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'market'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'gateway'), pg, { port: 5432, portName: 'postgres' })).toBe(false);
   });
 });
@@ -194,7 +225,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
       expect(workloads(objects()).find((w) => w.name === app)!.replicas).toBeGreaterThanOrEqual(2);
       expect(resolveEnv(objects(), app, 'server').EXCHANGE_ENV).toEqual({ value: 'mainnet' });
     }
-    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['gateway', 'identity', 'wallet-ledger']);
+    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['gateway', 'identity', 'market', 'wallet-ledger']);
   });
 
   it('should render no Secret and use only the documented operator-provided ones', () => {
@@ -205,6 +236,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
     expect(production.externalSecrets).toEqual({
       'identity-secrets': ['DATABASE_URL'],
       'wallet-ledger-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY'],
+      'market-secrets': ['DATABASE_URL'],
       'gateway-secrets': ['OPERATOR_TOKENS', 'EXCHANGE_SIGNING_KEY'],
     });
   });
@@ -225,5 +257,6 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
   it('should let services reach the managed PostgreSQL outside the cluster', () => {
     expect(isFlowAllowed(objects(), pod(objects(), 'identity'), 'external', { port: 5432 })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'wallet-ledger'), 'external', { port: 5432 })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'market'), 'external', { port: 5432 })).toBe(true);
   });
 });

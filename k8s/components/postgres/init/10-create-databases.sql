@@ -1,3 +1,4 @@
 -- One database per service; a service never reads another service's database.
 CREATE DATABASE identity;
 CREATE DATABASE wallet_ledger;
+CREATE DATABASE market;
