@@ -11,6 +11,9 @@ import { OPERATOR, asAgent, countRows, createContract, expectLedgerOk, outcomeOf
 
 const { ContractStatus, EscrowStatus, OfferStatus, ResultStatus, DisputeStatus, DisputeOutcome, Verdict } = marketV1;
 
+// Each test spawns the market process twice (tsx start-up, migrations, recovery pass).
+jest.setTimeout(120_000);
+
 const C = (amount: string) => parseAmount(amount);
 
 let rig: MarketRig;
