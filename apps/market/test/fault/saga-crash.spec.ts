@@ -97,10 +97,15 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     expect((await rig.market.getOffer({ offerId: rivalOffer.offerId }, OPERATOR)).offer!.status).toBe(OfferStatus.OFFER_STATUS_REJECTED);
     expect(await steps(c.contractId)).toEqual([{ kind: 'award', status: 'done' }]);
 
-    // The operator's client retries the cut call: no second hold whatever it answers.
-    const retry = await outcomeOf(rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: 'award-once' }, OPERATOR));
+    // The operator retries the cut call. A new attempt is refused: the contract is awarded.
+    const fresh = await outcomeOf(rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: '' }, OPERATOR));
+    expect(fresh.ok ? 'ok' : fresh.code).toBe('invalid_state');
+    // The same key again (the gateway waits 5 s for the market): a definite answer in time, never
+    // a second hold. The crashed request's claim on the key was never completed; the contract
+    // leaves open whether the retry replays, is refused, or is told the key is still in progress.
+    const retry = await outcomeOf(rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: 'award-once' }, { ...OPERATOR, deadlineMs: 5_000 }));
     if (retry.ok) expect(retry.value.contract!.holdId).toBe(awarded.holdId);
-    else expect(retry.code).toBe('invalid_state');
+    else expect(['invalid_state', 'idempotency_in_progress']).toContain(retry.code);
     expect(await holdsOf(buyer.agentId)).toBe(1);
     expect(await rig.balance(buyer.agentId)).toEqual({ available: C('70'), held: C('80') });
     await expectLedgerOk(rig.wallet);
