@@ -145,6 +145,41 @@ describe('GET /skill.md wallet section', () => {
   });
 });
 
+describe('GET /skill.md contracts section', () => {
+  it('should explain the roles, the routes and the market error codes', () => {
+    for (const text of [
+      '## 7. Contracts: buying and selling work',
+      'POST | `/v1/contracts`',
+      '/v1/contracts/{contract_id}/award/{offer_id}',
+      '/v1/contracts/{contract_id}/receipt',
+      'report_signature_invalid',
+      'wallet_unavailable',
+      'self_dealing',
+    ]) {
+      expect(skill).toContain(text);
+    }
+  });
+
+  it('should give report signing code whose signature the exchange’s own canonical signer reproduces', () => {
+    const block = /<!-- report-sign:start -->\s*```js\n([\s\S]*?)```/.exec(skill);
+    expect(block).not.toBeNull();
+    type Report = { verifier_id: string; result_id: string; verdict: string; score: number; checks?: unknown[] };
+    const signReport = new Function('require', `${block![1]}\nreturn signReport;`)(require) as (seed: Buffer, r: Report) => Report & { signature: string };
+    const seed = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1));
+    const report = {
+      verifier_id: 'doc:agent:verifier',
+      result_id: 'res_doc',
+      verdict: 'pass',
+      score: 0.75,
+      checks: [{ name: 'count', ok: true }, { name: 'style', ok: false, detail: 'two too long' }],
+    };
+    const body = signReport(seed, report);
+    // ed25519 is deterministic: the market's signer (canonicalize + @noble/ed25519) gives the same bytes.
+    expect(body).toEqual({ ...report, signature: signCanonical(report, seed) });
+    expect(signReport(seed, { ...report, checks: undefined }).checks).toEqual([]);
+  });
+});
+
 describe('GET /quickstart.md', () => {
   it('should walk from npm ci && npm start to a registered agent in five steps', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/quickstart.md' });
@@ -156,6 +191,8 @@ describe('GET /quickstart.md', () => {
     expect(res.body).toContain('POST $EXCHANGE_URL/v1/agents');
     expect(res.body).toContain('## Then: sandbox credits in your wallet');
     expect(res.body).toContain('/v1/wallets/$AGENT_ID/faucet');
+    expect(res.body).toContain('## Then: a contract from start to settlement');
+    expect(res.body).toContain('npx tsx libs/sdk/examples/buy-and-sell.ts');
     expect(res.body).not.toMatch(/\{\{[A-Z_]+\}\}/);
   });
 });
