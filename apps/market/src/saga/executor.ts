@@ -1,4 +1,5 @@
-import { formatAmount } from '@exchange/platform';
+import { status } from '@grpc/grpc-js';
+import { formatAmount, type GrpcErrorInfo } from '@exchange/platform';
 import type pg from 'pg';
 import type { FaultPoint } from '../config';
 import { withTransaction } from '../data/db';
@@ -10,13 +11,19 @@ import { transition } from '../domain/states';
 import { events, SYSTEM_CALLER } from '../events/market.events';
 import type { MarketContext } from './context';
 import { errorInfoFromGrpc, isDefiniteFailure } from './wallet-errors';
-import type { GrpcErrorInfo } from '@exchange/platform';
 
 /** How a step run ended: done, refused for good (award/resolve), or still pending (definite = refused but retried later). */
 export type StepOutcome =
   | { status: 'done' | 'superseded' }
   | { status: 'failed'; error: GrpcErrorInfo }
   | { status: 'pending'; definite: boolean; error: GrpcErrorInfo };
+
+/** The refusal a failed step recorded ("<code>: <message>"), for a caller that finds it already decided. */
+function storedError(step: SagaStep): GrpcErrorInfo {
+  const text = step.lastError ?? 'failed: saga step failed';
+  const sep = text.indexOf(': ');
+  return { grpcCode: status.FAILED_PRECONDITION, code: sep > 0 ? text.slice(0, sep) : text, message: sep > 0 ? text.slice(sep + 2) : text };
+}
 
 const FAULT_OF: Record<SagaKind, FaultPoint> = {
   award: 'award:after_hold',
@@ -39,7 +46,8 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
     const contract = await repo.lockContract(client, first.contractId);
     const step = await repo.getStep(client, stepId); // re-read under the contract lock
     if (!contract || !step) throw new Error(`contract of saga step ${stepId} not found`);
-    if (step.status !== 'pending') return step.status === 'failed' ? ({ status: 'failed', error: { grpcCode: 9, code: step.lastError ?? 'failed', message: step.lastError ?? 'failed' } } as StepOutcome) : ({ status: step.status } as StepOutcome);
+    if (step.status === 'failed') return { status: 'failed', error: storedError(step) } as StepOutcome;
+    if (step.status !== 'pending') return { status: step.status } as StepOutcome;
     const now = ctx.clock();
     let answer: WalletAnswer;
     try {

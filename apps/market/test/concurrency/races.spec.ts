@@ -101,18 +101,34 @@ describe('dispute opened while a passing verdict settles', () => {
       expect(d.ok ? 'ok' : d.code).toBe('ok');
       const contract = (await rig.market.getContract({ contractId: c.contractId }, OPERATOR)).contract!;
       expect(contract.status).toBe(ContractStatus.CONTRACT_STATUS_DISPUTED);
-      if (v.ok) {
-        // Verdict first: settled before the dispute (OpenDispute drains the settle step).
-        orders.push('verify-first');
-        expect(contract).toMatchObject({ disputedFrom: ContractStatus.CONTRACT_STATUS_SETTLED, escrowStatus: EscrowStatus.ESCROW_STATUS_SETTLED });
+      const settleSteps = async () =>
+        (await rig.marketSql.query<{ status: string }>("SELECT status FROM saga_steps WHERE contract_id = $1 AND kind = 'settle'", [c.contractId])).rows.map((r) => r.status);
+      let settledBeforeDispute: boolean;
+      if (v.ok && contract.disputedFrom === ContractStatus.CONTRACT_STATUS_SETTLED) {
+        // Verdict and settlement first; OpenDispute drained the settle step before disputing.
+        orders.push('verify,settle,dispute');
+        settledBeforeDispute = true;
+        expect(contract.escrowStatus).toBe(EscrowStatus.ESCROW_STATUS_SETTLED);
+        expect(await settleSteps()).toEqual(['done']);
         expect(await receiptsOf(c.contractId)).toBe(1);
         expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: 0n });
         expect(await rig.balance(seller.agentId)).toEqual({ available: C('99'), held: 0n });
+      } else if (v.ok) {
+        // Verdict committed (accepted, settle step pending), the dispute locked the contract before
+        // the step ran: settlement pauses (the step is superseded), the escrow stays held.
+        orders.push('verify,dispute');
+        settledBeforeDispute = false;
+        expect(contract).toMatchObject({ disputedFrom: ContractStatus.CONTRACT_STATUS_ACCEPTED, escrowStatus: EscrowStatus.ESCROW_STATUS_HELD });
+        expect(await settleSteps()).toEqual(['superseded']);
+        expect(await receiptsOf(c.contractId)).toBe(0);
+        expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: C('100') });
       } else {
         // Dispute first: the contract was no longer delivered.
-        orders.push('dispute-first');
+        orders.push('dispute,verify refused');
+        settledBeforeDispute = false;
         expect(v.code).toBe('invalid_state');
         expect(contract).toMatchObject({ disputedFrom: ContractStatus.CONTRACT_STATUS_DELIVERED, escrowStatus: EscrowStatus.ESCROW_STATUS_HELD });
+        expect(await settleSteps()).toEqual([]);
         expect(await receiptsOf(c.contractId)).toBe(0);
         expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: C('100') });
       }
@@ -120,8 +136,11 @@ describe('dispute opened while a passing verdict settles', () => {
       const after = (await rig.market.getContract({ contractId: c.contractId }, OPERATOR)).contract!;
       expect(after.status).toBe(ContractStatus.CONTRACT_STATUS_REFUNDED);
       // Held escrow: released whole. Settled: the seller pays back P − F(P) = 99.
-      expect(await rig.balance(buyer.agentId)).toEqual({ available: v.ok ? C('99') : C('100'), held: 0n });
+      expect(await rig.balance(buyer.agentId)).toEqual({ available: settledBeforeDispute ? C('99') : C('100'), held: 0n });
       expect(await rig.balance(seller.agentId)).toEqual({ available: 0n, held: 0n });
+      // Nothing left for the recovery worker to do later (a paused settle must not come back).
+      expect(await rig.harness.market.workers.recover()).toBe(0);
+      expect(await rig.balance(buyer.agentId)).toEqual({ available: settledBeforeDispute ? C('99') : C('100'), held: 0n });
     }
     await expectLedgerOk(rig.wallet);
     // Which orders occurred is reported, not asserted (timing decides).
