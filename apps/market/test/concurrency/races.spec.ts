@@ -9,6 +9,7 @@ import { OPERATOR, asAgent, countRows, createContract, expectLedgerOk, outcomeOf
 
 const { ContractStatus, EscrowStatus, OfferStatus, DisputeOutcome, Verdict } = marketV1;
 const C = (amount: string) => parseAmount(amount);
+const LAGS_MS = [0, 3, 10, 25, 50, 100];
 
 let rig: MarketRig;
 
@@ -68,7 +69,7 @@ describe('concurrent awards of one contract', () => {
 describe('dispute opened while a passing verdict settles', () => {
   it('ends consistent in whichever order the two land (several rounds), and the buyer outcome refunds exactly', async () => {
     const orders: string[] = [];
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < 2 * LAGS_MS.length; round++) {
       const buyer = rig.agent(`dv${round}-buyer`);
       const seller = rig.agent(`dv${round}-seller`);
       await rig.fund(buyer.agentId, '100');
@@ -89,8 +90,10 @@ describe('dispute opened while a passing verdict settles', () => {
       let pv: ReturnType<typeof verify>;
       let pd: ReturnType<typeof dispute>;
       if (round % 2 === 0) {
+        // The verdict leaves first, the dispute after a growing lag: the lag moves the dispute
+        // across the verdict's commit and its settle step.
         pv = verify();
-        pd = dispute();
+        pd = new Promise((r) => setTimeout(r, LAGS_MS[round / 2])).then(dispute);
       } else {
         pd = dispute();
         pv = verify();
