@@ -70,11 +70,13 @@ function defaultMigrationsDir(): string {
 export async function startMarket(config: MarketConfig, deps: MarketDeps): Promise<MarketHandle> {
   const logger = deps.logger;
   const pool = createPgPool(config.DATABASE_URL, { max: config.MARKET_DB_POOL_MAX, applicationName: 'market', logger });
+  const claims = createPgPool(config.DATABASE_URL, { max: config.MARKET_DB_POOL_MAX, applicationName: 'market-idempotency', logger });
   const identity = createServiceClient(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
   const wallet = createServiceClient(walletV1.WalletLedgerServiceService, config.WALLET_LEDGER_GRPC_URL, { defaultDeadlineMs: WALLET_DEADLINE_MS });
   let relay: OutboxRelay | undefined;
   const ctx: MarketContext = {
     pool,
+    claims,
     agents: new AgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
     wallet,
     clock: deps.clock ?? (() => new Date()),
@@ -104,6 +106,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     identity.close();
     wallet.close();
     await pool.end();
+    await claims.end();
   };
 
   try {

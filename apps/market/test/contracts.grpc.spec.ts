@@ -195,6 +195,29 @@ describe('market contracts (gRPC)', () => {
       expect(results.filter((r) => !r.idempotentReplayed)).toHaveLength(1);
     });
 
+    it('should answer 409 idempotency_in_progress when the first request holds its claim past the wait', async () => {
+      const buyer = h.newAgent('buyer');
+      // Stand-in for a first request still running: its uncommitted claim row.
+      const first = await h.marketSql.connect();
+      try {
+        await first.query('BEGIN');
+        await first.query(`INSERT INTO idempotency_records (scope, rpc, key, request_hash, response, created_at) VALUES ($1, 'CreateContract', 'slow', 'x', NULL, now())`, [
+          `agent:${buyer.agentId}|${buyer.agentId}`,
+        ]);
+        const started = Date.now();
+        expect(await grpcError(h.client.createContract(contractInput({ idempotencyKey: 'slow' }), h.as(buyer)))).toMatchObject({
+          grpcCode: status.ABORTED,
+          code: 'idempotency_in_progress',
+        });
+        expect(Date.now() - started).toBeLessThan(5000);
+      } finally {
+        await first.query('ROLLBACK');
+        first.release();
+      }
+      // The first one went away without an answer: the key is free again.
+      expect((await h.client.createContract(contractInput({ idempotencyKey: 'slow' }), h.as(buyer))).idempotentReplayed).toBe(false);
+    });
+
     it('should not store a refusal: the same key succeeds once the cause is gone', async () => {
       const { buyer, contract, offer } = await openContract(h, { fund: '10' });
       const award = { contractId: contract.contractId, offerId: offer.offerId, idempotencyKey: 'award-1' };

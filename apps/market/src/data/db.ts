@@ -23,3 +23,8 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string };
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
 }
+
+/** lock_timeout (55P03) expired while waiting for a row another transaction holds. */
+export function isLockTimeout(err: unknown): boolean {
+  return (err as { code?: string })?.code === '55P03';
+}

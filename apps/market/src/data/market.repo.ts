@@ -476,11 +476,15 @@ export async function contractsWithPendingSteps(db: Queryable, olderThan: Date |
 
 export interface IdempotencyRow {
   requestHash: string;
-  response: unknown | null;
+  response: unknown;
   createdAt: Date;
 }
 
-/** Claims (scope, rpc, key) for this request; returns the existing row when someone already did. */
+/**
+ * Claims (scope, rpc, key) inside the caller's open transaction: the uncommitted row is the
+ * claim, so a concurrent duplicate's INSERT waits for it (and a claim whose process died goes
+ * with its connection). Returns null when the claim is ours, else the committed record.
+ */
 export async function claimIdempotency(
   db: Queryable,
   scope: string,
@@ -499,22 +503,15 @@ export async function claimIdempotency(
     [scope, rpc, key, requestHash, now, new Date(now.getTime() - ttlDays * 86_400_000)],
   );
   if (rows.length > 0) return null;
-  return readIdempotency(db, scope, rpc, key);
-}
-
-export async function readIdempotency(db: Queryable, scope: string, rpc: string, key: string): Promise<IdempotencyRow | null> {
-  const { rows } = await db.query('SELECT request_hash, response, created_at FROM idempotency_records WHERE scope = $1 AND rpc = $2 AND key = $3', [
+  const existing = await db.query('SELECT request_hash, response, created_at FROM idempotency_records WHERE scope = $1 AND rpc = $2 AND key = $3', [
     scope, rpc, key,
   ]);
-  return rows[0] ? { requestHash: rows[0].request_hash, response: rows[0].response, createdAt: rows[0].created_at } : null;
+  const r = existing.rows[0];
+  return { requestHash: r.request_hash, response: r.response, createdAt: r.created_at };
 }
 
 export async function completeIdempotency(db: Queryable, scope: string, rpc: string, key: string, response: unknown): Promise<void> {
   await db.query('UPDATE idempotency_records SET response = $4::jsonb WHERE scope = $1 AND rpc = $2 AND key = $3', [
     scope, rpc, key, JSON.stringify(response),
   ]);
-}
-
-export async function releaseIdempotency(db: Queryable, scope: string, rpc: string, key: string): Promise<void> {
-  await db.query('DELETE FROM idempotency_records WHERE scope = $1 AND rpc = $2 AND key = $3 AND response IS NULL', [scope, rpc, key]);
 }

@@ -9,6 +9,8 @@ export type WalletClient = PromiseClient<typeof walletV1.WalletLedgerServiceServ
 /** What the service, the saga and the workers share. */
 export interface MarketContext {
   pool: pg.Pool;
+  /** Idempotency claims: each stays open for its request, so they never take the work pool's connections. */
+  claims: pg.Pool;
   agents: AgentDirectory;
   wallet: WalletClient;
   clock: () => Date;
