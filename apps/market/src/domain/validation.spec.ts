@@ -1,4 +1,5 @@
 import * as v from './validation';
+import { refs } from './validation';
 
 describe('validation', () => {
   it('should count characters, not bytes, for text limits', () => {
@@ -47,5 +48,13 @@ describe('validation', () => {
     expect(v.idempotencyKey('k-1')).toBe('k-1');
     expect(() => v.idempotencyKey('x'.repeat(256))).toThrow(expect.objectContaining({ code: 'invalid_idempotency_key' }));
     expect(() => v.idempotencyKey('tab\t')).toThrow();
+  });
+});
+
+describe('refs', () => {
+  it('should take 0-100 strings of at most 500 characters', () => {
+    expect(refs('evidence_refs', ['', 'x'.repeat(500)], 100, 500)).toEqual(['', 'x'.repeat(500)]);
+    expect(() => refs('evidence_refs', ['x'.repeat(501)], 100, 500)).toThrow(expect.objectContaining({ details: { field: 'evidence_refs' } }));
+    expect(() => refs('evidence_refs', Array.from({ length: 101 }, () => 'e'), 100, 500)).toThrow();
   });
 });

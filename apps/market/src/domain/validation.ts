@@ -72,11 +72,11 @@ export function turnaround(value: string | undefined | null): string {
   return value;
 }
 
-/** 0–100 items of ≤ 500 characters (dispute evidence). */
+/** 0–`maxItems` strings of ≤ `maxLength` characters each (dispute evidence). */
 export function refs(field: string, value: readonly string[] | undefined, maxItems: number, maxLength: number): string[] {
   const list = value ?? [];
   if (list.length > maxItems) invalid(field, `at most ${maxItems} ${field}`);
-  for (const r of list) if ([...r].length > maxLength || r.length === 0) invalid(field, `each of ${field} must be 1-${maxLength} characters`);
+  for (const r of list) if ([...r].length > maxLength) invalid(field, `each of ${field} must be at most ${maxLength} characters`);
   return [...list];
 }
 
