@@ -1,3 +1,4 @@
+import { must } from '../domain/invariant';
 import { errors, formatAmount } from '@exchange/platform';
 import { marketV1 } from '@exchange/proto';
 import type {
@@ -26,7 +27,7 @@ function enumMap<D extends string>(pairs: Array<[D, number]>) {
   const toProto = new Map<D, number>(pairs);
   const fromProto = new Map<number, D>(pairs.map(([d, p]) => [p, d]));
   return {
-    toProto: (d: D) => toProto.get(d)!,
+    toProto: (d: D) => must(toProto.get(d), `enum value ${d}`),
     fromProto: (p: number | undefined): D | undefined => (p === undefined ? undefined : fromProto.get(p)),
   };
 }

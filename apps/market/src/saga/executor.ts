@@ -1,3 +1,4 @@
+import { must } from '../domain/invariant';
 import { status } from '@grpc/grpc-js';
 import { formatAmount, type GrpcErrorInfo } from '@exchange/platform';
 import type pg from 'pg';
@@ -137,7 +138,7 @@ async function callWallet(ctx: MarketContext, step: SagaStep): Promise<WalletAns
       if (plan.wallet === 'settle') {
         const res = await ctx.wallet.settle({
           agentId: p.buyerId,
-          holdId: p.holdId!,
+          holdId: must(p.holdId, 'hold_id'),
           contractId: step.contractId,
           payeeAgentId: p.sellerId,
           amount: formatAmount(BigInt(plan.amount)),
@@ -147,7 +148,7 @@ async function callWallet(ctx: MarketContext, step: SagaStep): Promise<WalletAns
         return { receiptId: res.receipt?.receiptId };
       }
       if (plan.wallet === 'refund') {
-        const res = await ctx.wallet.refund({ agentId: p.buyerId, holdId: p.holdId!, contractId: step.contractId, idempotencyKey: key });
+        const res = await ctx.wallet.refund({ agentId: p.buyerId, holdId: must(p.holdId, 'hold_id'), contractId: step.contractId, idempotencyKey: key });
         return { receiptId: res.receipt?.receiptId };
       }
       if (plan.wallet === 'transfer') {

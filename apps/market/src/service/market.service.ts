@@ -1,3 +1,4 @@
+import { must } from '../domain/invariant';
 import { decodeCursor, errors, newId, resolveLimit, uuidv7 } from '@exchange/platform';
 import { marketV1, type commonV1 } from '@exchange/proto';
 import type pg from 'pg';
@@ -174,7 +175,7 @@ export class MarketService {
         await repo.saveContract(client, after);
         await this.rejectSubmittedOffers(client, c.contractId, now, caller);
         if (c.status === 'awarded' && c.escrowStatus === 'held') {
-          const params: ReleaseParams = { buyerId: c.buyerId, holdId: c.holdId!, reason: 'cancelled' };
+          const params: ReleaseParams = { buyerId: c.buyerId, holdId: must(c.holdId, 'hold_id'), reason: 'cancelled' };
           release = newStep(c.contractId, 'release', params, now);
           await repo.insertStep(client, release);
         }
@@ -305,7 +306,7 @@ export class MarketService {
       if (!found) throw notFound('offer', req.offerId);
       const offer = await this.tx(async (client) => {
         await repo.lockContract(client, found.contractId);
-        const o = (await repo.getOffer(client, req.offerId))!;
+        const o = must(await repo.getOffer(client, req.offerId), 'offer');
         const agent = actingAgent(caller);
         if (!isOperator(caller) && agent !== o.sellerId) {
           throw errors.permissionDenied('not_offer_seller', 'only the offer seller or an operator may withdraw it');
@@ -349,7 +350,7 @@ export class MarketService {
       });
       this.throwUnlessDone(await runStep(this.ctx, step.stepId, caller));
       const contract = await this.contractOr404(req.contractId);
-      const offer = (await repo.getOffer(this.pool, req.offerId))!;
+      const offer = must(await repo.getOffer(this.pool, req.offerId), 'offer');
       return { contract: map.toProtoContract(contract), offer: map.toProtoOffer(offer), idempotentReplayed: false };
     });
   }
@@ -403,8 +404,8 @@ export class MarketService {
   }
 
   private async insertSettleStep(client: pg.PoolClient, c: Contract, now: Date): Promise<SagaStep> {
-    const price = c.price!;
-    const params: SettleParams = { buyerId: c.buyerId, sellerId: c.sellerId!, holdId: c.holdId!, amount: price.toString(), fee: feeOf(price, this.ctx.feeBps).toString() };
+    const price = must(c.price, 'price');
+    const params: SettleParams = { buyerId: c.buyerId, sellerId: must(c.sellerId, 'seller_id'), holdId: must(c.holdId, 'hold_id'), amount: price.toString(), fee: feeOf(price, this.ctx.feeBps).toString() };
     const step = newStep(c.contractId, 'settle', params, now);
     await repo.insertStep(client, step);
     return step;
@@ -451,10 +452,10 @@ export class MarketService {
       }
       let settle: SagaStep | null = null;
       const report = await this.tx(async (client) => {
-        const locked = (await repo.lockContract(client, c.contractId))!;
+        const locked = must(await repo.lockContract(client, c.contractId), 'contract');
         const wanted = verdict === 'pass' ? 'accepted' : 'awarded';
         transition('contract', locked.status, wanted);
-        const result = (await repo.getResult(client, req.resultId))!;
+        const result = must(await repo.getResult(client, req.resultId), 'result');
         const latest = await repo.latestResult(client, c.contractId);
         if (result.status !== 'submitted' || latest?.resultId !== result.resultId) {
           throw errors.invalidState('result', result.status === 'submitted' ? 'superseded' : result.status, verdict === 'pass' ? 'accepted' : 'rejected');
@@ -602,7 +603,7 @@ export class MarketService {
       await this.ctx.agents.active(openedBy);
       await this.drainOrFail(req.contractId);
       const { dispute, contract } = await this.tx(async (client) => {
-        const c = (await repo.lockContract(client, req.contractId))!;
+        const c = must(await repo.lockContract(client, req.contractId), 'contract');
         transition('contract', c.status, 'disputed');
         const now = this.ctx.clock();
         if (c.status === 'settled') checkDisputeWindow(c.settledAt, now, this.ctx.disputeWindowDays);
@@ -666,24 +667,24 @@ export class MarketService {
       if (!d0) throw notFound('dispute', req.disputeId);
       await this.drainOrFail(d0.contractId);
       const step = await this.tx(async (client) => {
-        const c = (await repo.lockContract(client, d0.contractId))!;
-        const d = (await repo.getDispute(client, req.disputeId))!;
+        const c = must(await repo.lockContract(client, d0.contractId), 'contract');
+        const d = must(await repo.getDispute(client, req.disputeId), 'dispute');
         transition('dispute', d.status, 'resolved');
         if (await repo.hasPendingStep(client, c.contractId, 'resolve')) {
           throw errors.failedPrecondition('invalid_state', 'a resolution of this dispute is in progress', { current: d.status, wanted: 'resolved' });
         }
-        const plan = resolutionPlan({ escrowHeld: c.escrowStatus === 'held', price: c.price!, feeBps: this.ctx.feeBps, outcome, sellerShareBps });
+        const plan = resolutionPlan({ escrowHeld: c.escrowStatus === 'held', price: must(c.price, 'price'), feeBps: this.ctx.feeBps, outcome, sellerShareBps });
         transition('contract', c.status, plan.contractStatus);
         const params: ResolveParams = {
           disputeId: d.disputeId,
           buyerId: c.buyerId,
-          sellerId: c.sellerId!,
+          sellerId: must(c.sellerId, 'seller_id'),
           holdId: c.holdId,
           currency: c.currency,
           outcome,
           sellerShareBps,
           rationale,
-          resolvedBy: caller.actor!,
+          resolvedBy: must(caller.actor, 'actor'),
           plan,
         };
         const s = newStep(c.contractId, 'resolve', params, this.ctx.clock());
@@ -691,7 +692,7 @@ export class MarketService {
         return s;
       });
       this.throwUnlessDone(await runStep(this.ctx, step.stepId, caller));
-      const dispute = (await repo.getDispute(this.pool, req.disputeId))!;
+      const dispute = must(await repo.getDispute(this.pool, req.disputeId), 'dispute');
       const contract = await this.contractOr404(d0.contractId);
       return { dispute: map.toProtoDispute(dispute), contract: map.toProtoContract(contract), idempotentReplayed: false };
     });

@@ -1,3 +1,4 @@
+import { must } from '../domain/invariant';
 import { withTransaction } from '../data/db';
 import * as repo from '../data/market.repo';
 import type { Contract, SagaStep } from '../domain/model';
@@ -34,7 +35,7 @@ export async function sweepDeadlines(ctx: MarketContext): Promise<number> {
       }
       if (c.status === 'awarded' && c.escrowStatus === 'held') {
         const stepId = uuidv7();
-        const params: ReleaseParams = { buyerId: c.buyerId, holdId: c.holdId!, reason: 'expired' };
+        const params: ReleaseParams = { buyerId: c.buyerId, holdId: must(c.holdId, 'hold_id'), reason: 'expired' };
         release = {
           stepId,
           contractId: c.contractId,
