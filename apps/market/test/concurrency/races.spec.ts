@@ -150,3 +150,136 @@ describe('dispute opened while a passing verdict settles', () => {
     console.log(`dispute vs verify orders: ${orders.join(', ')}`);
   });
 });
+
+describe('more races on one contract', () => {
+  async function delivered(label: string, price = '100') {
+    const buyer = rig.agent(`${label}-buyer`);
+    const seller = rig.agent(`${label}-seller`);
+    await rig.fund(buyer.agentId, price);
+    const c = await createContract(rig.market, buyer);
+    const offer = await submitOffer(rig.market, c.contractId, seller, price);
+    await rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: '' }, OPERATOR);
+    const result = (
+      await rig.market.submitResult({ contractId: c.contractId, sellerId: seller.agentId, summary: 'done', artifactRefs: [], payloadJson: undefined, idempotencyKey: '' }, asAgent(seller.agentId))
+    ).result!;
+    return { buyer, seller, contractId: c.contractId, result };
+  }
+
+  it('the same passing verdict sent 5 times at once (no key): one report, one settlement', async () => {
+    const { buyer, seller, contractId, result } = await delivered('dup-verify');
+    const checks = [{ name: 'ok', ok: true }];
+    const signature = signReport(rig, buyer, { verifierId: buyer.agentId, resultId: result.resultId, verdict: 'pass', score: 1, checks });
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        outcomeOf(
+          rig.market.submitVerification({ contractId, verifierId: buyer.agentId, resultId: result.resultId, verdict: Verdict.VERDICT_PASS, score: 1, checks, signature, idempotencyKey: '' }, asAgent(buyer.agentId)),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+    expect(outcomes.flatMap((o) => (o.ok ? [] : [o.code]))).toEqual(Array(4).fill('invalid_state'));
+    expect(await countRows(rig.marketSql, 'SELECT count(*)::int AS n FROM verification_reports WHERE contract_id = $1', [contractId])).toBe(1);
+    expect(await receiptsOf(contractId)).toBe(1);
+    expect((await rig.market.getContract({ contractId }, OPERATOR)).contract!.status).toBe(ContractStatus.CONTRACT_STATUS_SETTLED);
+    expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: 0n });
+    expect(await rig.balance(seller.agentId)).toEqual({ available: C('99'), held: 0n });
+  });
+
+  it('one dispute resolved 5 times at once with different outcomes: exactly one decision, money moved once', async () => {
+    const { buyer, seller, contractId } = await delivered('dup-resolve');
+    const disputeId = (await rig.market.openDispute({ contractId, openedBy: buyer.agentId, reason: 'x', evidenceRefs: [], idempotencyKey: '' }, asAgent(buyer.agentId))).dispute!.disputeId;
+    const decisions = [
+      { outcome: DisputeOutcome.DISPUTE_OUTCOME_SELLER, sellerShareBps: undefined },
+      { outcome: DisputeOutcome.DISPUTE_OUTCOME_BUYER, sellerShareBps: undefined },
+      { outcome: DisputeOutcome.DISPUTE_OUTCOME_SPLIT, sellerShareBps: 3000 },
+      { outcome: DisputeOutcome.DISPUTE_OUTCOME_SPLIT, sellerShareBps: 5000 },
+      { outcome: DisputeOutcome.DISPUTE_OUTCOME_BUYER, sellerShareBps: undefined },
+    ];
+    const outcomes = await Promise.all(decisions.map((d) => outcomeOf(rig.market.resolveDispute({ disputeId, ...d, rationale: 'race', idempotencyKey: '' }, OPERATOR))));
+    const won = outcomes.flatMap((o) => (o.ok ? [o.value] : []));
+    expect(won).toHaveLength(1);
+    expect(outcomes.flatMap((o) => (o.ok ? [] : [o.code]))).toEqual(Array(4).fill('invalid_state'));
+    const dispute = won[0].dispute!;
+    const expected: Record<number, { buyer: string; seller: string; status: number }> = {
+      [DisputeOutcome.DISPUTE_OUTCOME_SELLER]: { buyer: '0', seller: '99', status: ContractStatus.CONTRACT_STATUS_SETTLED },
+      [DisputeOutcome.DISPUTE_OUTCOME_BUYER]: { buyer: '100', seller: '0', status: ContractStatus.CONTRACT_STATUS_REFUNDED },
+    };
+    const e =
+      dispute.outcome === DisputeOutcome.DISPUTE_OUTCOME_SPLIT
+        ? dispute.sellerShareBps === 3000
+          ? { buyer: '70', seller: '29.7', status: ContractStatus.CONTRACT_STATUS_SPLIT }
+          : { buyer: '50', seller: '49.5', status: ContractStatus.CONTRACT_STATUS_SPLIT }
+        : expected[dispute.outcome!];
+    expect((await rig.market.getContract({ contractId }, OPERATOR)).contract!.status).toBe(e.status);
+    expect(await rig.balance(buyer.agentId)).toEqual({ available: C(e.buyer), held: 0n });
+    expect(await rig.balance(seller.agentId)).toEqual({ available: C(e.seller), held: 0n });
+    expect(await receiptsOf(contractId)).toBe(1);
+  });
+
+  it('buyer and seller open a dispute at the same moment: one opens, the other 409', async () => {
+    const { buyer, seller, contractId } = await delivered('dup-dispute');
+    const [a, b] = await Promise.all(
+      [buyer, seller].map((p) => outcomeOf(rig.market.openDispute({ contractId, openedBy: p.agentId, reason: 'x', evidenceRefs: [], idempotencyKey: '' }, asAgent(p.agentId)))),
+    );
+    expect([a.ok, b.ok].filter(Boolean)).toHaveLength(1);
+    expect([a, b].flatMap((o) => (o.ok ? [] : [o.code]))).toEqual(['invalid_state']);
+    expect(await countRows(rig.marketSql, "SELECT count(*)::int AS n FROM disputes WHERE contract_id = $1 AND status = 'open'", [contractId])).toBe(1);
+  });
+
+  it('one seller offering twice at once: one offer, the other 409 offer_exists', async () => {
+    const buyer = rig.agent('dup-offer-buyer');
+    const seller = rig.agent('dup-offer-seller');
+    const c = await createContract(rig.market, buyer);
+    const outcomes = await Promise.all(['10', '11', '12'].map((p) => outcomeOf(submitOffer(rig.market, c.contractId, seller, p))));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+    expect(outcomes.flatMap((o) => (o.ok ? [] : [o.code]))).toEqual(['offer_exists', 'offer_exists']);
+  });
+
+  it('the same idempotency key sent 5 times at once: one contract, the others replay it', async () => {
+    const buyer = rig.agent('dup-key');
+    // One payload (the deadline too): only the key's first use may create.
+    const req = marketV1.CreateContractRequest.fromPartial({
+      buyerId: buyer.agentId,
+      title: 'one intent',
+      budget: { amount: '5', currency: 'CREDIT' },
+      deadline: new Date(Date.now() + 86_400_000),
+      acceptanceCriteria: 'done',
+      idempotencyKey: 'one-intent',
+    });
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => outcomeOf(rig.market.createContract(req, asAgent(buyer.agentId)))));
+    const ids = new Set(outcomes.map((o) => (o.ok ? o.value.contract!.contractId : `error:${o.code}`)));
+    expect([...ids]).toHaveLength(1);
+    expect([...ids][0]).toMatch(/^ctr_/);
+    expect(outcomes.filter((o) => o.ok && !o.value.idempotentReplayed)).toHaveLength(1);
+    expect(await countRows(rig.marketSql, 'SELECT count(*)::int AS n FROM contracts WHERE buyer_id = $1', [buyer.agentId])).toBe(1);
+  });
+
+  it('cancel by the awarded seller racing its own result: final state and escrow agree', async () => {
+    for (let round = 0; round < 4; round++) {
+      const buyer = rig.agent(`cr${round}-buyer`);
+      const seller = rig.agent(`cr${round}-seller`);
+      await rig.fund(buyer.agentId, '100');
+      const c = await createContract(rig.market, buyer);
+      const offer = await submitOffer(rig.market, c.contractId, seller, '100');
+      await rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: '' }, OPERATOR);
+      const [cancel, result] = await Promise.all([
+        outcomeOf(rig.market.cancelContract({ contractId: c.contractId, reason: 'race', idempotencyKey: '' }, asAgent(seller.agentId))),
+        outcomeOf(rig.market.submitResult({ contractId: c.contractId, sellerId: seller.agentId, summary: 'done', artifactRefs: [], payloadJson: undefined, idempotencyKey: '' }, asAgent(seller.agentId))),
+      ]);
+      const contract = (await rig.market.getContract({ contractId: c.contractId }, OPERATOR)).contract!;
+      if (cancel.ok) {
+        expect(result.ok ? 'ok' : result.code).toBe('invalid_state');
+        expect(contract).toMatchObject({ status: ContractStatus.CONTRACT_STATUS_CANCELLED, escrowStatus: EscrowStatus.ESCROW_STATUS_RELEASED });
+        expect(await rig.balance(buyer.agentId)).toEqual({ available: C('100'), held: 0n });
+        expect(await receiptsOf(c.contractId)).toBe(1);
+      } else {
+        expect(result.ok).toBe(true);
+        expect(cancel.code).toBe('invalid_state');
+        expect(contract).toMatchObject({ status: ContractStatus.CONTRACT_STATUS_DELIVERED, escrowStatus: EscrowStatus.ESCROW_STATUS_HELD });
+        expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: C('100') });
+        expect(await receiptsOf(c.contractId)).toBe(0);
+      }
+    }
+    await expectLedgerOk(rig.wallet);
+  });
+});
