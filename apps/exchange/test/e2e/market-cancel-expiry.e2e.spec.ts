@@ -104,6 +104,15 @@ describe('deadline expiry (sweeper)', () => {
     expectProblem(await m.result(seller, contractId), 409, 'invalid_state');
   });
 
+  it('leaves a disputed contract alone past deadline + grace; a disputed contract cannot be cancelled (409)', async () => {
+    const { buyer, contractId } = await m.awarded({ funds: '40', price: '40', contract: { deadline: future(2500) } });
+    await m.expectStatus(m.openDispute(buyer, contractId), 201);
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(await m.contract(contractId)).toMatchObject({ status: 'disputed', disputed_from: 'awarded', escrow_status: 'held' });
+    await m.expectBalance(buyer, { available: '0', held: '40' });
+    expectProblem(await m.op('POST', `/v1/contracts/${contractId}/cancel`, {}), 409, 'invalid_state');
+  });
+
   it('leaves an awarded contract that is delivered alone (only open and awarded expire)', async () => {
     const { buyer, contractId } = await m.delivered({ funds: '10', price: '10', contract: { deadline: future(2500), budget: { amount: '10', currency: 'CREDIT' } } });
     await new Promise((r) => setTimeout(r, 5000));

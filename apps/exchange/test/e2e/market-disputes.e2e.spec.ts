@@ -166,6 +166,23 @@ describe('POST /v1/disputes/{dispute_id}/resolve', () => {
     await m.expectBalance(seller, { available: '0', held: '0' });
   });
 
+  it('after settlement, a frozen seller cannot be made to pay back: refused (403 agent_frozen), dispute open, nothing moves', async () => {
+    const { buyer, seller, contractId } = await m.settled({ funds: '100', price: '100' });
+    const dispute = await m.expectStatus(m.openDispute(buyer, contractId), 201);
+    await m.expectStatus(m.op('POST', `/v1/agents/${seller.agentId}/freeze`, { reason: 'review' }), 200);
+    // The wallet's identity cache (1 s) must see the freeze.
+    await new Promise((r) => setTimeout(r, 1500));
+    expectProblem(await m.resolve(dispute.dispute_id, { outcome: 'buyer' }), 403, 'agent_frozen');
+    expect((await m.expectStatus(m.op('GET', `/v1/disputes/${dispute.dispute_id}`), 200)).status).toBe('open');
+    await m.expectBalance(buyer, { available: '0', held: '0' });
+    await m.expectBalance(seller, { available: '99', held: '0' });
+    await m.expectStatus(m.op('POST', `/v1/agents/${seller.agentId}/unfreeze`, { reason: 'cleared' }), 200);
+    await new Promise((r) => setTimeout(r, 1500));
+    await m.expectStatus(m.resolve(dispute.dispute_id, { outcome: 'buyer' }), 200);
+    await m.expectBalance(buyer, { available: '99', held: '0' });
+    await m.expectBalance(seller, { available: '0', held: '0' });
+  });
+
   it('validates the decision: split needs seller_share_bps, other outcomes refuse it (400 invalid_seller_share); unknown dispute 404', async () => {
     const { buyer, contractId, dispute } = await disputeDelivered('buyer');
     expectProblem(await m.resolve(dispute.dispute_id, { outcome: 'split' }), 400, 'invalid_seller_share');

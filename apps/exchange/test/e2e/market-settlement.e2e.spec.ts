@@ -116,6 +116,9 @@ describe('settlement: the full happy path with balances at every step', () => {
     expect(await m.expectStatus(m.op('GET', `/v1/receipts/${settled.receipt_id}`), 200)).toEqual(receipt);
     expect(verifyReceipt(receipt, exchangeKey)).toBe(true);
     expect(verifyReceipt({ ...receipt, fee: '0' }, exchangeKey)).toBe(false);
+    // Like GET /v1/receipts/{id}: an agent that is neither payer nor payee may not read it.
+    expectProblem(await m.as(rival, 'GET', `/v1/contracts/${id}/receipt`), 403, 'forbidden');
+    expectProblem(await m.as(rival, 'GET', `/v1/receipts/${settled.receipt_id}`), 403, 'forbidden');
 
     const latest = await m.expectStatus(m.as(seller, 'GET', `/v1/contracts/${id}/verification`), 200);
     expect(latest).toEqual(report);
