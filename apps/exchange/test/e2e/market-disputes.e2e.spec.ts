@@ -188,10 +188,8 @@ describe('POST /v1/disputes/{dispute_id}/resolve', () => {
     expectProblem(await m.resolve(dispute.dispute_id, { outcome: 'split' }), 400, 'invalid_seller_share');
     expectProblem(await m.resolve(dispute.dispute_id, { outcome: 'seller', seller_share_bps: 3000 }), 400, 'invalid_seller_share');
     expectProblem(await m.resolve(dispute.dispute_id, { outcome: 'buyer', seller_share_bps: 5000 }), 400, 'invalid_seller_share');
-    for (const bps of [0, 10000]) {
-      const res = await m.resolve(dispute.dispute_id, { outcome: 'split', seller_share_bps: bps });
-      expect(res.status).toBe(400);
-      expect(['invalid_seller_share', 'validation_failed']).toContain(res.body.code);
+    for (const bps of [0, 10000, -1]) {
+      expectProblem(await m.resolve(dispute.dispute_id, { outcome: 'split', seller_share_bps: bps }), 400, 'invalid_seller_share');
     }
     expectProblem(await m.resolve(dispute.dispute_id, { outcome: 'split', seller_share_bps: 3000, rationale: '' }), 400, 'validation_failed');
     expectProblem(await m.resolve('dsp_00000000-0000-7000-8000-000000000000', { outcome: 'buyer' }), 404, 'dispute_not_found');
