@@ -179,3 +179,45 @@ describe('offer states', () => {
     await m.expectBalance(buyer, { available: '0', held: '20' });
   });
 });
+
+describe('defaults and acting agents', () => {
+  it('a report without verifier_id is the acting agent’s (signed with that id)', async () => {
+    const { buyer, contractId, result } = await m.delivered({ funds: '10', price: '10', contract: { budget: money('10') } });
+    const { verifier_id: _omitted, ...body } = m.report(buyer.agentId, result.result_id, 'pass', buyer.seed);
+    const report = await m.expectStatus(m.as(buyer, 'POST', `/v1/contracts/${contractId}/verify`, body), 201);
+    expect(report.verifier_id).toBe(buyer.agentId);
+    expect((await m.contract(contractId)).status).toBe('settled');
+  });
+
+  it('the operator acting for the buyer (X-Agent-Id) verifies with the buyer’s signature', async () => {
+    const { buyer, seller, contractId, result } = await m.delivered({ funds: '10', price: '10', contract: { budget: money('10') } });
+    const report = m.report(buyer.agentId, result.result_id, 'pass', buyer.seed);
+    await m.expectStatus(m.op('POST', `/v1/contracts/${contractId}/verify`, report, { 'x-agent-id': buyer.agentId }), 201);
+    await m.expectBalance(seller, { available: '9.9', held: '0' });
+  });
+
+  it('an award rejects the other submitted offers but leaves a withdrawn one withdrawn', async () => {
+    const buyer = await m.newAgent('w-buyer');
+    const [s1, s2, s3] = [await m.newAgent('w-s1'), await m.newAgent('w-s2'), await m.newAgent('w-s3')];
+    await m.fund(buyer, '10');
+    const c = await m.openContract(buyer, { budget: money('10') });
+    const o1 = await m.submitOffer(s1, c.contract_id, '10');
+    const o2 = await m.submitOffer(s2, c.contract_id, '9');
+    const o3 = await m.submitOffer(s3, c.contract_id, '8');
+    await m.expectStatus(m.as(s3, 'POST', `/v1/offers/${o3.offer_id}/withdraw`, {}), 200);
+    await m.expectStatus(m.award(c.contract_id, o1.offer_id), 200);
+    const statuses = await Promise.all([o1, o2, o3].map(async (o) => (await m.expectStatus(m.op('GET', `/v1/offers/${o.offer_id}`), 200)).status));
+    expect(statuses).toEqual(['awarded', 'rejected', 'withdrawn']);
+  });
+
+  it('a listing with several tags is found by each of them', async () => {
+    const seller = await m.newAgent('t-seller');
+    const t1 = `t1-${newKey('a').toLowerCase()}`.slice(0, 40);
+    const t2 = `t2-${newKey('b').toLowerCase()}`.slice(0, 40);
+    const l = await m.expectStatus(m.as(seller, 'POST', '/v1/listings', { title: 'Two tags', tags: [t1, t2], price: money('1') }), 201);
+    for (const t of [t1, t2]) {
+      const found = await m.expectStatus(m.op('GET', `/v1/listings?tag=${t}`), 200);
+      expect(found.data.map((x: any) => x.listing_id)).toEqual([l.listing_id]);
+    }
+  });
+});
