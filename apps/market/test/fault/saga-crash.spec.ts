@@ -205,4 +205,51 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     expect((await rig.fees()) - feesBefore).toBe(C('0.3'));
     await expectLedgerOk(rig.wallet);
   });
+
+  it('settle:after_consume with four verdicts in flight: after the restart every contract settles exactly once (retrying the cut calls)', async () => {
+    const N = 4;
+    const parties = Array.from({ length: N }, (_, i) => ({ buyer: rig.agent(`multi-buyer${i}`), seller: rig.agent(`multi-seller${i}`) }));
+    for (const p of parties) await rig.fund(p.buyer.agentId, '50');
+    const feesBefore = await rig.fees();
+    await armed('settle:after_consume');
+    const cases = [];
+    for (const p of parties) {
+      const { contractId } = await awardedContract(p.buyer, p.seller, '50');
+      const result = await deliver(contractId, p.seller);
+      const checks = [{ name: 'complete', ok: true }];
+      const req = {
+        contractId,
+        verifierId: p.buyer.agentId,
+        resultId: result.resultId,
+        verdict: Verdict.VERDICT_PASS,
+        score: 1,
+        checks,
+        signature: signReport(rig, p.buyer, { verifierId: p.buyer.agentId, resultId: result.resultId, verdict: 'pass', score: 1, checks }),
+        idempotencyKey: '',
+      };
+      cases.push({ ...p, contractId, req });
+    }
+    const first = await Promise.all(cases.map((k) => outcomeOf(rig.market.submitVerification(k.req, asAgent(k.buyer.agentId)))));
+    // The first settlement to come back from the wallet kills the process: every call is cut.
+    expect(first.map((o) => (o.ok ? 'ok' : o.code))).toEqual(Array(N).fill('unavailable'));
+    await rig.marketDied();
+
+    await rig.startMarket();
+    for (const [i, k] of cases.entries()) {
+      const c = await contract(k.contractId);
+      if (c.status === ContractStatus.CONTRACT_STATUS_DELIVERED) {
+        // This verdict never committed: the buyer sends it again.
+        const again = await outcomeOf(rig.market.submitVerification(k.req, asAgent(k.buyer.agentId)));
+        expect({ i, code: again.ok ? 'ok' : again.code }).toEqual({ i, code: 'ok' });
+      }
+      const after = await contract(k.contractId);
+      expect({ i, status: after.status, escrow: after.escrowStatus }).toEqual({ i, status: ContractStatus.CONTRACT_STATUS_SETTLED, escrow: EscrowStatus.ESCROW_STATUS_SETTLED });
+      expect(await receiptsOf(k.contractId)).toBe(1);
+      expect((await steps(k.contractId)).map((s) => `${s.kind}:${s.status}`)).toEqual(['award:done', 'settle:done']);
+      expect(await rig.balance(k.buyer.agentId)).toEqual({ available: 0n, held: 0n });
+      expect(await rig.balance(k.seller.agentId)).toEqual({ available: C('49.5'), held: 0n });
+    }
+    expect((await rig.fees()) - feesBefore).toBe(C('0.5') * BigInt(N));
+    await expectLedgerOk(rig.wallet);
+  });
 });
