@@ -282,4 +282,43 @@ describe('more races on one contract', () => {
     }
     await expectLedgerOk(rig.wallet);
   });
+
+  it('award racing the buyer’s cancel of the open contract: either awarded (cancel refused) or cancelled with no hold left', async () => {
+    const seen: string[] = [];
+    // lag > 0: the cancel leaves later; lag < 0: the award does.
+    for (const lag of [0, 0, 1, 2, 4, 8, 15, 30, -1, -2, -4, -8]) {
+      const buyer = rig.agent(`ac${lag}-${seen.length}-buyer`);
+      const seller = rig.agent(`ac${lag}-${seen.length}-seller`);
+      await rig.fund(buyer.agentId, '40');
+      const c = await createContract(rig.market, buyer);
+      const offer = await submitOffer(rig.market, c.contractId, seller, '40');
+      const award = new Promise((r) => setTimeout(r, Math.max(0, -lag))).then(() =>
+        outcomeOf(rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: '' }, OPERATOR)),
+      );
+      const cancel = new Promise((r) => setTimeout(r, Math.max(0, lag))).then(() =>
+        outcomeOf(rig.market.cancelContract({ contractId: c.contractId, reason: 'changed my mind', idempotencyKey: '' }, asAgent(buyer.agentId))),
+      );
+      const [a, k] = await Promise.all([award, cancel]);
+      const contract = (await rig.market.getContract({ contractId: c.contractId }, OPERATOR)).contract!;
+      const balance = await rig.balance(buyer.agentId);
+      seen.push(`${a.ok ? 'award' : a.code}/${k.ok ? 'cancel' : k.code}`);
+      if (a.ok) {
+        // Refused either as the buyer of an awarded contract, or (the award step still pending
+        // when the cancel locked the contract) as "award in progress".
+        expect(['not_allowed_to_cancel', 'invalid_state']).toContain(k.ok ? 'ok' : k.code);
+        expect(contract).toMatchObject({ status: ContractStatus.CONTRACT_STATUS_AWARDED, escrowStatus: EscrowStatus.ESCROW_STATUS_HELD });
+        expect(balance).toEqual({ available: 0n, held: C('40') });
+        expect(await holdsOf(buyer.agentId)).toBe(1);
+      } else {
+        expect(a.code).toBe('invalid_state');
+        expect(k.ok).toBe(true);
+        expect(contract).toMatchObject({ status: ContractStatus.CONTRACT_STATUS_CANCELLED });
+        // No money may stay held for a contract that was never awarded.
+        expect(balance).toEqual({ available: C('40'), held: 0n });
+      }
+      expect(await countRows(rig.marketSql, "SELECT count(*)::int AS n FROM saga_steps WHERE contract_id = $1 AND status = 'pending'", [c.contractId])).toBe(0);
+    }
+    await expectLedgerOk(rig.wallet);
+    console.log(`award vs cancel: ${seen.join(', ')}`);
+  });
 });
