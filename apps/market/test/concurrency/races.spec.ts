@@ -321,4 +321,73 @@ describe('more races on one contract', () => {
     await expectLedgerOk(rig.wallet);
     console.log(`award vs cancel: ${seen.join(', ')}`);
   });
+
+  it('the seller withdrawing the offer being awarded: either awarded (withdraw 409) or withdrawn with nothing held', async () => {
+    const seen: string[] = [];
+    for (const lag of [0, 1, 3, 8, -1, -3]) {
+      const buyer = rig.agent(`wa${seen.length}-buyer`);
+      const seller = rig.agent(`wa${seen.length}-seller`);
+      await rig.fund(buyer.agentId, '30');
+      const c = await createContract(rig.market, buyer);
+      const offer = await submitOffer(rig.market, c.contractId, seller, '30');
+      const award = new Promise((r) => setTimeout(r, Math.max(0, -lag))).then(() =>
+        outcomeOf(rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: '' }, OPERATOR)),
+      );
+      const withdraw = new Promise((r) => setTimeout(r, Math.max(0, lag))).then(() =>
+        outcomeOf(rig.market.withdrawOffer({ offerId: offer.offerId, idempotencyKey: '' }, asAgent(seller.agentId))),
+      );
+      const [a, w] = await Promise.all([award, withdraw]);
+      seen.push(`${a.ok ? 'award' : a.code}/${w.ok ? 'withdraw' : w.code}`);
+      const contract = (await rig.market.getContract({ contractId: c.contractId }, OPERATOR)).contract!;
+      const o = (await rig.market.getOffer({ offerId: offer.offerId }, OPERATOR)).offer!;
+      expect([a.ok, w.ok].filter(Boolean)).toHaveLength(1);
+      if (a.ok) {
+        expect(w.ok ? 'ok' : w.code).toBe('invalid_state');
+        expect([contract.status, o.status]).toEqual([ContractStatus.CONTRACT_STATUS_AWARDED, OfferStatus.OFFER_STATUS_AWARDED]);
+        expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: C('30') });
+      } else {
+        expect(a.code).toBe('invalid_state');
+        expect([contract.status, o.status]).toEqual([ContractStatus.CONTRACT_STATUS_OPEN, OfferStatus.OFFER_STATUS_WITHDRAWN]);
+        expect(await rig.balance(buyer.agentId)).toEqual({ available: C('30'), held: 0n });
+      }
+    }
+    console.log(`award vs withdraw: ${seen.join(', ')}`);
+  });
+
+  // Last in the file: it moves the market's clock past the contracts' deadlines.
+  it('the deadline sweeper racing an award at the deadline: either awarded with the hold or expired with nothing held', async () => {
+    const seen: string[] = [];
+    const h = rig.harness;
+    for (let round = 0; round < 6; round++) {
+      const buyer = rig.agent(`sw${round}-buyer`);
+      const seller = rig.agent(`sw${round}-seller`);
+      await rig.fund(buyer.agentId, '25');
+      const now = h.clock.now();
+      const c = await createContract(rig.market, buyer, { deadline: new Date(now.getTime() + 60_000) });
+      const offer = (
+        await rig.market.submitOffer(
+          marketV1.SubmitOfferRequest.fromPartial({ contractId: c.contractId, sellerId: seller.agentId, price: { amount: '25', currency: 'CREDIT' }, eta: new Date(now.getTime() + 30_000) }),
+          asAgent(seller.agentId),
+        )
+      ).offer!;
+      h.clock.advance(61_000); // past the deadline for the market
+      const [a, swept] = await Promise.all([
+        outcomeOf(rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: '' }, OPERATOR)),
+        new Promise((r) => setTimeout(r, round % 3)).then(() => h.market.workers.sweep()),
+      ]);
+      const contract = (await rig.market.getContract({ contractId: c.contractId }, OPERATOR)).contract!;
+      seen.push(`${a.ok ? 'award' : a.code}/swept ${swept}/${ContractStatus[contract.status]}`);
+      if (contract.status === ContractStatus.CONTRACT_STATUS_AWARDED) {
+        expect(a.ok).toBe(true);
+        expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: C('25') });
+      } else {
+        expect(contract.status).toBe(ContractStatus.CONTRACT_STATUS_EXPIRED);
+        expect(a.ok ? 'ok' : a.code).toBe('invalid_state');
+        expect(await rig.balance(buyer.agentId)).toEqual({ available: C('25'), held: 0n });
+      }
+      expect(await countRows(rig.marketSql, "SELECT count(*)::int AS n FROM saga_steps WHERE contract_id = $1 AND status = 'pending'", [c.contractId])).toBe(0);
+    }
+    await expectLedgerOk(rig.wallet);
+    console.log(`award vs sweep: ${seen.join(', ')}`);
+  });
 });
