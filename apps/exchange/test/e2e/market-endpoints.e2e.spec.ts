@@ -145,6 +145,9 @@ describe('POST /v1/contracts', () => {
     expect([h1.status, h2.status]).toEqual([201, 201]);
     expect(h2.headers.get('idempotent-replayed')).toBe('true');
     expect(h2.body.contract_id).toBe(h1.body.contract_id);
+    // Body and header disagreeing, or a malformed key, are refused before anything is created.
+    expectProblem(await m.as(buyer, 'POST', '/v1/contracts', { ...body, idempotency_key: 'k-a' }, { 'idempotency-key': 'k-b' }), 400, 'idempotency_key_mismatch');
+    expectProblem(await m.as(buyer, 'POST', '/v1/contracts', body, { 'idempotency-key': 'x'.repeat(256) }), 400, 'invalid_idempotency_key');
     const list = await m.expectStatus(m.op('GET', `/v1/contracts?buyer_id=${encodeURIComponent(buyer.agentId)}`), 200);
     expect(list.data).toHaveLength(2);
   });
