@@ -91,7 +91,10 @@ describe('deadline expiry (sweeper)', () => {
   });
 
   it('expires an awarded contract past deadline + grace and releases the escrow with a refund receipt', async () => {
-    const { buyer, seller, contractId } = await m.awarded({ funds: '100', price: '75', contract: { deadline: future(3000) } });
+    // Parties first, so that only contract, offer and award run against the short deadline.
+    const [buyer, seller] = [await m.newAgent('x2-buyer'), await m.newAgent('x2-seller')];
+    await m.fund(buyer, '100');
+    const { contractId } = await m.awarded({ buyer, seller, funds: '0', price: '75', contract: { deadline: future(3000) } });
     await m.expectBalance(buyer, { available: '25', held: '75' });
     const expired = await eventually(() => m.contract(contractId), (x) => x.status === 'expired' && x.escrow_status === 'released', 80, 250);
     expect(expired.receipt_id).toMatch(/^rcpt_/);
@@ -105,7 +108,9 @@ describe('deadline expiry (sweeper)', () => {
   });
 
   it('leaves a disputed contract alone past deadline + grace; a disputed contract cannot be cancelled (409)', async () => {
-    const { buyer, contractId } = await m.awarded({ funds: '40', price: '40', contract: { deadline: future(2500) } });
+    const [buyer, seller] = [await m.newAgent('x3-buyer'), await m.newAgent('x3-seller')];
+    await m.fund(buyer, '40');
+    const { contractId } = await m.awarded({ buyer, seller, funds: '0', price: '40', contract: { deadline: future(3000) } });
     await m.expectStatus(m.openDispute(buyer, contractId), 201);
     await new Promise((r) => setTimeout(r, 5000));
     expect(await m.contract(contractId)).toMatchObject({ status: 'disputed', disputed_from: 'awarded', escrow_status: 'held' });
@@ -114,7 +119,9 @@ describe('deadline expiry (sweeper)', () => {
   });
 
   it('leaves an awarded contract that is delivered alone (only open and awarded expire)', async () => {
-    const { buyer, contractId } = await m.delivered({ funds: '10', price: '10', contract: { deadline: future(2500), budget: { amount: '10', currency: 'CREDIT' } } });
+    const [buyer, seller] = [await m.newAgent('x4-buyer'), await m.newAgent('x4-seller')];
+    await m.fund(buyer, '10');
+    const { contractId } = await m.delivered({ buyer, seller, funds: '0', price: '10', contract: { deadline: future(3000), budget: { amount: '10', currency: 'CREDIT' } } });
     await new Promise((r) => setTimeout(r, 5000));
     expect(await m.contract(contractId)).toMatchObject({ status: 'delivered', escrow_status: 'held' });
     await m.expectBalance(buyer, { available: '0', held: '10' });
