@@ -103,4 +103,41 @@ describeWithNats('market events on NATS (exchange.market.>)', (natsUrl) => {
     const resolved = events.find((e) => e.type === 'exchange.market.dispute.resolved')!;
     expect(resolved.data.dispute).toMatchObject({ disputeId: dispute.dispute_id, status: 'DISPUTE_STATUS_RESOLVED', outcome: 'DISPUTE_OUTCOME_SELLER' });
   });
+
+  it('publishes the other verbs: reopened, rejected and withdrawn, cancelled, refunded, split, expired, listing and verifier listing created', async () => {
+    const seller = await m.newAgent('ev2-seller');
+    // Verdict fail then cancel by the seller: result.rejected, contract.reopened, contract.cancelled.
+    const a = await m.delivered({ funds: '100', price: '100', seller });
+    await m.expectStatus(m.verify(a.buyer, a.contractId, a.result.result_id, 'fail'), 201);
+    await m.expectStatus(m.as(seller, 'POST', `/v1/contracts/${a.contractId}/cancel`, {}), 200);
+    // Buyer outcome and split.
+    const b = await m.delivered({ funds: '100', price: '100' });
+    const db = await m.expectStatus(m.openDispute(b.buyer, b.contractId), 201);
+    await m.expectStatus(m.resolve(db.dispute_id, { outcome: 'buyer' }), 200);
+    const c = await m.delivered({ funds: '100', price: '100' });
+    const dc = await m.expectStatus(m.openDispute(c.buyer, c.contractId), 201);
+    await m.expectStatus(m.resolve(dc.dispute_id, { outcome: 'split', seller_share_bps: 3000 }), 200);
+    // Withdrawn offer, expiry of an open contract (default sweep every 5 s), listings.
+    const buyer = await m.newAgent('ev2-buyer');
+    const open = await m.openContract(buyer, { deadline: new Date(Date.now() + 2000).toISOString() });
+    const o = await m.submitOffer(seller, open.contract_id, '10', { eta: new Date(Date.now() + 1500).toISOString() });
+    await m.expectStatus(m.as(seller, 'POST', `/v1/offers/${o.offer_id}/withdraw`, {}), 200);
+    const listing = await m.expectStatus(m.as(seller, 'POST', '/v1/listings', { title: 'ev', price: { amount: '1', currency: 'CREDIT' } }), 201);
+    await m.expectStatus(m.as(seller, 'POST', '/v1/verifiers', { name: 'ev2' }), 201);
+    const vl = await m.expectStatus(m.as(seller, 'POST', '/v1/verifier-listings', { title: 'ev', price: { amount: '1', currency: 'CREDIT' }, turnaround: 'PT1H' }), 201);
+
+    const typesOf = (id: string) => received.filter((e) => e.subject_id === id).map((e) => e.type.replace('exchange.market.', ''));
+    await eventually(async () => typesOf(open.contract_id), (t) => t.includes('contract.expired'), 80, 250);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(typesOf(a.contractId)).toEqual(['contract.created', 'contract.awarded', 'contract.delivered', 'contract.reopened', 'contract.cancelled']);
+    expect(typesOf(a.result.result_id)).toEqual(['result.submitted', 'result.rejected']);
+    expect(typesOf(b.contractId)).toEqual(['contract.created', 'contract.awarded', 'contract.delivered', 'contract.disputed', 'contract.refunded']);
+    expect(typesOf(c.contractId)).toEqual(['contract.created', 'contract.awarded', 'contract.delivered', 'contract.disputed', 'contract.split']);
+    expect(typesOf(open.contract_id)).toEqual(['contract.created', 'contract.expired']);
+    expect(typesOf(o.offer_id)).toEqual(['offer.submitted', 'offer.withdrawn']);
+    expect(typesOf(listing.listing_id)).toEqual(['listing.created']);
+    expect(typesOf(vl.verifier_listing_id)).toEqual(['verifier_listing.created']);
+    const cancelled = received.find((e) => e.subject_id === a.contractId && e.type.endsWith('.cancelled'))!;
+    expect(cancelled.data.contract).toMatchObject({ status: 'CONTRACT_STATUS_CANCELLED' });
+  });
 });
