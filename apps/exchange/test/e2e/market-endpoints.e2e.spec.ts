@@ -226,6 +226,22 @@ describe('GET /v1/listings', () => {
   });
 });
 
+describe('GET /v1/listings?tag&limit&cursor (created together)', () => {
+  it('pages through listings created at the same moment without a duplicate or a gap', async () => {
+    const sellers = await Promise.all(Array.from({ length: 4 }, (_, i) => m.newAgent(`e-burst-${i}`)));
+    const tag = `burst-${newKey('t').toLowerCase()}`.slice(0, 40);
+    const created = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => m.expectStatus(m.as(sellers[i % 4], 'POST', '/v1/listings', { title: `B${i}`, tags: [tag], price: money('1') }), 201)),
+    );
+    for (const limit of [1, 3, 5]) {
+      const seen = await walk(`/v1/listings?tag=${tag}`, 'listing_id', limit);
+      expect(seen).toHaveLength(16);
+      expect(new Set(seen).size).toBe(16);
+      expect([...seen].sort()).toEqual(created.map((l) => l.listing_id).sort());
+    }
+  });
+});
+
 describe('GET /v1/listings/{listing_id}', () => {
   it('reads a listing; unknown 404 listing_not_found', async () => {
     const seller = await m.newAgent('e-listing-get');
