@@ -348,14 +348,19 @@ describe('POST /v1/contracts/{contract_id}/award/{offer_id}', () => {
     await m.fund(buyer, '30');
     const c = await m.openContract(buyer, { budget: money('50') });
     const o = await m.submitOffer(seller, c.contract_id, '50');
-    expectProblem(await m.award(c.contract_id, o.offer_id), 409, 'insufficient_funds');
+    const key = newKey('poor-award');
+    const refusal = await m.award(c.contract_id, o.offer_id, { idempotency_key: key });
+    expectProblem(refusal, 409, 'insufficient_funds');
     expect(await m.contract(c.contract_id)).toEqual(c);
     expect((await m.expectStatus(m.op('GET', `/v1/offers/${o.offer_id}`), 200)).status).toBe('submitted');
     await m.expectBalance(buyer, { available: '30', held: '0' });
     await m.expectBalance(seller, { available: '0', held: '0' });
-    // A new attempt after the buyer tops up is a new step (the refusal is not replayed).
+    // A new attempt after the buyer tops up is a new step: even with the same key the refusal is
+    // not replayed (a refused market request stores no outcome).
     await m.fund(buyer, '20');
-    const awarded = await m.expectStatus(m.award(c.contract_id, o.offer_id), 200);
+    const retried = await m.award(c.contract_id, o.offer_id, { idempotency_key: key });
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    const awarded = await m.expectStatus(retried, 200);
     expect(awarded).toMatchObject({ status: 'awarded', price: money('50') });
     await m.expectBalance(buyer, { available: '0', held: '50' });
   });
