@@ -252,4 +252,53 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     expect((await rig.fees()) - feesBefore).toBe(C('0.5') * BigInt(N));
     await expectLedgerOk(rig.wallet);
   });
+
+  it('settle:after_consume, then restarted while wallet-ledger is down: the market still starts, and settles once the wallet is back', async () => {
+    const buyer = rig.agent('down-buyer');
+    const seller = rig.agent('down-seller');
+    await rig.fund(buyer.agentId, '100');
+    await armed('settle:after_consume');
+    const { contractId } = await awardedContract(buyer, seller, '100');
+    const result = await deliver(contractId, seller);
+    const checks = [{ name: 'complete', ok: true }];
+    await expectCrash(
+      rig.market.submitVerification(
+        {
+          contractId,
+          verifierId: buyer.agentId,
+          resultId: result.resultId,
+          verdict: Verdict.VERDICT_PASS,
+          score: 1,
+          checks,
+          signature: signReport(rig, buyer, { verifierId: buyer.agentId, resultId: result.resultId, verdict: 'pass', score: 1, checks }),
+          idempotencyKey: '',
+        },
+        asAgent(buyer.agentId),
+      ),
+    );
+    await rig.harness.stopWallet();
+    try {
+      // The start-up recovery pass cannot reach the wallet: it must not keep the market from serving.
+      await rig.startMarket({ MARKET_RECOVERY_INTERVAL_MS: '500' });
+      const waiting = await contract(contractId);
+      expect(waiting).toMatchObject({ status: ContractStatus.CONTRACT_STATUS_ACCEPTED, escrowStatus: EscrowStatus.ESCROW_STATUS_HELD });
+      // A drain that cannot reach the wallet answers 503 wallet_unavailable rather than guessing.
+      const dispute = await outcomeOf(rig.market.openDispute({ contractId, openedBy: buyer.agentId, reason: 'x', evidenceRefs: [], idempotencyKey: '' }, asAgent(buyer.agentId)));
+      expect(dispute.ok ? 'ok' : dispute.code).toBe('wallet_unavailable');
+    } finally {
+      await rig.harness.startWallet();
+    }
+    // The periodic recovery finishes the step with the same key: one receipt.
+    const deadline = Date.now() + 60_000;
+    let settled = await contract(contractId);
+    while (settled.status !== ContractStatus.CONTRACT_STATUS_SETTLED && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      settled = await contract(contractId);
+    }
+    expect(settled).toMatchObject({ status: ContractStatus.CONTRACT_STATUS_SETTLED, escrowStatus: EscrowStatus.ESCROW_STATUS_SETTLED });
+    expect(await receiptsOf(contractId)).toBe(1);
+    expect(await rig.balance(seller.agentId)).toEqual({ available: C('99'), held: 0n });
+    expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: 0n });
+    await expectLedgerOk(rig.wallet);
+  });
 });
