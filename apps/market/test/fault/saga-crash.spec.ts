@@ -301,4 +301,42 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     expect(await rig.balance(buyer.agentId)).toEqual({ available: 0n, held: 0n });
     await expectLedgerOk(rig.wallet);
   });
+
+  it('resolve:after_wallet after settlement (buyer outcome: a seller→buyer transfer) — on restart the dispute is resolved and the transfer made once', async () => {
+    const buyer = rig.agent('post-buyer');
+    const seller = rig.agent('post-seller');
+    await rig.fund(buyer.agentId, '100');
+    await armed('resolve:after_wallet');
+    const { contractId } = await awardedContract(buyer, seller, '100');
+    const result = await deliver(contractId, seller);
+    const checks = [{ name: 'complete', ok: true }];
+    await rig.market.submitVerification(
+      {
+        contractId,
+        verifierId: buyer.agentId,
+        resultId: result.resultId,
+        verdict: Verdict.VERDICT_PASS,
+        score: 1,
+        checks,
+        signature: signReport(rig, buyer, { verifierId: buyer.agentId, resultId: result.resultId, verdict: 'pass', score: 1, checks }),
+        idempotencyKey: '',
+      },
+      asAgent(buyer.agentId),
+    );
+    expect(await rig.balance(seller.agentId)).toEqual({ available: C('99'), held: 0n });
+    const disputeId = (await rig.market.openDispute({ contractId, openedBy: buyer.agentId, reason: 'wrong', evidenceRefs: [], idempotencyKey: '' }, asAgent(buyer.agentId))).dispute!.disputeId;
+    await expectCrash(rig.market.resolveDispute({ disputeId, outcome: DisputeOutcome.DISPUTE_OUTCOME_BUYER, rationale: 'refund', idempotencyKey: '' }, OPERATOR));
+    // The transfer happened; the market did not record it.
+    expect(await rig.balance(buyer.agentId)).toEqual({ available: C('99'), held: 0n });
+    expect(await rig.balance(seller.agentId)).toEqual({ available: 0n, held: 0n });
+
+    await rig.startMarket();
+    expect((await contract(contractId)).status).toBe(ContractStatus.CONTRACT_STATUS_REFUNDED);
+    expect((await rig.market.getDispute({ disputeId }, OPERATOR)).dispute).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_RESOLVED, outcome: DisputeOutcome.DISPUTE_OUTCOME_BUYER });
+    expect(await countRows(rig.walletSql, 'SELECT count(*)::int AS n FROM transfers WHERE from_agent_id = $1', [seller.agentId])).toBe(1);
+    expect((await steps(contractId)).map((s) => `${s.kind}:${s.status}`)).toEqual(['award:done', 'settle:done', 'resolve:done']);
+    expect(await rig.balance(buyer.agentId)).toEqual({ available: C('99'), held: 0n });
+    expect(await rig.balance(seller.agentId)).toEqual({ available: 0n, held: 0n });
+    await expectLedgerOk(rig.wallet);
+  });
 });
