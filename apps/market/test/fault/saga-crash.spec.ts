@@ -339,4 +339,28 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     expect(await rig.balance(seller.agentId)).toEqual({ available: 0n, held: 0n });
     await expectLedgerOk(rig.wallet);
   });
+
+  it('release:after_refund in the deadline sweeper (awarded contract past deadline + grace) — on restart it is expired with that one refund', async () => {
+    const buyer = rig.agent('sweep-buyer');
+    const seller = rig.agent('sweep-seller');
+    await rig.fund(buyer.agentId, '100');
+    await rig.startMarket({ MARKET_FAULT_INJECTION: 'release:after_refund', MARKET_SWEEP_INTERVAL_MS: '200', MARKET_AWARD_GRACE_MS: '0' });
+    const c = await createContract(rig.market, buyer, { deadline: new Date(Date.now() + 3000) });
+    const offer = await submitOffer(rig.market, c.contractId, seller, '70');
+    await rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: '' }, OPERATOR);
+    expect(await rig.balance(buyer.agentId)).toEqual({ available: C('30'), held: C('70') });
+    // Nothing calls the market: its own sweeper expires the contract, refunds, and dies.
+    await rig.marketDied(30_000);
+    expect(await rig.balance(buyer.agentId)).toEqual({ available: C('100'), held: 0n });
+    expect(await storedContract(c.contractId)).toEqual({ status: 'expired', escrow_status: 'held' });
+
+    await rig.startMarket();
+    const expired = await contract(c.contractId);
+    expect(expired).toMatchObject({ status: ContractStatus.CONTRACT_STATUS_EXPIRED, escrowStatus: EscrowStatus.ESCROW_STATUS_RELEASED });
+    const { rows } = await rig.walletSql.query<{ receipt_id: string; kind: string }>('SELECT receipt_id, kind::text FROM receipts WHERE contract_id = $1', [c.contractId]);
+    expect(rows).toEqual([{ receipt_id: expired.receiptId, kind: 'refund' }]);
+    expect((await steps(c.contractId)).map((s) => `${s.kind}:${s.status}`)).toEqual(['award:done', 'release:done']);
+    expect(await rig.balance(buyer.agentId)).toEqual({ available: C('100'), held: 0n });
+    await expectLedgerOk(rig.wallet);
+  });
 });
