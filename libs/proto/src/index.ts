@@ -4,5 +4,7 @@ export * as identityV1Events from './gen/exchange/identity/v1/events';
 export * as identityV1 from './gen/exchange/identity/v1/identity';
 export * as marketV1Events from './gen/exchange/market/v1/events';
 export * as marketV1 from './gen/exchange/market/v1/market';
+export * as registryV1Events from './gen/exchange/registry/v1/events';
+export * as registryV1 from './gen/exchange/registry/v1/registry';
 export * as walletV1Events from './gen/exchange/wallet/v1/events';
 export * as walletV1 from './gen/exchange/wallet/v1/wallet';
