@@ -1,0 +1,29 @@
+export {
+  RECORD_KINDS,
+  type ArtifactEntry,
+  type ArtifactKind,
+  type CasefileCheck,
+  type Docket,
+  type DocketEntry,
+  type DocketSubject,
+  type EntryKind,
+  type JsonValue,
+  type RecordEntry,
+  type RecordKind,
+  type UnsignedDocket,
+  type VerifyResult,
+} from './types';
+export { CasefileInputError, CasefileUnreadableError } from './errors';
+export { artifactEntry, contentSha256, docketJson, recordEntry, signDocket, unsignedDocket, type SignDocketInput } from './docket';
+export { verifyDocket, type VerifyDocketOptions } from './verify';
+export {
+  DEFAULT_ARCHIVE_LIMITS,
+  DOCKET_FILE,
+  PAYLOAD_DIR,
+  readArchive,
+  verifyArchive,
+  writeArchive,
+  type ArchiveLimits,
+  type ReadArchive,
+  type VerifyArchiveOptions,
+} from './archive';
