@@ -39,7 +39,7 @@ function sampleDocket(): Docket {
   );
 }
 
-async function tarGz(files: Array<{ name: string; data?: Buffer; type?: tar.Headers['type']; linkname?: string }>): Promise<Buffer> {
+async function tarGz(files: Array<{ name: string; data?: Buffer; type?: tar.Header['type']; linkname?: string }>): Promise<Buffer> {
   const pack = tar.pack();
   const out = (async () => {
     const chunks: Buffer[] = [];
