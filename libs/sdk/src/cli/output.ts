@@ -6,14 +6,23 @@ export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** A failure the CLI detects itself (bad flag value, unreadable key file). */
+/** A failure the CLI detects itself (bad flag value, unreadable key file); exit code 1 unless given. */
 export class CliUsageError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly exitCode = 1,
   ) {
     super(message);
     this.name = 'CliUsageError';
+  }
+}
+
+/** Ends the command with this exit code after it printed its own result (e.g. an INVALID verdict). */
+export class CliExit extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+    this.name = 'CliExit';
   }
 }
 

@@ -2,12 +2,13 @@
 // tests and other tools can run it in-process.
 import { Command, CommanderError } from 'commander';
 import { addAgentCommand } from './commands/agent';
+import { addCasefileCommand } from './commands/casefile';
 import { addKeygenCommand } from './commands/keygen';
 import { addRegisterCommand } from './commands/register';
 import { addWalletCommand } from './commands/wallet';
 import { DEFAULT_BASE_URL } from './context';
 import { processIo, type CliIo } from './io';
-import { printError } from './output';
+import { CliExit, CliUsageError, printError } from './output';
 
 export type { CliIo } from './io';
 
@@ -23,6 +24,7 @@ export function buildProgram(io: CliIo): Command {
   addRegisterCommand(program, io);
   addAgentCommand(program, io);
   addWalletCommand(program, io);
+  addCasefileCommand(program, io);
   // Subcommands inherit exitOverride/output only when set on them; walk the tree once.
   const configure = (cmd: Command): void => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
@@ -39,9 +41,11 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (err) {
-    // Commander already printed its own message (usage error, --help, --version).
-    if (err instanceof CommanderError) return err.exitCode;
+    // Commander already printed its own message (usage error, --help, --version). `casefile`
+    // documents exit 2 for usage errors (0 valid, 1 invalid).
+    if (err instanceof CommanderError) return err.exitCode !== 0 && argv.includes('casefile') ? 2 : err.exitCode;
+    if (err instanceof CliExit) return err.exitCode;
     printError(io, err);
-    return 1;
+    return err instanceof CliUsageError ? err.exitCode : 1;
   }
 }
