@@ -1,0 +1,78 @@
+import { status } from '@grpc/grpc-js';
+import { errorInfoFromGrpc, errors, type Logger, type PromiseClient } from '@exchange/platform';
+import { identityV1 } from '@exchange/proto';
+
+export type IdentityClient = PromiseClient<typeof identityV1.IdentityServiceService>;
+
+export interface AgentInfo {
+  agentId: string;
+  frozen: boolean;
+}
+
+const MAX_ENTRIES = 10_000;
+const identityUnavailable = () => errors.unavailable('identity_unavailable', 'identity service unavailable');
+
+/**
+ * Agents from identity over gRPC, each answer reused for `ttlMs` (AGENT_CACHE_TTL_MS; a freeze
+ * takes effect within it). Concurrent lookups of one agent share one call; failures are not
+ * cached. Signatures are never cached: each report is checked against identity's current keys.
+ */
+export class AgentDirectory {
+  private readonly cache = new Map<string, { expires: number; agent: Promise<AgentInfo> }>();
+
+  constructor(
+    private readonly client: IdentityClient,
+    private readonly ttlMs: number,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(agentId: string): Promise<AgentInfo> {
+    const t = this.now();
+    const hit = this.cache.get(agentId);
+    if (hit && hit.expires > t) return hit.agent;
+    const agent = this.fetch(agentId);
+    if (this.ttlMs > 0) {
+      if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+      this.cache.set(agentId, { expires: t + this.ttlMs, agent });
+      agent.catch(() => {
+        if (this.cache.get(agentId)?.agent === agent) this.cache.delete(agentId);
+      });
+    }
+    return agent;
+  }
+
+  /** The agent exists (404 agent_not_found) and is not frozen (403 agent_frozen). */
+  async active(agentId: string): Promise<AgentInfo> {
+    const agent = await this.get(agentId);
+    if (agent.frozen) throw errors.permissionDenied('agent_frozen', `agent ${agentId} is frozen`, { agent_id: agentId });
+    return agent;
+  }
+
+  /** The verifying public key (base64) when `signature` over `message` verifies with an unrevoked key of the agent, else null. */
+  async verifySignature(agentId: string, message: Uint8Array, signature: string): Promise<string | null> {
+    try {
+      const res = await this.client.verifyAgentSignature({ agentId, message: Buffer.from(message), signature });
+      return res.valid ? res.pubkey : null;
+    } catch (err) {
+      const info = errorInfoFromGrpc(err);
+      // A malformed signature is identity's INVALID_ARGUMENT: simply not a valid signature.
+      if (info.grpcCode === status.INVALID_ARGUMENT || info.grpcCode === status.NOT_FOUND) return null;
+      this.logger.warn({ err: info.message, code: info.code }, 'identity signature check failed');
+      throw identityUnavailable();
+    }
+  }
+
+  private async fetch(agentId: string): Promise<AgentInfo> {
+    try {
+      const { agent } = await this.client.getAgent({ agentId });
+      if (!agent) throw errors.notFound('agent', agentId);
+      return { agentId: agent.agentId, frozen: agent.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN };
+    } catch (err) {
+      const info = errorInfoFromGrpc(err);
+      if (info.grpcCode === status.NOT_FOUND || info.grpcCode === status.INVALID_ARGUMENT) throw errors.notFound('agent', agentId);
+      this.logger.warn({ err: info.message, code: info.code }, 'identity lookup failed');
+      throw identityUnavailable();
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import {
+  Metadata,
+  status,
+  type handleClientStreamingCall,
+  type handleServerStreamingCall,
+  type ServerErrorResponse,
+  type ServerWritableStream,
+} from '@grpc/grpc-js';
+import {
+  callContextFromMetadata,
+  DomainError,
+  ERROR_CODE_METADATA,
+  ERROR_DETAILS_METADATA,
+  errors,
+  unary,
+  type CallContext,
+  type Logger,
+} from '@exchange/platform';
+import type { registryV1 } from '@exchange/proto';
+import type { Caller } from '../domain/caller';
+import type { RegistryService } from '../service/registry.service';
+import { toProtoArtifact } from './registry.mapper';
+
+/** Download chunk size. */
+export const CHUNK_BYTES = 64 * 1024;
+
+const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId });
+
+/** A DomainError as grpc-js wants it (same trailers as platform's `unary`); anything else INTERNAL. */
+function toServiceError(err: unknown, logger: Logger, method: string): Partial<ServerErrorResponse> {
+  const trailer = new Metadata();
+  if (err instanceof DomainError) {
+    trailer.set(ERROR_CODE_METADATA, err.code);
+    if (err.details !== undefined) trailer.set(ERROR_DETAILS_METADATA, JSON.stringify(err.details));
+    logger.info({ method, code: err.grpcCode, error_code: err.code }, 'rpc');
+    return { code: err.grpcCode, details: err.message, metadata: trailer };
+  }
+  logger.error({ method, err }, 'rpc failed');
+  trailer.set(ERROR_CODE_METADATA, 'internal');
+  return { code: status.INTERNAL, details: 'internal error', metadata: trailer };
+}
+
+function uploadHandler(s: RegistryService, logger: Logger): handleClientStreamingCall<registryV1.UploadArtifactRequest, registryV1.UploadArtifactResponse> {
+  return (call, callback) => {
+    const ctx = callContextFromMetadata(call.metadata, logger);
+    const run = async () => {
+      const iter = call[Symbol.asyncIterator]() as AsyncIterator<registryV1.UploadArtifactRequest>;
+      const first = await iter.next();
+      const part = first.done ? undefined : (first.value as registryV1.UploadArtifactRequest).part;
+      if (part?.$case !== 'metadata') throw errors.invalidArgument('validation_failed', 'the first upload message must be metadata', { field: 'metadata' });
+      async function* chunks(): AsyncGenerator<Uint8Array> {
+        for (;;) {
+          const next = await iter.next();
+          if (next.done) return;
+          const p = (next.value as registryV1.UploadArtifactRequest).part;
+          if (p?.$case !== 'chunk') throw errors.invalidArgument('validation_failed', 'only chunks may follow the metadata', { field: 'chunk' });
+          yield p.value;
+        }
+      }
+      return s.artifacts.upload(part.value, chunks(), caller(ctx));
+    };
+    run().then(
+      (res) => {
+        logger.info({ method: 'UploadArtifact', code: status.OK, request_id: ctx.requestId }, 'rpc');
+        callback(null, res);
+      },
+      (err: unknown) => callback(toServiceError(err, logger, 'UploadArtifact'), null),
+    );
+  };
+}
+
+async function writeChunk(call: ServerWritableStream<unknown, registryV1.DownloadArtifactResponse>, chunk: Buffer): Promise<void> {
+  if (!call.write({ part: { $case: 'chunk', value: chunk } })) await new Promise((resolve) => call.once('drain', resolve));
+}
+
+function downloadHandler(s: RegistryService, logger: Logger): handleServerStreamingCall<registryV1.DownloadArtifactRequest, registryV1.DownloadArtifactResponse> {
+  return (call) => {
+    const ctx = callContextFromMetadata(call.metadata, logger);
+    const run = async () => {
+      const { artifact, bytes, delivered } = await s.artifacts.openDownload(call.request.artifactRef, caller(ctx));
+      call.write({ part: { $case: 'artifact', value: toProtoArtifact(artifact) } });
+      let pending: Buffer = Buffer.alloc(0);
+      try {
+        for await (const data of bytes) {
+          if (call.cancelled) return;
+          pending = pending.length === 0 ? (data as Buffer) : Buffer.concat([pending, data as Buffer]);
+          while (pending.length >= CHUNK_BYTES) {
+            await writeChunk(call, pending.subarray(0, CHUNK_BYTES));
+            pending = pending.subarray(CHUNK_BYTES);
+          }
+        }
+        if (pending.length > 0) await writeChunk(call, pending);
+      } finally {
+        bytes.destroy();
+      }
+      if (call.cancelled) return;
+      await delivered();
+    };
+    run().then(
+      () => {
+        logger.info({ method: 'DownloadArtifact', code: status.OK, request_id: ctx.requestId }, 'rpc');
+        call.end();
+      },
+      (err: unknown) => call.destroy(toServiceError(err, logger, 'DownloadArtifact') as unknown as Error),
+    );
+  };
+}
+
+/** proto in, proto out: every rule lives in the service; errors and logging in platform's `unary`. */
+export function registryHandlers(s: RegistryService, logger: Logger): registryV1.RegistryServiceServer {
+  return {
+    storeObject: unary(logger, 'StoreObject', (req: registryV1.StoreObjectRequest, ctx) => s.objects.store(req, caller(ctx))),
+    getObject: unary(logger, 'GetObject', (req: registryV1.GetObjectRequest, ctx) => s.objects.get(req, caller(ctx))),
+    listObjects: unary(logger, 'ListObjects', (req: registryV1.ListObjectsRequest, ctx) => s.objects.list(req, caller(ctx))),
+    storeExchangeObject: unary(logger, 'StoreExchangeObject', (req: registryV1.StoreExchangeObjectRequest) => s.objects.storeExchange(req)),
+
+    uploadArtifact: uploadHandler(s, logger),
+    downloadArtifact: downloadHandler(s, logger),
+    getArtifact: unary(logger, 'GetArtifact', (req: registryV1.GetArtifactRequest, ctx) => s.artifacts.get(req, caller(ctx))),
+    getArtifactEnvelope: unary(logger, 'GetArtifactEnvelope', (req: registryV1.GetArtifactEnvelopeRequest, ctx) => s.artifacts.envelope(req, caller(ctx))),
+    ackArtifact: unary(logger, 'AckArtifact', (req: registryV1.AckArtifactRequest, ctx) => s.artifacts.ack(req, caller(ctx))),
+    listDeliveryReceipts: unary(logger, 'ListDeliveryReceipts', (req: registryV1.ListDeliveryReceiptsRequest, ctx) =>
+      s.artifacts.listReceipts(req, caller(ctx)),
+    ),
+    takedownArtifact: unary(logger, 'TakedownArtifact', (req: registryV1.TakedownArtifactRequest, ctx) => s.artifacts.takedown(req, caller(ctx))),
+    reinstateArtifact: unary(logger, 'ReinstateArtifact', (req: registryV1.ReinstateArtifactRequest, ctx) => s.artifacts.reinstate(req, caller(ctx))),
+
+    queryAttestations: unary(logger, 'QueryAttestations', (req: registryV1.QueryAttestationsRequest, ctx) => s.objects.queryAttestations(req, caller(ctx))),
+    exportAttestations: unary(logger, 'ExportAttestations', (req: registryV1.ExportAttestationsRequest, ctx) =>
+      s.casefiles.exportAttestations(req, caller(ctx)),
+    ),
+
+    exportReceipts: unary(logger, 'ExportReceipts', (req: registryV1.ExportReceiptsRequest, ctx) => s.casefiles.exportReceipts(req, caller(ctx))),
+    exportCasefile: unary(logger, 'ExportCasefile', (req: registryV1.ExportCasefileRequest, ctx) => s.casefiles.exportCasefile(req, caller(ctx))),
+    verifyCasefile: unary(logger, 'VerifyCasefile', (req: registryV1.VerifyCasefileRequest) => s.casefiles.verify(req)),
+  };
+}

@@ -1,0 +1,235 @@
+import type { Readable } from 'node:stream';
+import { signCanonical } from '@exchange/crypto';
+import { decodeCursor, encodeCursor, errors, newId, resolveLimit } from '@exchange/platform';
+import type { registryV1 } from '@exchange/proto';
+import { canRead } from '../domain/access';
+import { actingAgent, requireOperator, viewerOf, type Caller } from '../domain/caller';
+import { artifactRefOf, hexOfRef, isContentRef } from '../domain/ids';
+import { ackPayload, deliveryReceiptPayload } from '../domain/receipts';
+import { validateMediaType, validateParties, validateReason, visibilityFrom } from '../domain/validation';
+import { canonicalize } from '@exchange/crypto';
+import { withTransaction } from '../data/db';
+import { artifactsRepo, type ArtifactRow, type DeliveryReceiptRow, type EnvelopeJson } from '../data/registry.repo';
+import { toProtoAck, toProtoArtifact, toProtoReceipt } from '../grpc/registry.mapper';
+import type { RegistryContext } from './context';
+import { artifactAcked, artifactChanged, artifactDelivered } from './events';
+
+const invalid = (field: string, message: string) => errors.invalidArgument('validation_failed', message, { field });
+
+export class ArtifactsService {
+  constructor(private readonly ctx: RegistryContext) {}
+
+  /** Everyone who counts as a party of the artifact: uploader, listed parties, contract's buyer and seller. */
+  async partiesOf(a: ArtifactRow): Promise<string[]> {
+    const parties = [a.uploadedBy, ...a.parties].filter((p) => p !== '');
+    if (a.contractId !== null) {
+      const c = await this.ctx.contracts.parties(a.contractId);
+      parties.push(c.buyerId);
+      if (c.sellerId) parties.push(c.sellerId);
+    }
+    return parties;
+  }
+
+  private async mayRead(a: ArtifactRow, caller: Caller): Promise<boolean> {
+    const viewer = viewerOf(caller);
+    // Contract parties are only looked up when they can make a difference.
+    const direct = [a.uploadedBy, ...a.parties];
+    if (canRead(a.access, viewer, direct)) return true;
+    if (a.access !== 'parties' || a.contractId === null || viewer.kind !== 'agent') return false;
+    return canRead(a.access, viewer, await this.partiesOf(a));
+  }
+
+  private async existing(ref: string): Promise<ArtifactRow> {
+    if (!isContentRef(ref)) throw errors.notFound('artifact', ref);
+    const row = await artifactsRepo.get(this.ctx.pool, ref);
+    if (!row) throw errors.notFound('artifact', ref);
+    return row;
+  }
+
+  /** The artifact's metadata when the caller may read it (404 artifact_not_found, 403 access_denied). */
+  async readable(ref: string, caller: Caller): Promise<ArtifactRow> {
+    const row = await this.existing(ref);
+    if (!(await this.mayRead(row, caller))) throw errors.permissionDenied('access_denied', `you may not read artifact ${ref}`);
+    return row;
+  }
+
+  async upload(meta: registryV1.ArtifactMetadata, chunks: AsyncIterable<Uint8Array>, caller: Caller): Promise<registryV1.UploadArtifactResponse> {
+    const viewer = viewerOf(caller);
+    if (viewer.kind === 'anonymous') throw errors.permissionDenied('access_denied', 'uploads need an operator or an acting agent');
+    const uploader = actingAgent(caller) ?? '';
+    const mediaType = validateMediaType(meta.mediaType);
+    const access = visibilityFrom(meta.access, 'parties');
+    const parties = validateParties(meta.parties);
+    const envelope = validateEnvelope(meta.envelope);
+    const contractId = meta.contractId !== undefined && meta.contractId !== '' ? meta.contractId : null;
+    if (contractId !== null) {
+      const c = await this.ctx.contracts.parties(contractId);
+      if (viewer.kind === 'agent' && viewer.agentId !== c.buyerId && viewer.agentId !== c.sellerId) {
+        throw errors.permissionDenied('not_contract_party', `${viewer.agentId} is not a party of contract ${contractId}`, { contract_id: contractId });
+      }
+    }
+    const put = await this.ctx.store.put(chunks, { maxBytes: this.ctx.maxArtifactBytes });
+    const ref = artifactRefOf(put.sha256);
+    if (put.size === 0) {
+      if (!(await artifactsRepo.get(this.ctx.pool, ref))) await this.ctx.store.delete(put.sha256);
+      throw invalid('content', 'artifact content is empty');
+    }
+    const now = this.ctx.clock();
+    const result = await withTransaction(this.ctx.pool, async (client) => {
+      const r = await artifactsRepo.insert(client, {
+        artifactRef: ref,
+        sizeBytes: put.size,
+        mediaType,
+        contractId,
+        access,
+        parties,
+        envelope,
+        status: 'active',
+        removedReason: null,
+        uploadedBy: uploader,
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (r.created) await artifactChanged(client, 'uploaded', r.row, caller);
+      return r;
+    });
+    if (result.created) this.ctx.notify();
+    return { artifact: toProtoArtifact(result.row), created: result.created };
+  }
+
+  /**
+   * Opens a download: the metadata, the bytes, and `delivered()` to call once every byte went out
+   * (writes the exchange-signed delivery receipt for an acting agent; nothing for the operator).
+   */
+  async openDownload(ref: string, caller: Caller): Promise<{ artifact: ArtifactRow; bytes: Readable; delivered: () => Promise<void> }> {
+    const row = await this.readable(ref, caller);
+    if (row.status === 'removed') {
+      throw errors.failedPrecondition('artifact_removed', `artifact ${ref} was removed: ${row.removedReason ?? ''}`, {
+        reason: row.removedReason,
+      });
+    }
+    const bytes = await this.ctx.store.get(hexOfRef(ref));
+    const agent = actingAgent(caller);
+    const delivered = async () => {
+      if (agent === null) return;
+      const fields = {
+        delivery_receipt_id: newId('dlv'),
+        artifact_ref: ref,
+        agent_id: agent,
+        size_bytes: row.sizeBytes,
+        delivered_at: this.ctx.clock().toISOString(),
+      };
+      const receipt: DeliveryReceiptRow = {
+        deliveryReceiptId: fields.delivery_receipt_id,
+        artifactRef: ref,
+        agentId: agent,
+        sizeBytes: row.sizeBytes,
+        deliveredAt: new Date(fields.delivered_at),
+        signature: signCanonical(deliveryReceiptPayload(fields), this.ctx.signingKey),
+        signerPublicKey: this.ctx.exchangePublicKey,
+      };
+      await withTransaction(this.ctx.pool, async (client) => {
+        await artifactsRepo.insertReceipt(client, receipt);
+        await artifactDelivered(client, receipt, caller);
+      });
+      this.ctx.notify();
+    };
+    return { artifact: row, bytes, delivered };
+  }
+
+  async get(req: registryV1.GetArtifactRequest, caller: Caller): Promise<registryV1.GetArtifactResponse> {
+    return { artifact: toProtoArtifact(await this.readable(req.artifactRef, caller)) };
+  }
+
+  async envelope(req: registryV1.GetArtifactEnvelopeRequest, caller: Caller): Promise<registryV1.GetArtifactEnvelopeResponse> {
+    const row = await this.readable(req.artifactRef, caller);
+    if (row.envelope === null) throw errors.notFound('envelope', req.artifactRef);
+    return { artifactRef: row.artifactRef, envelope: toProtoArtifact(row).envelope };
+  }
+
+  async ack(req: registryV1.AckArtifactRequest, caller: Caller): Promise<registryV1.AckArtifactResponse> {
+    const acting = actingAgent(caller);
+    const agentId = req.agentId !== '' ? req.agentId : acting;
+    if (agentId === null) throw invalid('agent_id', 'agent_id is required');
+    if (acting !== null && acting !== agentId) {
+      throw errors.permissionDenied('acting_agent_mismatch', `the acting agent ${acting} is not agent_id ${agentId}`, { field: 'agent_id', acting_agent: acting });
+    }
+    if (req.signature === '') throw invalid('signature', 'signature is required');
+    const row = await this.existing(req.artifactRef);
+    if (!(await this.mayRead(row, { actor: `agent:${agentId}`, agentId }))) {
+      throw errors.permissionDenied('access_denied', `${agentId} may not read artifact ${req.artifactRef}`);
+    }
+    await this.ctx.agents.active(agentId);
+    const message = new TextEncoder().encode(canonicalize(ackPayload(row.artifactRef, agentId)));
+    if ((await this.ctx.agents.verifySignature(agentId, message, req.signature)) === null) {
+      throw errors.invalidArgument('ack_signature_invalid', 'signature does not verify over canonical({artifact_ref, agent_id})', { agent_id: agentId });
+    }
+    const result = await withTransaction(this.ctx.pool, async (client) => {
+      const r = await artifactsRepo.insertAck(client, {
+        ackId: newId('ack'),
+        artifactRef: row.artifactRef,
+        agentId,
+        signature: req.signature,
+        createdAt: this.ctx.clock(),
+      });
+      if (r.created) await artifactAcked(client, r.row, caller);
+      return r;
+    });
+    if (result.created) this.ctx.notify();
+    return { ack: toProtoAck(result.row), created: result.created };
+  }
+
+  async listReceipts(req: registryV1.ListDeliveryReceiptsRequest, caller: Caller): Promise<registryV1.ListDeliveryReceiptsResponse> {
+    const row = await this.existing(req.artifactRef);
+    const viewer = viewerOf(caller);
+    if (viewer.kind !== 'operator') {
+      const parties = viewer.kind === 'agent' ? await this.partiesOf(row) : [];
+      if (viewer.kind !== 'agent' || !parties.includes(viewer.agentId)) {
+        throw errors.permissionDenied('access_denied', `you may not read the delivery receipts of ${req.artifactRef}`);
+      }
+    }
+    const limit = resolveLimit(req.page?.limit);
+    if (req.page?.cursor) decodeCursor(req.page.cursor);
+    const rows = await artifactsRepo.listReceipts(this.ctx.pool, row.artifactRef, req.page?.cursor || undefined, limit + 1);
+    const data = rows.slice(0, limit);
+    const last = data[data.length - 1];
+    const nextCursor = rows.length > limit ? encodeCursor({ createdAt: last.deliveredAt, id: last.deliveryReceiptId }) : '';
+    return { receipts: data.map(toProtoReceipt), page: { nextCursor } };
+  }
+
+  takedown(req: registryV1.TakedownArtifactRequest, caller: Caller): Promise<registryV1.TakedownArtifactResponse> {
+    return this.changeStatus(req.artifactRef, req.reason, caller, 'removed');
+  }
+
+  reinstate(req: registryV1.ReinstateArtifactRequest, caller: Caller): Promise<registryV1.ReinstateArtifactResponse> {
+    return this.changeStatus(req.artifactRef, req.reason, caller, 'active');
+  }
+
+  private async changeStatus(ref: string, reasonIn: string, caller: Caller, wanted: 'active' | 'removed') {
+    const operator = requireOperator(caller);
+    const reason = validateReason(reasonIn);
+    if (!isContentRef(ref)) throw errors.notFound('artifact', ref);
+    const now = this.ctx.clock();
+    const updated = await withTransaction(this.ctx.pool, async (client) => {
+      const row = await artifactsRepo.get(client, ref, true);
+      if (!row) throw errors.notFound('artifact', ref);
+      if (row.status === wanted) throw errors.invalidState('artifact', row.status, wanted);
+      const next = await artifactsRepo.setStatus(client, ref, wanted, wanted === 'removed' ? reason : null, now);
+      await artifactsRepo.audit(client, { id: newId('aud'), action: wanted === 'removed' ? 'takedown' : 'reinstate', artifactRef: ref, operator, reason, at: now });
+      await artifactChanged(client, wanted === 'removed' ? 'removed' : 'reinstated', next, caller, reason);
+      return next;
+    });
+    this.ctx.notify();
+    return { artifact: toProtoArtifact(updated) };
+  }
+}
+
+function validateEnvelope(e: registryV1.Envelope | undefined): EnvelopeJson | null {
+  if (e === undefined) return null;
+  const algorithm = e.algorithm.trim();
+  if (algorithm === '' || algorithm.length > 64) throw invalid('envelope.algorithm', 'envelope.algorithm is required (≤ 64 chars)');
+  if (e.recipientKeyIds.length === 0 || e.recipientKeyIds.length > 100) throw invalid('envelope.recipient_key_ids', 'envelope needs 1-100 recipient_key_ids');
+  for (const k of e.recipientKeyIds) if (k === '' || k.length > 256) throw invalid('envelope.recipient_key_ids', 'recipient key ids are 1-256 chars');
+  if (e.nonce !== undefined && e.nonce.length > 256) throw invalid('envelope.nonce', 'envelope.nonce is at most 256 chars');
+  return { algorithm, recipient_key_ids: e.recipientKeyIds, ...(e.nonce !== undefined && e.nonce !== '' ? { nonce: e.nonce } : {}) };
+}

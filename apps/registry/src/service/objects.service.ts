@@ -1,0 +1,157 @@
+import { signCanonical } from '@exchange/crypto';
+import { errors, resolveLimit, toPage, decodeCursor } from '@exchange/platform';
+import type { commonV1, registryV1 } from '@exchange/proto';
+import { canRead } from '../domain/access';
+import { actingAgent, viewerOf, type Caller } from '../domain/caller';
+import { objectIdOf } from '../domain/ids';
+import {
+  ATTESTATION_TYPE,
+  attestationSubject,
+  parsePayload,
+  RESERVED_TYPES,
+  validateParties,
+  validateTags,
+  validateType,
+  visibilityFrom,
+} from '../domain/validation';
+import { withTransaction } from '../data/db';
+import { objectsRepo, type ObjectFilter, type ObjectRow } from '../data/registry.repo';
+import { toProtoObject } from '../grpc/registry.mapper';
+import type { RegistryContext } from './context';
+import { objectStored } from './events';
+
+/** signer_agent_id of objects the exchange signs itself. */
+export const EXCHANGE_SIGNER = 'exchange';
+const EXCHANGE_CALLER: Caller = { actor: 'system:registry', agentId: null };
+
+export class ObjectsService {
+  constructor(private readonly ctx: RegistryContext) {}
+
+  async store(req: registryV1.StoreObjectRequest, caller: Caller): Promise<registryV1.StoreObjectResponse> {
+    const type = validateType(req.type);
+    if (RESERVED_TYPES.has(type)) throw errors.permissionDenied('reserved_type', `type ${type} is reserved to the exchange`, { type });
+    const acting = actingAgent(caller);
+    const signer = req.signerAgentId !== '' ? req.signerAgentId : acting;
+    if (signer === null) throw errors.invalidArgument('validation_failed', 'signer_agent_id is required', { field: 'signer_agent_id' });
+    if (acting !== null && acting !== signer) {
+      throw errors.permissionDenied('acting_agent_mismatch', `the acting agent ${acting} is not signer_agent_id ${signer}`, {
+        field: 'signer_agent_id',
+        acting_agent: acting,
+      });
+    }
+    const { payload, canonical } = parsePayload(req.payloadJson);
+    const subjectRef = attestationSubject(type, payload);
+    const visibility = visibilityFrom(req.visibility, 'public');
+    const parties = validateParties(req.parties);
+    const tags = validateTags(req.tags);
+    if (req.signature === '') throw errors.invalidArgument('validation_failed', 'signature is required', { field: 'signature' });
+    await this.ctx.agents.active(signer);
+    const pubkey = await this.ctx.agents.verifySignature(signer, new TextEncoder().encode(canonical), req.signature);
+    if (pubkey === null) {
+      throw errors.invalidArgument('object_signature_invalid', 'signature does not verify over canonical(payload) with an unrevoked key of the signer', {
+        signer_agent_id: signer,
+      });
+    }
+    const row: ObjectRow = {
+      objectId: objectIdOf(type, payload, signer),
+      type,
+      payloadJson: canonical,
+      signerAgentId: signer,
+      signature: req.signature,
+      signerPublicKey: pubkey,
+      visibility,
+      parties,
+      tags,
+      subjectRef,
+      createdAt: this.ctx.clock(),
+    };
+    return this.insert(row, caller);
+  }
+
+  /** Internal: an object signed by the exchange key (alias tokens, identity reveals). */
+  async storeExchange(req: registryV1.StoreExchangeObjectRequest): Promise<registryV1.StoreExchangeObjectResponse> {
+    const type = validateType(req.type);
+    const { payload, canonical } = parsePayload(req.payloadJson);
+    const row: ObjectRow = {
+      objectId: objectIdOf(type, payload, EXCHANGE_SIGNER),
+      type,
+      payloadJson: canonical,
+      signerAgentId: EXCHANGE_SIGNER,
+      signature: signCanonical(payload, this.ctx.signingKey),
+      signerPublicKey: this.ctx.exchangePublicKey,
+      visibility: visibilityFrom(req.visibility, 'public'),
+      parties: validateParties(req.parties),
+      tags: validateTags(req.tags),
+      subjectRef: attestationSubject(type, payload),
+      createdAt: this.ctx.clock(),
+    };
+    return this.insert(row, EXCHANGE_CALLER);
+  }
+
+  private async insert(row: ObjectRow, caller: Caller): Promise<{ object: registryV1.RegistryObject; created: boolean }> {
+    const result = await withTransaction(this.ctx.pool, async (client) => {
+      const r = await objectsRepo.insert(client, row);
+      if (r.created) await objectStored(client, r.row, caller);
+      return r;
+    });
+    if (result.created) this.ctx.notify();
+    return { object: toProtoObject(result.row), created: result.created };
+  }
+
+  /** The object when the caller may read it: 404 object_not_found, 403 access_denied. */
+  async readable(objectId: string, caller: Caller, type?: string): Promise<ObjectRow> {
+    const row = await objectsRepo.get(this.ctx.pool, objectId);
+    if (!row || (type !== undefined && row.type !== type)) throw errors.notFound('object', objectId);
+    if (!canRead(row.visibility, viewerOf(caller), [row.signerAgentId, ...row.parties])) {
+      throw errors.permissionDenied('access_denied', `you may not read object ${objectId}`);
+    }
+    return row;
+  }
+
+  async get(req: registryV1.GetObjectRequest, caller: Caller): Promise<registryV1.GetObjectResponse> {
+    return { object: toProtoObject(await this.readable(req.objectId, caller, req.type)) };
+  }
+
+  async list(req: registryV1.ListObjectsRequest, caller: Caller): Promise<registryV1.ListObjectsResponse> {
+    const filter: ObjectFilter = {};
+    if (req.type !== undefined && req.type !== '') filter.type = validateType(req.type);
+    if (req.tag !== undefined && req.tag !== '') filter.tag = validateTags([req.tag])[0];
+    const { rows, page } = await this.page(filter, req.page, caller);
+    return { objects: rows.map(toProtoObject), page };
+  }
+
+  async queryAttestations(req: registryV1.QueryAttestationsRequest, caller: Caller): Promise<registryV1.QueryAttestationsResponse> {
+    const { rows, page } = await this.page(attestationFilter(req), req.page, caller);
+    return { attestations: rows.map(toProtoObject), page };
+  }
+
+  /** Every attestation matching the filters that the caller may read, oldest first (≤ `max`). */
+  async allAttestations(req: registryV1.ExportAttestationsRequest, caller: Caller, max: number): Promise<ObjectRow[]> {
+    const rows = await objectsRepo.list(this.ctx.pool, attestationFilter(req), viewerOf(caller), max + 1);
+    if (rows.length > max) throw errors.invalidArgument('export_too_large', `more than ${max} attestations match; narrow the filters`, { max });
+    return rows.reverse();
+  }
+
+  private async page(filter: ObjectFilter, pageReq: commonV1.PageRequest | undefined, caller: Caller) {
+    const limit = resolveLimit(pageReq?.limit);
+    if (pageReq?.cursor) filter.cursor = decodeCursor(pageReq.cursor);
+    const fetched = await objectsRepo.list(this.ctx.pool, filter, viewerOf(caller), limit + 1);
+    const { data, nextCursor } = toPage(fetched, limit, (r) => ({ createdAt: r.createdAt, id: r.objectId }));
+    return { rows: data, page: { nextCursor: nextCursor ?? '' } };
+  }
+}
+
+function attestationFilter(req: {
+  subjectRef?: string | undefined;
+  signerAgentId?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}): ObjectFilter {
+  const filter: ObjectFilter = { type: ATTESTATION_TYPE };
+  if (req.subjectRef) filter.subjectRef = req.subjectRef;
+  if (req.signerAgentId) filter.signerAgentId = req.signerAgentId;
+  if (req.from) filter.from = req.from;
+  if (req.to) filter.to = req.to;
+  if (filter.from && filter.to && filter.from >= filter.to) throw errors.invalidArgument('validation_failed', 'from must be before to', { field: 'from' });
+  return filter;
+}
