@@ -1,4 +1,4 @@
-import { fromBase64, registrationProofPayload, verify, verifyCanonical } from '@exchange/crypto';
+import { canonicalize, fromBase64, generateKeyPair, registrationProofPayload, sha256Hex, signCanonical, toBase64, verify, verifyCanonical } from '@exchange/crypto';
 import { DomainError, errors, startGrpcServer, unary, type CallContext, type GrpcServerHandle } from '@exchange/platform';
 import { testLogger } from '@exchange/testing';
 import { identityV1 } from '@exchange/proto';
@@ -27,6 +27,10 @@ export interface FakeIdentity {
   address: string;
   handle: GrpcServerHandle;
   agents: Map<string, identityV1.Agent>;
+  /** Minted party aliases, "<contract_id>|<role>" → {alias, agentId}. */
+  aliases: Map<string, { alias: string; agentId: string }>;
+  /** Key the fake signs alias tokens and reveals with (base64). */
+  exchangePublicKey: string;
   calls: RecordedCall[];
   /** The next call of `method` fails with `err` (once). */
   failNext(method: string, err: Error): void;
@@ -73,6 +77,16 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
   const touch = (agent: identityV1.Agent) => {
     agent.updatedAt = new Date();
     return structuredClone(agent);
+  };
+
+  const exchangeKeys = generateKeyPair();
+  const aliases = new Map<string, { alias: string; agentId: string }>();
+  const minted = new Set<string>();
+  const exchangeObject = (type: string, payload: Record<string, unknown>) => {
+    const objectId = `sha256:${sha256Hex(canonicalize({ type, payload, signer_agent_id: 'exchange' }))}`;
+    const created = !minted.has(objectId);
+    minted.add(objectId);
+    return { objectId, payloadJson: canonicalize(payload), signature: signCanonical(payload, exchangeKeys.privateKey), created };
   };
 
   type Handlers = { [K in keyof identityV1.IdentityServiceServer]: (req: any, ctx: CallContext) => Promise<any> };
@@ -162,6 +176,23 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
       delete agent.frozenReason;
       return { agent: touch(agent) };
     },
+    // MintPartyAlias / MintIdentityReveal as identity answers them (the registry is not involved).
+    async mintPartyAlias(req: identityV1.MintPartyAliasRequest) {
+      const role = req.role === identityV1.PartyRole.PARTY_ROLE_BUYER ? 'buyer' : req.role === identityV1.PartyRole.PARTY_ROLE_SELLER ? 'seller' : null;
+      if (role === null) throw errors.invalidArgument('validation_failed', 'role must be buyer or seller');
+      const key = `${req.contractId}|${role}`;
+      const entry = aliases.get(key) ?? { alias: `anon:${String(++seq).padStart(12, 'a').replace(/[^a-z2-7]/g, 'q')}`, agentId: req.agentId };
+      aliases.set(key, entry);
+      return { alias: entry.alias, ...exchangeObject('party_alias_token', { alias: entry.alias, contract_id: req.contractId, role }) };
+    },
+    async mintIdentityReveal(req: identityV1.MintIdentityRevealRequest, ctx) {
+      const found = [...aliases.entries()].find(([key, v]) => v.alias === req.alias && key.startsWith(`${req.contractId}|`));
+      if (!found) throw errors.notFound('alias', req.alias);
+      const operator = ctx.agentId === null && (ctx.actor?.startsWith('operator:') ?? false);
+      const acting = ctx.agentId ?? (ctx.actor?.startsWith('agent:') ? ctx.actor.slice('agent:'.length) : null);
+      if (!operator && acting !== found[1].agentId) throw errors.permissionDenied('not_alias_owner', 'only the aliased agent or the operator');
+      return exchangeObject('identity_reveal', { alias: req.alias, agent_id: found[1].agentId, contract_id: req.contractId, reveal_to: req.revealTo });
+    },
     async verifyAgentSignature(req: identityV1.VerifyAgentSignatureRequest) {
       const agent = agents.get(req.agentId);
       if (!agent) return { valid: false, pubkey: '', agent: undefined };
@@ -210,6 +241,8 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
     address: `127.0.0.1:${handle.port}`,
     handle,
     agents,
+    aliases,
+    exchangePublicKey: toBase64(exchangeKeys.publicKey),
     calls,
     failNext: (method: string, err: Error) => failures.set(method, err),
     stop: () => handle.shutdown(100),

@@ -18,10 +18,18 @@ describe('IdentityConfigSchema', () => {
       GRPC_PORT: '6000',
       GRPC_HOST: '127.0.0.1',
       NATS_URL: 'nats://127.0.0.1:4222',
+      REGISTRY_GRPC_URL: 'registry:50056',
       EXCHANGE_ENV: 'mainnet',
       LOG_LEVEL: 'debug',
     });
-    expect(config).toMatchObject({ GRPC_PORT: 6000, GRPC_HOST: '127.0.0.1', NATS_URL: 'nats://127.0.0.1:4222', EXCHANGE_ENV: 'mainnet', LOG_LEVEL: 'debug' });
+    expect(config).toMatchObject({
+      GRPC_PORT: 6000,
+      GRPC_HOST: '127.0.0.1',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      REGISTRY_GRPC_URL: 'registry:50056',
+      EXCHANGE_ENV: 'mainnet',
+      LOG_LEVEL: 'debug',
+    });
   });
 
   it.each([

@@ -6,6 +6,8 @@ export const IdentityConfigSchema = Type.Object({
   GRPC_HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Registry gRPC address (host:port), used only when minting alias tokens and reveals. */
+  REGISTRY_GRPC_URL: Type.Optional(Type.String({ minLength: 1 })),
   EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
   LOG_LEVEL: Type.Union(
     [

@@ -5,11 +5,14 @@ import { createPgPool, runMigrations } from '@exchange/db';
 import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
 import { IdentityConfigSchema, type IdentityConfig } from './config';
 import { PgAgentReader } from './data/agent.reader';
+import { PgAliasStore } from './data/alias.store';
 import { PrismaAgentWriter } from './data/agent.writer';
 import { createIdentityPrisma } from './data/prisma';
 import { AgentService } from './domain/agent.service';
+import { AliasService } from './domain/alias.service';
 import { identityEvents } from './events/identity.events';
 import { startIdentityGrpcServer } from './grpc/server';
+import { GrpcExchangeObjectStore } from './registry/exchange-objects';
 
 export { IdentityConfigSchema, type IdentityConfig } from './config';
 export { IDENTITY_SERVICE_NAME } from './grpc/server';
@@ -54,8 +57,11 @@ export async function startIdentity(config: IdentityConfig, deps: IdentityDeps):
   const pool = createPgPool(config.DATABASE_URL, { max: 10, applicationName: 'identity', logger });
   const prisma = createIdentityPrisma(config.DATABASE_URL);
   let relay: OutboxRelay | undefined;
+  const reader = new PgAgentReader(pool);
+  const registry = config.REGISTRY_GRPC_URL ? new GrpcExchangeObjectStore(config.REGISTRY_GRPC_URL) : null;
+  const aliases = new AliasService({ store: new PgAliasStore(pool), registry, agents: reader });
   const service = new AgentService({
-    reader: new PgAgentReader(pool),
+    reader,
     writer: new PrismaAgentWriter(prisma, () => relay?.notify()),
     events: identityEvents,
     environment: config.EXCHANGE_ENV,
@@ -67,13 +73,14 @@ export async function startIdentity(config: IdentityConfig, deps: IdentityDeps):
   const stop = async () => {
     await grpc?.shutdown();
     await relay?.stop();
+    registry?.close();
     if (ownsBus) await bus?.close();
     await prisma.$disconnect();
     await pool.end();
   };
 
   try {
-    grpc = await startIdentityGrpcServer({ service, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
+    grpc = await startIdentityGrpcServer({ service, aliases, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
       migrationsDir: deps.migrationsDir ?? defaultMigrationsDir(),

@@ -21,7 +21,9 @@ export interface TestIdentity {
   close(): Promise<void>;
 }
 
-export async function startTestIdentity(opts: { environment?: 'sandbox' | 'mainnet'; name?: string } = {}): Promise<TestIdentity> {
+export async function startTestIdentity(
+  opts: { environment?: 'sandbox' | 'mainnet'; name?: string; registryUrl?: string } = {},
+): Promise<TestIdentity> {
   const db = await createTestDatabase(opts.name ?? 'identity');
   const bus = await createEventBus({ logger: testLogger });
   const published: EventEnvelope[] = [];
@@ -38,6 +40,7 @@ export async function startTestIdentity(opts: { environment?: 'sandbox' | 'mainn
     DATABASE_URL: db.url,
     EXCHANGE_ENV: opts.environment ?? 'sandbox',
     LOG_LEVEL: 'silent',
+    ...(opts.registryUrl ? { REGISTRY_GRPC_URL: opts.registryUrl } : {}),
   } as const;
   const start = () => startIdentity(config, { logger: testLogger, bus });
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });

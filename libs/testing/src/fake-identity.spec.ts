@@ -1,5 +1,5 @@
 import { createServiceClient, errorInfoFromGrpc } from '@exchange/platform';
-import { generateKeyPair, sign, toBase64 } from '@exchange/crypto';
+import { generateKeyPair, sign, toBase64, verifyCanonical } from '@exchange/crypto';
 import { identityV1 } from '@exchange/proto';
 import { fakePubkey, startFakeIdentity, type FakeIdentity } from './fake-identity';
 
@@ -43,5 +43,28 @@ describe('startFakeIdentity', () => {
     expect(ok.pubkey).toBe(toBase64(keys.publicKey));
     const forged = await client.verifyAgentSignature({ agentId: 'acme:agent:bob', message: Buffer.from('other'), signature });
     expect(forged.valid).toBe(false);
+  });
+
+  it('mints one alias per (contract, role), signed with its key, and reveals only to the aliased agent or operator', async () => {
+    const { PartyRole } = identityV1;
+    const first = await client.mintPartyAlias({ contractId: 'ctr_1', role: PartyRole.PARTY_ROLE_BUYER, agentId: 'acme:agent:alice' });
+    expect(first.alias).toMatch(/^anon:[a-z2-7]{12}$/);
+    expect(first.created).toBe(true);
+    expect(verifyCanonical(JSON.parse(first.payloadJson), first.signature, fake.exchangePublicKey)).toBe(true);
+    const again = await client.mintPartyAlias({ contractId: 'ctr_1', role: PartyRole.PARTY_ROLE_BUYER, agentId: 'acme:agent:alice' });
+    expect(again).toEqual({ ...first, created: false });
+    expect(fake.aliases.get('ctr_1|buyer')).toEqual({ alias: first.alias, agentId: 'acme:agent:alice' });
+
+    fake.failMints();
+    const failed = await client.mintPartyAlias({ contractId: 'ctr_2', role: PartyRole.PARTY_ROLE_BUYER, agentId: 'a' }).catch((e: unknown) => e);
+    expect(errorInfoFromGrpc(failed).code).toBe('registry_unavailable');
+
+    const denied = await client
+      .mintIdentityReveal({ contractId: 'ctr_1', alias: first.alias, revealTo: 'acme:agent:bob' }, { actor: 'agent:acme:agent:bob', agentId: 'acme:agent:bob' })
+      .catch((e: unknown) => e);
+    expect(errorInfoFromGrpc(denied).code).toBe('not_alias_owner');
+    const reveal = await client.mintIdentityReveal({ contractId: 'ctr_1', alias: first.alias, revealTo: 'acme:agent:bob' }, { actor: 'operator:ops' });
+    expect(JSON.parse(reveal.payloadJson)).toEqual({ alias: first.alias, agent_id: 'acme:agent:alice', contract_id: 'ctr_1', reveal_to: 'acme:agent:bob' });
+    expect(reveal.created).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-import { fromBase64, toBase64, verify } from '@exchange/crypto';
+import { canonicalize, fromBase64, generateKeyPair, sha256Hex, signCanonical, toBase64, verify } from '@exchange/crypto';
+import { randomBytes } from 'node:crypto';
 import { DomainError, errors, startGrpcServer, unary, type GrpcServerHandle } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import { status } from '@grpc/grpc-js';
@@ -6,7 +7,9 @@ import { testLogger } from './test-logger';
 
 // A real gRPC IdentityService holding agents in memory, for services whose integration tests need
 // identity as a collaborator (wallet-ledger, market…) without importing another service's app.
-// GetAgent, ListAgents and VerifyAgentSignature behave as identity's; the rest is UNIMPLEMENTED.
+// GetAgent, ListAgents and VerifyAgentSignature behave as identity's; MintPartyAlias and
+// MintIdentityReveal keep aliases in memory and sign with a key of their own (no registry); the
+// rest is UNIMPLEMENTED.
 
 export interface FakeAgent {
   agentId: string;
@@ -22,6 +25,12 @@ export interface FakeIdentity {
   put(agent: FakeAgent): void;
   freeze(agentId: string, frozen?: boolean): void;
   setLevel(agentId: string, level: identityV1.IdentityLevel): void;
+  /** Minted aliases: "<contract_id>|<role>" → {alias, agentId}. */
+  aliases: Map<string, { alias: string; agentId: string }>;
+  /** Public key (base64) the alias tokens and reveals are signed with. */
+  exchangePublicKey: string;
+  /** The next `n` MintPartyAlias calls fail UNAVAILABLE registry_unavailable. */
+  failMints(n?: number): void;
   /** How often each RPC was called (to assert caching). */
   calls: Record<string, number>;
   close(): Promise<void>;
@@ -59,6 +68,15 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
     if (!agent) throw errors.notFound('agent', agentId);
     return agent;
   };
+  const exchangeKeys = generateKeyPair();
+  const aliases = new Map<string, { alias: string; agentId: string }>();
+  let mintFailures = 0;
+  const exchangeObject = (type: string, payload: Record<string, unknown>) => ({
+    objectId: `sha256:${sha256Hex(canonicalize({ type, payload, signer_agent_id: 'exchange' }))}`,
+    payloadJson: canonicalize(payload),
+    signature: signCanonical(payload, exchangeKeys.privateKey),
+  });
+  const reveals = new Set<string>();
   const unimplemented = (name: string) => async (): Promise<never> => {
     throw new DomainError(status.UNIMPLEMENTED, 'unimplemented', `${name} is not implemented by the fake identity`);
   };
@@ -79,6 +97,34 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
       const signature = fromBase64(req.signature);
       const key = (agent.pubkeys ?? []).find((pk) => verify(signature, req.message, fromBase64(pk)));
       return { valid: key !== undefined, pubkey: key ?? '', agent: toAgent(agent) };
+    }),
+    mintPartyAlias: unary(testLogger, 'MintPartyAlias', async (req: identityV1.MintPartyAliasRequest) => {
+      count('MintPartyAlias');
+      if (mintFailures > 0) {
+        mintFailures--;
+        throw errors.unavailable('registry_unavailable', 'the registry is unavailable (fake)');
+      }
+      const role = req.role === identityV1.PartyRole.PARTY_ROLE_BUYER ? 'buyer' : req.role === identityV1.PartyRole.PARTY_ROLE_SELLER ? 'seller' : null;
+      if (role === null || req.contractId === '' || req.agentId === '') throw errors.invalidArgument('validation_failed', 'contract_id, role and agent_id are required');
+      const key = `${req.contractId}|${role}`;
+      const existing = aliases.get(key);
+      const entry = existing ?? { alias: `anon:${[...randomBytes(12)].map((b) => 'abcdefghijklmnopqrstuvwxyz234567'[b & 31]).join('')}`, agentId: req.agentId };
+      if (existing && existing.agentId !== req.agentId) throw errors.failedPrecondition('alias_agent_mismatch', 'the role has another agent');
+      aliases.set(key, entry);
+      const token = exchangeObject('party_alias_token', { alias: entry.alias, contract_id: req.contractId, role });
+      return { alias: entry.alias, ...token, created: existing === undefined };
+    }),
+    mintIdentityReveal: unary(testLogger, 'MintIdentityReveal', async (req: identityV1.MintIdentityRevealRequest, ctx) => {
+      count('MintIdentityReveal');
+      const found = [...aliases.entries()].find(([key, v]) => v.alias === req.alias && key.startsWith(`${req.contractId}|`));
+      if (!found) throw errors.notFound('alias', req.alias);
+      const acting = ctx.agentId ?? (ctx.actor?.startsWith('agent:') ? ctx.actor.slice(6) : null);
+      const operator = ctx.agentId === null && (ctx.actor?.startsWith('operator:') ?? false);
+      if (!operator && acting !== found[1].agentId) throw errors.permissionDenied('not_alias_owner', 'only the aliased agent or the operator');
+      const reveal = exchangeObject('identity_reveal', { alias: req.alias, agent_id: found[1].agentId, contract_id: req.contractId, reveal_to: req.revealTo });
+      const created = !reveals.has(reveal.objectId);
+      reveals.add(reveal.objectId);
+      return { ...reveal, created };
     }),
     registerAgent: unary(testLogger, 'RegisterAgent', unimplemented('RegisterAgent')),
     changeIdentityLevel: unary(testLogger, 'ChangeIdentityLevel', unimplemented('ChangeIdentityLevel')),
@@ -102,6 +148,9 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
     put: (agent) => void agents.set(agent.agentId, { ...agent }),
     freeze: (agentId, frozen = true) => void (find(agentId).frozen = frozen),
     setLevel: (agentId, level) => void (find(agentId).level = level),
+    aliases,
+    exchangePublicKey: toBase64(exchangeKeys.publicKey),
+    failMints: (n = 1) => void (mintFailures += n),
     calls,
     close: () => server.shutdown(0),
   };

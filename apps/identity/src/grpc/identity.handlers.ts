@@ -1,6 +1,8 @@
 import { unary, type Logger } from '@exchange/platform';
-import type { identityV1 } from '@exchange/proto';
+import { identityV1 } from '@exchange/proto';
 import type { AgentService } from '../domain/agent.service';
+import type { AliasService } from '../domain/alias.service';
+import type { PartyRole } from '../domain/party-alias';
 import {
   fromProtoLevel,
   fromProtoStatus,
@@ -11,7 +13,12 @@ import {
 } from './identity.mapper';
 
 /** proto → domain → proto around AgentService; errors and logging live in platform's `unary`. */
-export function identityHandlers(service: AgentService, logger: Logger): identityV1.IdentityServiceServer {
+const PARTY_ROLES: Partial<Record<identityV1.PartyRole, PartyRole>> = {
+  [identityV1.PartyRole.PARTY_ROLE_BUYER]: 'buyer',
+  [identityV1.PartyRole.PARTY_ROLE_SELLER]: 'seller',
+};
+
+export function identityHandlers(service: AgentService, aliases: AliasService, logger: Logger): identityV1.IdentityServiceServer {
   return {
     registerAgent: unary(logger, 'RegisterAgent', async (req: identityV1.RegisterAgentRequest, ctx) => ({
       agent: toProtoAgent(
@@ -66,6 +73,25 @@ export function identityHandlers(service: AgentService, logger: Logger): identit
     verifyAgentSignature: unary(logger, 'VerifyAgentSignature', async (req: identityV1.VerifyAgentSignatureRequest) => {
       const check = await service.verifySignature(req.agentId, req.message, req.signature);
       return { valid: check.valid, pubkey: check.pubkey, agent: check.agent ? toProtoAgent(check.agent) : undefined };
+    }),
+
+    mintPartyAlias: unary(logger, 'MintPartyAlias', async (req: identityV1.MintPartyAliasRequest, ctx) => {
+      const minted = await aliases.mintPartyAlias(
+        { contractId: req.contractId, role: PARTY_ROLES[req.role] ?? null, agentId: req.agentId },
+        ctx,
+      );
+      return {
+        alias: minted.alias,
+        objectId: minted.objectId,
+        payloadJson: minted.payloadJson,
+        signature: minted.signature,
+        created: minted.created,
+      };
+    }),
+
+    mintIdentityReveal: unary(logger, 'MintIdentityReveal', async (req: identityV1.MintIdentityRevealRequest, ctx) => {
+      const reveal = await aliases.mintIdentityReveal({ contractId: req.contractId, alias: req.alias, revealTo: req.revealTo }, ctx);
+      return { objectId: reveal.objectId, payloadJson: reveal.payloadJson, signature: reveal.signature, created: reveal.created };
     }),
   };
 }

@@ -160,6 +160,45 @@ export function keyStatusToJSON(object: KeyStatus): string {
   }
 }
 
+export enum PartyRole {
+  PARTY_ROLE_UNSPECIFIED = 0,
+  PARTY_ROLE_BUYER = 1,
+  PARTY_ROLE_SELLER = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function partyRoleFromJSON(object: any): PartyRole {
+  switch (object) {
+    case 0:
+    case "PARTY_ROLE_UNSPECIFIED":
+      return PartyRole.PARTY_ROLE_UNSPECIFIED;
+    case 1:
+    case "PARTY_ROLE_BUYER":
+      return PartyRole.PARTY_ROLE_BUYER;
+    case 2:
+    case "PARTY_ROLE_SELLER":
+      return PartyRole.PARTY_ROLE_SELLER;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return PartyRole.UNRECOGNIZED;
+  }
+}
+
+export function partyRoleToJSON(object: PartyRole): string {
+  switch (object) {
+    case PartyRole.PARTY_ROLE_UNSPECIFIED:
+      return "PARTY_ROLE_UNSPECIFIED";
+    case PartyRole.PARTY_ROLE_BUYER:
+      return "PARTY_ROLE_BUYER";
+    case PartyRole.PARTY_ROLE_SELLER:
+      return "PARTY_ROLE_SELLER";
+    case PartyRole.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface AgentKey {
   /** Base64 (standard, padded) of the raw 32-byte ed25519 public key. */
   pubkey: string;
@@ -291,6 +330,38 @@ export interface VerifyAgentSignatureResponse {
   pubkey: string;
   /** The agent (absent when the agent does not exist). */
   agent: Agent | undefined;
+}
+
+export interface MintPartyAliasRequest {
+  contractId: string;
+  role: PartyRole;
+  /** The agent holding the role in the contract (resolved by the caller from the market). */
+  agentId: string;
+}
+
+export interface MintPartyAliasResponse {
+  /** "anon:<12 base32>". */
+  alias: string;
+  /** The registry object id of the signed token. */
+  objectId: string;
+  /** The token as canonical JSON text ({alias, contract_id, role}). */
+  payloadJson: string;
+  signature: string;
+  /** False when it had been minted before. */
+  created: boolean;
+}
+
+export interface MintIdentityRevealRequest {
+  contractId: string;
+  alias: string;
+  revealTo: string;
+}
+
+export interface MintIdentityRevealResponse {
+  objectId: string;
+  payloadJson: string;
+  signature: string;
+  created: boolean;
 }
 
 function createBaseAgentKey(): AgentKey {
@@ -2489,6 +2560,490 @@ export const VerifyAgentSignatureResponse: MessageFns<VerifyAgentSignatureRespon
   },
 };
 
+function createBaseMintPartyAliasRequest(): MintPartyAliasRequest {
+  return { contractId: "", role: 0, agentId: "" };
+}
+
+export const MintPartyAliasRequest: MessageFns<MintPartyAliasRequest> = {
+  encode(message: MintPartyAliasRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contractId !== "") {
+      writer.uint32(10).string(message.contractId);
+    }
+    if (message.role !== 0) {
+      writer.uint32(16).int32(message.role);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(26).string(message.agentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MintPartyAliasRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMintPartyAliasRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contractId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.role = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MintPartyAliasRequest {
+    return {
+      contractId: isSet(object.contractId)
+        ? globalThis.String(object.contractId)
+        : isSet(object.contract_id)
+        ? globalThis.String(object.contract_id)
+        : "",
+      role: isSet(object.role) ? partyRoleFromJSON(object.role) : 0,
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+    };
+  },
+
+  toJSON(message: MintPartyAliasRequest): unknown {
+    const obj: any = {};
+    if (message.contractId !== "") {
+      obj.contractId = message.contractId;
+    }
+    if (message.role !== 0) {
+      obj.role = partyRoleToJSON(message.role);
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MintPartyAliasRequest>): MintPartyAliasRequest {
+    return MintPartyAliasRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MintPartyAliasRequest>): MintPartyAliasRequest {
+    const message = createBaseMintPartyAliasRequest();
+    message.contractId = object.contractId ?? "";
+    message.role = object.role ?? 0;
+    message.agentId = object.agentId ?? "";
+    return message;
+  },
+};
+
+function createBaseMintPartyAliasResponse(): MintPartyAliasResponse {
+  return { alias: "", objectId: "", payloadJson: "", signature: "", created: false };
+}
+
+export const MintPartyAliasResponse: MessageFns<MintPartyAliasResponse> = {
+  encode(message: MintPartyAliasResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.alias !== "") {
+      writer.uint32(10).string(message.alias);
+    }
+    if (message.objectId !== "") {
+      writer.uint32(18).string(message.objectId);
+    }
+    if (message.payloadJson !== "") {
+      writer.uint32(26).string(message.payloadJson);
+    }
+    if (message.signature !== "") {
+      writer.uint32(34).string(message.signature);
+    }
+    if (message.created !== false) {
+      writer.uint32(40).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MintPartyAliasResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMintPartyAliasResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.alias = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.objectId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.payloadJson = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MintPartyAliasResponse {
+    return {
+      alias: isSet(object.alias) ? globalThis.String(object.alias) : "",
+      objectId: isSet(object.objectId)
+        ? globalThis.String(object.objectId)
+        : isSet(object.object_id)
+        ? globalThis.String(object.object_id)
+        : "",
+      payloadJson: isSet(object.payloadJson)
+        ? globalThis.String(object.payloadJson)
+        : isSet(object.payload_json)
+        ? globalThis.String(object.payload_json)
+        : "",
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: MintPartyAliasResponse): unknown {
+    const obj: any = {};
+    if (message.alias !== "") {
+      obj.alias = message.alias;
+    }
+    if (message.objectId !== "") {
+      obj.objectId = message.objectId;
+    }
+    if (message.payloadJson !== "") {
+      obj.payloadJson = message.payloadJson;
+    }
+    if (message.signature !== "") {
+      obj.signature = message.signature;
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MintPartyAliasResponse>): MintPartyAliasResponse {
+    return MintPartyAliasResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MintPartyAliasResponse>): MintPartyAliasResponse {
+    const message = createBaseMintPartyAliasResponse();
+    message.alias = object.alias ?? "";
+    message.objectId = object.objectId ?? "";
+    message.payloadJson = object.payloadJson ?? "";
+    message.signature = object.signature ?? "";
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseMintIdentityRevealRequest(): MintIdentityRevealRequest {
+  return { contractId: "", alias: "", revealTo: "" };
+}
+
+export const MintIdentityRevealRequest: MessageFns<MintIdentityRevealRequest> = {
+  encode(message: MintIdentityRevealRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contractId !== "") {
+      writer.uint32(10).string(message.contractId);
+    }
+    if (message.alias !== "") {
+      writer.uint32(18).string(message.alias);
+    }
+    if (message.revealTo !== "") {
+      writer.uint32(26).string(message.revealTo);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MintIdentityRevealRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMintIdentityRevealRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contractId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.alias = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.revealTo = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MintIdentityRevealRequest {
+    return {
+      contractId: isSet(object.contractId)
+        ? globalThis.String(object.contractId)
+        : isSet(object.contract_id)
+        ? globalThis.String(object.contract_id)
+        : "",
+      alias: isSet(object.alias) ? globalThis.String(object.alias) : "",
+      revealTo: isSet(object.revealTo)
+        ? globalThis.String(object.revealTo)
+        : isSet(object.reveal_to)
+        ? globalThis.String(object.reveal_to)
+        : "",
+    };
+  },
+
+  toJSON(message: MintIdentityRevealRequest): unknown {
+    const obj: any = {};
+    if (message.contractId !== "") {
+      obj.contractId = message.contractId;
+    }
+    if (message.alias !== "") {
+      obj.alias = message.alias;
+    }
+    if (message.revealTo !== "") {
+      obj.revealTo = message.revealTo;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MintIdentityRevealRequest>): MintIdentityRevealRequest {
+    return MintIdentityRevealRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MintIdentityRevealRequest>): MintIdentityRevealRequest {
+    const message = createBaseMintIdentityRevealRequest();
+    message.contractId = object.contractId ?? "";
+    message.alias = object.alias ?? "";
+    message.revealTo = object.revealTo ?? "";
+    return message;
+  },
+};
+
+function createBaseMintIdentityRevealResponse(): MintIdentityRevealResponse {
+  return { objectId: "", payloadJson: "", signature: "", created: false };
+}
+
+export const MintIdentityRevealResponse: MessageFns<MintIdentityRevealResponse> = {
+  encode(message: MintIdentityRevealResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.objectId !== "") {
+      writer.uint32(10).string(message.objectId);
+    }
+    if (message.payloadJson !== "") {
+      writer.uint32(18).string(message.payloadJson);
+    }
+    if (message.signature !== "") {
+      writer.uint32(26).string(message.signature);
+    }
+    if (message.created !== false) {
+      writer.uint32(32).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MintIdentityRevealResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMintIdentityRevealResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.objectId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.payloadJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MintIdentityRevealResponse {
+    return {
+      objectId: isSet(object.objectId)
+        ? globalThis.String(object.objectId)
+        : isSet(object.object_id)
+        ? globalThis.String(object.object_id)
+        : "",
+      payloadJson: isSet(object.payloadJson)
+        ? globalThis.String(object.payloadJson)
+        : isSet(object.payload_json)
+        ? globalThis.String(object.payload_json)
+        : "",
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: MintIdentityRevealResponse): unknown {
+    const obj: any = {};
+    if (message.objectId !== "") {
+      obj.objectId = message.objectId;
+    }
+    if (message.payloadJson !== "") {
+      obj.payloadJson = message.payloadJson;
+    }
+    if (message.signature !== "") {
+      obj.signature = message.signature;
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MintIdentityRevealResponse>): MintIdentityRevealResponse {
+    return MintIdentityRevealResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MintIdentityRevealResponse>): MintIdentityRevealResponse {
+    const message = createBaseMintIdentityRevealResponse();
+    message.objectId = object.objectId ?? "";
+    message.payloadJson = object.payloadJson ?? "";
+    message.signature = object.signature ?? "";
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
 /** Identity owns agents, their keys, identity levels (and the history of changes) and freezes. */
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
@@ -2586,6 +3141,39 @@ export const IdentityServiceService = {
       Buffer.from(VerifyAgentSignatureResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): VerifyAgentSignatureResponse => VerifyAgentSignatureResponse.decode(value),
   },
+  /**
+   * Party alias tokens (DESIGN §4 Identity): the alias of (contract, role), minted once and then
+   * returned again; the token is an exchange-signed registry object of type "party_alias_token"
+   * {alias, contract_id, role}. The caller (gateway or market) has already resolved which agent
+   * holds the role; identity keeps alias → agent private.
+   */
+  mintPartyAlias: {
+    path: "/exchange.identity.v1.IdentityService/MintPartyAlias" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MintPartyAliasRequest): Buffer =>
+      Buffer.from(MintPartyAliasRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MintPartyAliasRequest => MintPartyAliasRequest.decode(value),
+    responseSerialize: (value: MintPartyAliasResponse): Buffer =>
+      Buffer.from(MintPartyAliasResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MintPartyAliasResponse => MintPartyAliasResponse.decode(value),
+  },
+  /**
+   * An exchange-signed registry object of type "identity_reveal" {alias, agent_id, contract_id,
+   * reveal_to}, visibility parties = [reveal_to] (the operator always sees it). Minted by the
+   * aliased agent itself or the operator; unknown alias → NOT_FOUND alias_not_found.
+   */
+  mintIdentityReveal: {
+    path: "/exchange.identity.v1.IdentityService/MintIdentityReveal" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MintIdentityRevealRequest): Buffer =>
+      Buffer.from(MintIdentityRevealRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MintIdentityRevealRequest => MintIdentityRevealRequest.decode(value),
+    responseSerialize: (value: MintIdentityRevealResponse): Buffer =>
+      Buffer.from(MintIdentityRevealResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MintIdentityRevealResponse => MintIdentityRevealResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -2602,6 +3190,19 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * agent-signed requests and by other services for signed reports and objects).
    */
   verifyAgentSignature: handleUnaryCall<VerifyAgentSignatureRequest, VerifyAgentSignatureResponse>;
+  /**
+   * Party alias tokens (DESIGN §4 Identity): the alias of (contract, role), minted once and then
+   * returned again; the token is an exchange-signed registry object of type "party_alias_token"
+   * {alias, contract_id, role}. The caller (gateway or market) has already resolved which agent
+   * holds the role; identity keeps alias → agent private.
+   */
+  mintPartyAlias: handleUnaryCall<MintPartyAliasRequest, MintPartyAliasResponse>;
+  /**
+   * An exchange-signed registry object of type "identity_reveal" {alias, agent_id, contract_id,
+   * reveal_to}, visibility parties = [reveal_to] (the operator always sees it). Minted by the
+   * aliased agent itself or the operator; unknown alias → NOT_FOUND alias_not_found.
+   */
+  mintIdentityReveal: handleUnaryCall<MintIdentityRevealRequest, MintIdentityRevealResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -2743,6 +3344,47 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: VerifyAgentSignatureResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Party alias tokens (DESIGN §4 Identity): the alias of (contract, role), minted once and then
+   * returned again; the token is an exchange-signed registry object of type "party_alias_token"
+   * {alias, contract_id, role}. The caller (gateway or market) has already resolved which agent
+   * holds the role; identity keeps alias → agent private.
+   */
+  mintPartyAlias(
+    request: MintPartyAliasRequest,
+    callback: (error: ServiceError | null, response: MintPartyAliasResponse) => void,
+  ): ClientUnaryCall;
+  mintPartyAlias(
+    request: MintPartyAliasRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MintPartyAliasResponse) => void,
+  ): ClientUnaryCall;
+  mintPartyAlias(
+    request: MintPartyAliasRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MintPartyAliasResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An exchange-signed registry object of type "identity_reveal" {alias, agent_id, contract_id,
+   * reveal_to}, visibility parties = [reveal_to] (the operator always sees it). Minted by the
+   * aliased agent itself or the operator; unknown alias → NOT_FOUND alias_not_found.
+   */
+  mintIdentityReveal(
+    request: MintIdentityRevealRequest,
+    callback: (error: ServiceError | null, response: MintIdentityRevealResponse) => void,
+  ): ClientUnaryCall;
+  mintIdentityReveal(
+    request: MintIdentityRevealRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MintIdentityRevealResponse) => void,
+  ): ClientUnaryCall;
+  mintIdentityReveal(
+    request: MintIdentityRevealRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MintIdentityRevealResponse) => void,
   ): ClientUnaryCall;
 }
 

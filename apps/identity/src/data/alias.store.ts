@@ -1,0 +1,58 @@
+import type pg from 'pg';
+import type { AliasStore, PartyAliasRecord } from '../domain/alias.ports';
+import type { PartyRole } from '../domain/party-alias';
+
+interface AliasRow {
+  alias: string;
+  contract_id: string;
+  role: PartyRole;
+  agent_id: string;
+  object_id: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'alias, contract_id, role::text AS role, agent_id, object_id, created_at';
+
+const toRecord = (r: AliasRow): PartyAliasRecord => ({
+  alias: r.alias,
+  contractId: r.contract_id,
+  role: r.role,
+  agentId: r.agent_id,
+  objectId: r.object_id,
+  createdAt: r.created_at,
+});
+
+/** party_aliases over a pg Pool; uniqueness of (contract_id, role) and alias is the database's. */
+export class PgAliasStore implements AliasStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async findByContractRole(contractId: string, role: PartyRole): Promise<PartyAliasRecord | null> {
+    const { rows } = await this.pool.query<AliasRow>(
+      `SELECT ${COLUMNS} FROM party_aliases WHERE contract_id = $1 AND role = $2::party_role`,
+      [contractId, role],
+    );
+    return rows.length === 0 ? null : toRecord(rows[0] as AliasRow);
+  }
+
+  async findByAlias(alias: string): Promise<PartyAliasRecord | null> {
+    const { rows } = await this.pool.query<AliasRow>(`SELECT ${COLUMNS} FROM party_aliases WHERE alias = $1`, [alias]);
+    return rows.length === 0 ? null : toRecord(rows[0] as AliasRow);
+  }
+
+  async insert(record: PartyAliasRecord): Promise<PartyAliasRecord | null> {
+    const inserted = await this.pool.query<AliasRow>(
+      `INSERT INTO party_aliases (alias, contract_id, role, agent_id, object_id, created_at)
+       VALUES ($1, $2, $3::party_role, $4, $5, $6)
+       ON CONFLICT DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [record.alias, record.contractId, record.role, record.agentId, record.objectId, record.createdAt],
+    );
+    if (inserted.rows.length > 0) return toRecord(inserted.rows[0] as AliasRow);
+    // Either a concurrent mint holds (contract_id, role) — return it — or the alias was taken.
+    return this.findByContractRole(record.contractId, record.role);
+  }
+
+  async setObjectId(alias: string, objectId: string): Promise<void> {
+    await this.pool.query('UPDATE party_aliases SET object_id = $2 WHERE alias = $1', [alias, objectId]);
+  }
+}
