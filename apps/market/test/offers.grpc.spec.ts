@@ -179,4 +179,49 @@ describe('market listings and offers (gRPC)', () => {
       expect(rows[0].n).toBe(1);
     });
   });
+
+  // Last: it moves the market's clock forward for the rest of this file.
+  describe('after the deadline (before the sweeper runs)', () => {
+    it('should refuse offers and awards (409 deadline_passed) and leave the contract for the sweeper to expire', async () => {
+      const deadline = new Date(Date.now() + 30_000);
+      const { contract, offer, buyer } = await openContract(h, { contract: { deadline } });
+      h.clock.advance(60_000);
+      const iso = contract.deadline!.toISOString();
+      const late = h.newAgent('seller');
+      expect(await grpcError(h.client.submitOffer(offerInput(contract.contractId, { eta: new Date(Date.now() + 86_400_000) }), h.as(late)))).toMatchObject({
+        grpcCode: status.FAILED_PRECONDITION,
+        code: 'deadline_passed',
+        message: expect.stringContaining(iso),
+        details: { deadline: iso },
+      });
+      expect(await grpcError(h.client.awardOffer({ contractId: contract.contractId, offerId: offer.offerId, idempotencyKey: '' }, h.operator()))).toMatchObject({
+        grpcCode: status.FAILED_PRECONDITION,
+        code: 'deadline_passed',
+        message: expect.stringContaining(iso),
+        details: { deadline: iso },
+      });
+      // Nothing moved: no award step, no hold, the contract still open and its offer still submitted.
+      const steps = await h.marketSql.query(`SELECT kind FROM saga_steps WHERE contract_id = $1`, [contract.contractId]);
+      expect(steps.rows).toEqual([]);
+      expect(await h.balances(buyer.agentId)).toEqual({ available: '150', held: '0' });
+      expect((await h.client.getContract({ contractId: contract.contractId })).contract!.status).toBe(marketV1.ContractStatus.CONTRACT_STATUS_OPEN);
+      expect((await h.client.getOffer({ offerId: offer.offerId })).offer!.status).toBe(OS.OFFER_STATUS_SUBMITTED);
+      expect((await h.client.listOffers({ contractId: contract.contractId, page: undefined })).offers.map((o) => o.offerId)).toEqual([offer.offerId]);
+
+      // The sweeper expires it; then the refusal is the state's.
+      expect(await h.market.workers.sweep()).toBeGreaterThanOrEqual(1);
+      expect((await h.client.getContract({ contractId: contract.contractId })).contract!.status).toBe(marketV1.ContractStatus.CONTRACT_STATUS_EXPIRED);
+      expect(await grpcError(h.client.awardOffer({ contractId: contract.contractId, offerId: offer.offerId, idempotencyKey: '' }, h.operator()))).toMatchObject({
+        code: 'invalid_state',
+        details: { current: 'expired' },
+      });
+    });
+
+    it('should still accept an offer and an award just before the deadline', async () => {
+      const deadline = new Date(h.clock.now().getTime() + 30_000);
+      const { contract, offer } = await openContract(h, { contract: { deadline } });
+      const res = await h.client.awardOffer({ contractId: contract.contractId, offerId: offer.offerId, idempotencyKey: '' }, h.operator());
+      expect(res.contract!.status).toBe(marketV1.ContractStatus.CONTRACT_STATUS_AWARDED);
+    });
+  });
 });

@@ -21,6 +21,17 @@ import { idempotent } from './idempotency';
 /** Base64 of a 64-byte ed25519 signature; anything else is not a signature (no identity call). */
 const SIGNATURE_B64 = /^[A-Za-z0-9+/]{86}==$/;
 
+/**
+ * Offers and awards need the contract's deadline still ahead: at or after it, 409
+ * deadline_passed. The contract itself is left open for the deadline sweeper to expire.
+ */
+function checkBeforeDeadline(c: Contract, now: Date): void {
+  if (now.getTime() >= c.deadline.getTime()) {
+    const deadline = c.deadline.toISOString();
+    throw errors.failedPrecondition('deadline_passed', `the contract's deadline ${deadline} has passed`, { deadline });
+  }
+}
+
 const notFound = (entity: string, id: string) => errors.notFound(entity, id || '(empty)');
 
 function pageQuery(page: commonV1.PageRequest | undefined): repo.PageQuery {
@@ -253,6 +264,7 @@ export class MarketService {
         const c = await repo.lockContract(client, req.contractId);
         if (!c) throw notFound('contract', req.contractId);
         if (c.status !== 'open') throw errors.invalidState('contract', c.status, 'open');
+        checkBeforeDeadline(c, now);
         if (sellerId === c.buyerId) throw errors.permissionDenied('self_dealing', 'the buyer cannot make an offer on its own contract');
         if (sellerId === c.verifierId) throw errors.permissionDenied('conflict_of_interest', "the contract's verifier cannot make an offer on it");
         if (price.currency !== c.currency) {
@@ -334,6 +346,7 @@ export class MarketService {
         const c = await repo.lockContract(client, req.contractId);
         if (!c) throw notFound('contract', req.contractId);
         transition('contract', c.status, 'awarded');
+        checkBeforeDeadline(c, this.ctx.clock());
         const o = await repo.getOffer(client, req.offerId);
         if (!o || o.contractId !== c.contractId) throw notFound('offer', req.offerId);
         transition('offer', o.status, 'awarded');
