@@ -154,6 +154,7 @@ const toStep = (r: Row): SagaStep => ({
   walletKey: r.wallet_key,
   attempts: r.attempts,
   lastError: r.last_error,
+  lastFailureDefinite: r.last_failure_definite === true,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -434,9 +435,9 @@ export function listDisputes(
 
 export async function insertStep(db: Queryable, s: SagaStep): Promise<void> {
   await db.query(
-    `INSERT INTO saga_steps (step_id, contract_id, kind, status, params, wallet_key, attempts, last_error, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10)`,
-    [s.stepId, s.contractId, s.kind, s.status, JSON.stringify(s.params), s.walletKey, s.attempts, s.lastError, s.createdAt, s.updatedAt],
+    `INSERT INTO saga_steps (step_id, contract_id, kind, status, params, wallet_key, attempts, last_error, last_failure_definite, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11)`,
+    [s.stepId, s.contractId, s.kind, s.status, JSON.stringify(s.params), s.walletKey, s.attempts, s.lastError, s.lastFailureDefinite, s.createdAt, s.updatedAt],
   );
 }
 
@@ -445,9 +446,18 @@ export async function getStep(db: Queryable, stepId: string): Promise<SagaStep |
   return rows[0] ? toStep(rows[0]) : null;
 }
 
-export async function updateStep(db: Queryable, stepId: string, status: SagaStatus, attempts: number, lastError: string | null, now: Date): Promise<void> {
-  await db.query('UPDATE saga_steps SET status = $2, attempts = $3, last_error = $4, updated_at = $5 WHERE step_id = $1', [
-    stepId, status, attempts, lastError, now,
+/** `lastFailureDefinite`: the run that set `lastError` got a definite refusal (false when none or indefinite). */
+export async function updateStep(
+  db: Queryable,
+  stepId: string,
+  status: SagaStatus,
+  attempts: number,
+  lastError: string | null,
+  lastFailureDefinite: boolean,
+  now: Date,
+): Promise<void> {
+  await db.query('UPDATE saga_steps SET status = $2, attempts = $3, last_error = $4, last_failure_definite = $5, updated_at = $6 WHERE step_id = $1', [
+    stepId, status, attempts, lastError, lastFailureDefinite, now,
   ]);
 }
 

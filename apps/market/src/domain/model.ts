@@ -157,6 +157,12 @@ export interface SagaStep {
   walletKey: string;
   attempts: number;
   lastError: string | null;
+  /**
+   * The last failed run got a definite refusal from wallet-ledger (an x-error-code), so that call
+   * took no effect. False when the step never failed or its last failure was indefinite (no
+   * answer: the wallet may have executed the call).
+   */
+  lastFailureDefinite: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -59,11 +59,11 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
       const attempts = step.attempts + 1;
       const lastError = `${error.code}: ${error.message}`.slice(0, 1000);
       if (definite && (step.kind === 'award' || step.kind === 'resolve')) {
-        await repo.updateStep(client, step.stepId, 'failed', attempts, lastError, now);
+        await repo.updateStep(client, step.stepId, 'failed', attempts, lastError, true, now);
         return { status: 'failed', error } as StepOutcome;
       }
       ctx.logger.warn({ step_id: step.stepId, kind: step.kind, contract_id: step.contractId, code: error.code, definite }, 'saga step not completed');
-      await repo.updateStep(client, step.stepId, 'pending', attempts, lastError, now);
+      await repo.updateStep(client, step.stepId, 'pending', attempts, lastError, definite, now);
       return { status: 'pending', definite, error } as StepOutcome;
     }
     if (ctx.faults.has(FAULT_OF[step.kind])) {
@@ -72,7 +72,7 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
       await new Promise(() => undefined); // never commit
     }
     await apply(ctx, client, contract, step, answer, now, caller);
-    await repo.updateStep(client, step.stepId, 'done', step.attempts + 1, null, now);
+    await repo.updateStep(client, step.stepId, 'done', step.attempts + 1, null, false, now);
     wroteEvents = true;
     return { status: 'done' } as StepOutcome;
   });

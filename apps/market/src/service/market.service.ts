@@ -21,6 +21,18 @@ import { idempotent } from './idempotency';
 /** Base64 of a 64-byte ed25519 signature; anything else is not a signature (no identity call). */
 const SIGNATURE_B64 = /^[A-Za-z0-9+/]{86}==$/;
 
+/** OpenDispute drains and retries when a step it may not supersede shows up; then 503 wallet_unavailable. */
+const DISPUTE_DRAIN_ROUNDS = 3;
+
+/**
+ * A pending step OpenDispute may drop: a settle step whose last run got a definite refusal from
+ * wallet-ledger (kill switch…), so the Settle call never took effect. A step never run, or whose
+ * last failure was indefinite, may already have been executed by the wallet.
+ */
+function isSupersedable(step: SagaStep): boolean {
+  return step.kind === 'settle' && step.attempts > 0 && step.lastFailureDefinite;
+}
+
 /**
  * Offers and awards need the contract's deadline still ahead: at or after it, 409
  * deadline_passed. The contract itself is left open for the deadline sweeper to expire.
@@ -49,6 +61,7 @@ function newStep(contractId: string, kind: SagaStep['kind'], params: object, now
     walletKey: walletKey(contractId, kind, stepId),
     attempts: 0,
     lastError: null,
+    lastFailureDefinite: false,
     createdAt: now,
     updatedAt: now,
   };
@@ -614,44 +627,52 @@ export class MarketService {
         throw errors.permissionDenied('not_contract_party', 'only the buyer or the awarded seller may open a dispute');
       }
       await this.ctx.agents.active(openedBy);
-      await this.drainOrFail(req.contractId);
-      const { dispute, contract } = await this.tx(async (client) => {
-        const c = must(await repo.lockContract(client, req.contractId), 'contract');
-        transition('contract', c.status, 'disputed');
-        const now = this.ctx.clock();
-        if (c.status === 'settled') checkDisputeWindow(c.settledAt, now, this.ctx.disputeWindowDays);
-        // Settlement pauses while the dispute is open: a settle step refused for good (kill switch) is dropped.
-        for (const step of await repo.pendingSteps(client, c.contractId)) {
-          if (step.kind === 'settle') await repo.updateStep(client, step.stepId, 'superseded', step.attempts, step.lastError, now);
-        }
-        const d: Dispute = {
-          disputeId: newId('dsp'),
-          contractId: c.contractId,
-          openedBy,
-          reason,
-          evidenceRefs,
-          status: 'open',
-          outcome: null,
-          sellerShareBps: null,
-          rationale: null,
-          resolvedBy: null,
-          resolvedAt: null,
-          receiptId: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        const after: Contract = { ...c, status: 'disputed', disputedFrom: c.status, updatedAt: now };
-        try {
-          await repo.insertDispute(client, d);
-        } catch (err) {
-          if (isUniqueViolation(err, 'disputes_one_open_per_contract')) throw errors.invalidState('contract', 'disputed', 'disputed');
-          throw err;
-        }
-        await repo.saveContract(client, after);
-        await events.dispute(client, 'opened', d, caller);
-        await events.contract(client, 'disputed', after, caller);
-        return { dispute: d, contract: after };
-      });
+      let opened: { dispute: Dispute; contract: Contract } | null = null;
+      for (let round = 0; round < DISPUTE_DRAIN_ROUNDS && opened === null; round++) {
+        await this.drainOrFail(req.contractId);
+        opened = await this.tx(async (client) => {
+          const c = must(await repo.lockContract(client, req.contractId), 'contract');
+          transition('contract', c.status, 'disputed');
+          const now = this.ctx.clock();
+          if (c.status === 'settled') checkDisputeWindow(c.settledAt, now, this.ctx.disputeWindowDays);
+          // Settlement pauses while the dispute is open: a settle step the wallet refused for good
+          // (kill switch) is dropped. Any other pending step (one committed after our drain, maybe by
+          // a replica that crashed after the wallet executed it, or one whose last run got no answer)
+          // may already have moved money: leave it, drain again and retry (null = nothing written).
+          const pending = await repo.pendingSteps(client, c.contractId);
+          if (!pending.every(isSupersedable)) return null;
+          for (const step of pending) await repo.updateStep(client, step.stepId, 'superseded', step.attempts, step.lastError, step.lastFailureDefinite, now);
+          const d: Dispute = {
+            disputeId: newId('dsp'),
+            contractId: c.contractId,
+            openedBy,
+            reason,
+            evidenceRefs,
+            status: 'open',
+            outcome: null,
+            sellerShareBps: null,
+            rationale: null,
+            resolvedBy: null,
+            resolvedAt: null,
+            receiptId: null,
+            createdAt: now,
+            updatedAt: now,
+          };
+          const after: Contract = { ...c, status: 'disputed', disputedFrom: c.status, updatedAt: now };
+          try {
+            await repo.insertDispute(client, d);
+          } catch (err) {
+            if (isUniqueViolation(err, 'disputes_one_open_per_contract')) throw errors.invalidState('contract', 'disputed', 'disputed');
+            throw err;
+          }
+          await repo.saveContract(client, after);
+          await events.dispute(client, 'opened', d, caller);
+          await events.contract(client, 'disputed', after, caller);
+          return { dispute: d, contract: after };
+        });
+      }
+      if (opened === null) throw walletUnavailable();
+      const { dispute, contract } = opened;
       return { dispute: map.toProtoDispute(dispute), contract: map.toProtoContract(contract), idempotentReplayed: false };
     });
   }

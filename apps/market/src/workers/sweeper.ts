@@ -45,6 +45,7 @@ export async function sweepDeadlines(ctx: MarketContext): Promise<number> {
           walletKey: walletKey(c.contractId, 'release', stepId),
           attempts: 0,
           lastError: null,
+          lastFailureDefinite: false,
           createdAt: now,
           updatedAt: now,
         };
