@@ -5,6 +5,7 @@ import { getHealth, type Health } from './health';
 import { LedgerApi } from './ledger';
 import { ContractsApi, DisputesApi, ListingsApi, OffersApi, ResultsApi, TelemetryApi, VerifiersApi } from './market';
 import { ReceiptsApi } from './receipts';
+import { AliasesApi, ArtifactsApi, AttestationsApi, CasefilesApi, IdentityRevealsApi, ObjectsApi } from './registry';
 import { Transport, type TransportOptions } from './transport';
 import { WalletsApi } from './wallets';
 
@@ -25,6 +26,13 @@ export class ExchangeClient {
   /** Verifier profiles, and `verifiers.listings`. */
   readonly verifiers: VerifiersApi;
   readonly telemetry: TelemetryApi;
+  /** Registry: signed objects, artifacts, attestations, casefiles, party aliases, identity reveals. */
+  readonly objects: ObjectsApi;
+  readonly artifacts: ArtifactsApi;
+  readonly attestations: AttestationsApi;
+  readonly casefiles: CasefilesApi;
+  readonly aliases: AliasesApi;
+  readonly identityReveals: IdentityRevealsApi;
   protected readonly transport: Transport;
 
   constructor(readonly options: ExchangeClientOptions) {
@@ -41,6 +49,12 @@ export class ExchangeClient {
     this.listings = new ListingsApi(this.transport);
     this.verifiers = new VerifiersApi(this.transport);
     this.telemetry = new TelemetryApi(this.transport);
+    this.objects = new ObjectsApi(this.transport);
+    this.artifacts = new ArtifactsApi(this.transport);
+    this.attestations = new AttestationsApi(this.transport);
+    this.casefiles = new CasefilesApi(this.transport);
+    this.aliases = new AliasesApi(this.transport);
+    this.identityReveals = new IdentityRevealsApi(this.transport);
   }
 
   /** GET /health; resolves (with status "degraded") on 503 too. */

@@ -95,6 +95,59 @@ export {
   verifyVerificationReport,
   type VerificationReportInput,
 } from './verification-report';
+export {
+  AliasesApi,
+  ArtifactsApi,
+  AttestationsApi,
+  CasefilesApi,
+  IdentityRevealsApi,
+  ObjectsApi,
+  casefileArchiveBytes,
+  objectIdOf,
+  signArtifactAck,
+  signObjectPayload,
+  type AttestationFilter,
+  type CasefileSubjectInput,
+  type ExportCasefileInput,
+  type ExportReceiptsInput,
+  type ListObjectsParams,
+  type MintAliasInput,
+  type MintIdentityRevealInput,
+  type QueryAttestationsParams,
+  type ServerVerifyOptions,
+  type SignedAckInput,
+  type StoreObjectInput,
+  type UploadArtifactInput,
+} from './registry';
+export type {
+  Ack,
+  Artifact,
+  ArtifactAccess,
+  ArtifactDownload,
+  ArtifactEnvelope,
+  ArtifactEnvelopeView,
+  ArtifactStatus,
+  AttestationPayload,
+  CasefileExport,
+  CasefileVerdict,
+  DeliveryReceipt,
+  IdentityRevealPayload,
+  ObjectVisibility,
+  PartyAliasToken,
+  PartyRole,
+  RegistryObject,
+} from './registry-types';
+// Offline casefile verification (no network): the same code the CLI and the registry run.
+export {
+  CasefileUnreadableError,
+  readArchive as readCasefileArchive,
+  verifyArchive as verifyCasefileArchive,
+  verifyDocket,
+  type CasefileCheck,
+  type Docket,
+  type DocketEntry,
+  type VerifyResult,
+} from '@exchange/casefile';
 export { generateIdempotencyKey, idempotencyOf, type IdempotencyInfo } from './idempotency';
 export { paginate, type Page, type PageParams } from './pagination';
 export {

@@ -4,6 +4,8 @@
 // trust (GET /health `exchange_public_key`, also printed in /skill.md), not against the
 // `signer_public_key` the receipt carries about itself.
 import { canonicalBytes, fromBase64, verify } from '@exchange/crypto';
+import { exportReceipts, type ExportReceiptsInput } from './registry';
+import type { CasefileExport } from './registry-types';
 import { pathSegment, type Transport } from './transport';
 
 export type ReceiptKind = 'settlement' | 'refund';
@@ -32,6 +34,11 @@ export class ReceiptsApi {
   /** Operator token, or an agent-signed request by the payer or the payee (anyone else: 403). */
   get(receiptId: string): Promise<Receipt> {
     return this.transport.request<Receipt>({ method: 'GET', path: `/v1/receipts/${pathSegment(receiptId)}` });
+  }
+
+  /** POST /v1/receipts/export {receipt_ids | contract_id} → a signed docket of receipt entries and its archive. */
+  export(input: ExportReceiptsInput): Promise<CasefileExport> {
+    return exportReceipts(this.transport, input);
   }
 }
 

@@ -38,6 +38,8 @@ export interface RequestOptions {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A non-JSON body sent as these exact bytes (e.g. multipart/form-data); `body` is then ignored. */
+  rawBody?: { bytes: Uint8Array; contentType: string };
   /** Non-2xx statuses whose JSON body is a normal answer (e.g. 503 from /health). */
   acceptStatuses?: number[];
   /** Extra request headers (lowercase names), e.g. `idempotency-key`. */
@@ -85,21 +87,8 @@ export class Transport {
 
   /** Like `request`, and also returns the status and response headers (e.g. `Idempotent-Replayed`). */
   async send<T>(opts: RequestOptions): Promise<TransportResponse<T>> {
-    const url = `${this.baseUrl}${opts.path}${buildQuery(opts.query)}`;
-    // Serialized once: these exact bytes are both sent and hashed into the signature.
-    const bodyText = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const headers = { ...opts.headers, ...this.headersFor(opts.method, new URL(url), bodyText) };
-    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.fetchFn(url, { method: opts.method, headers, body: bodyText, signal: AbortSignal.timeout(timeoutMs) });
-      text = await response.text();
-    } catch (err) {
-      throw new ExchangeNetworkError(isTimeoutLike(err) ? 'timeout' : 'network_error', opts.method, url, err);
-    }
-
+    const { url, response, bytes } = await this.exchange(opts);
+    const text = bytes.toString('utf8');
     if (!response.ok && !(opts.acceptStatuses ?? []).includes(response.status)) {
       throw problemToError(response.status, response.statusText, response.headers, text);
     }
@@ -111,12 +100,37 @@ export class Transport {
     }
   }
 
-  private headersFor(method: string, url: URL, bodyText: string | undefined): Record<string, string> {
+  /** The response body as bytes (downloads); non-2xx answers still become ExchangeApiError. */
+  async sendBytes(opts: RequestOptions): Promise<TransportResponse<Buffer>> {
+    const { response, bytes } = await this.exchange(opts);
+    if (!response.ok && !(opts.acceptStatuses ?? []).includes(response.status)) {
+      throw problemToError(response.status, response.statusText, response.headers, bytes.toString('utf8'));
+    }
+    return { body: bytes, status: response.status, headers: response.headers };
+  }
+
+  private async exchange(opts: RequestOptions): Promise<{ url: string; response: Response; bytes: Buffer }> {
+    const url = `${this.baseUrl}${opts.path}${buildQuery(opts.query)}`;
+    // Serialized once: these exact bytes are both sent and hashed into the signature.
+    const body: string | Uint8Array | undefined = opts.rawBody !== undefined ? opts.rawBody.bytes : opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const contentType = opts.rawBody !== undefined ? opts.rawBody.contentType : body === undefined ? undefined : 'application/json';
+    const headers = { ...opts.headers, ...this.headersFor(opts.method, new URL(url), body, contentType) };
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    try {
+      const response = await this.fetchFn(url, { method: opts.method, headers, body: body as RequestInit['body'], signal: AbortSignal.timeout(timeoutMs) });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      return { url, response, bytes };
+    } catch (err) {
+      throw new ExchangeNetworkError(isTimeoutLike(err) ? 'timeout' : 'network_error', opts.method, url, err);
+    }
+  }
+
+  private headersFor(method: string, url: URL, body: string | Uint8Array | undefined, contentType: string | undefined): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json, application/problem+json',
       'user-agent': this.options.userAgent ?? DEFAULT_USER_AGENT,
     };
-    if (bodyText !== undefined) headers['content-type'] = 'application/json';
+    if (contentType !== undefined) headers['content-type'] = contentType;
 
     const { operatorToken, agent, actingAgentId } = this.options;
     if (operatorToken) {
@@ -127,7 +141,7 @@ export class Transport {
         agentId: agent.agentId,
         method,
         path: `${url.pathname}${url.search}`,
-        body: bodyText,
+        body,
         timestamp: unixSeconds(this.options.now?.() ?? new Date()),
         privateKey: agent.privateKey,
       });
