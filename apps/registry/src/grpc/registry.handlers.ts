@@ -101,7 +101,7 @@ function downloadHandler(s: RegistryService, logger: Logger): handleServerStream
         logger.info({ method: 'DownloadArtifact', code: status.OK, request_id: ctx.requestId }, 'rpc');
         call.end();
       },
-      (err: unknown) => call.destroy(toServiceError(err, logger, 'DownloadArtifact') as unknown as Error),
+      (err: unknown) => call.emit('error', toServiceError(err, logger, 'DownloadArtifact')),
     );
   };
 }
