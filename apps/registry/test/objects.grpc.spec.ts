@@ -192,11 +192,11 @@ describe('registry objects (gRPC, real PostgreSQL)', () => {
     await store(bob, { subject_ref: `${subject}-other`, claim: 'x' }, { type: 'attestation' });
     const all = await h.client.queryAttestations({ subjectRef: subject, page: { limit: 10, cursor: '' } }, h.as(carol));
     expect(all.attestations.map((o) => o.objectId)).toEqual([b1.objectId, a1.objectId]);
-    const byBob = await h.client.queryAttestations({ subjectRef: subject, signerAgentId: bob.agentId }, h.as(carol));
+    const byBob = await h.client.queryAttestations({ subjectRef: subject, signerAgentId: bob.agentId, page: undefined }, h.as(carol));
     expect(byBob.attestations.map((o) => o.objectId)).toEqual([b1.objectId]);
-    const future = await h.client.queryAttestations({ subjectRef: subject, from: new Date(Date.now() + 60_000) }, h.as(carol));
+    const future = await h.client.queryAttestations({ subjectRef: subject, from: new Date(Date.now() + 60_000), page: undefined }, h.as(carol));
     expect(future.attestations).toEqual([]);
-    const past = await h.client.queryAttestations({ subjectRef: subject, to: new Date(a1.createdAt!.getTime()) }, h.as(carol));
+    const past = await h.client.queryAttestations({ subjectRef: subject, to: new Date(a1.createdAt!.getTime()), page: undefined }, h.as(carol));
     expect(past.attestations).toEqual([]);
   });
 });
