@@ -1,4 +1,5 @@
 import { fromBase64, generateKeyPair, sha256Hex, toBase64 } from '@exchange/crypto';
+import { isId, uuidv7Timestamp } from '@exchange/platform';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar-stream';
@@ -7,6 +8,7 @@ import {
   CasefileInputError,
   CasefileUnreadableError,
   docketJson,
+  newDocketId,
   readArchive,
   recordEntry,
   signDocket,
@@ -74,6 +76,16 @@ describe('signDocket and verifyDocket', () => {
         { ref: `sha256:${hexB}`, ok: true, reason: 'payload not included' },
       ],
     });
+  });
+
+  it('should make docket ids the platform accepts as dkt ids, carrying the time', () => {
+    const at = Date.parse('2026-11-21T23:40:00.123Z');
+    for (let i = 0; i < 50; i++) {
+      const id = newDocketId(at);
+      expect(isId('dkt', id)).toBe(true);
+      expect(uuidv7Timestamp(id.slice(4))).toBe(at);
+    }
+    expect(new Set(Array.from({ length: 100 }, () => newDocketId())).size).toBe(100);
   });
 
   it('should hash record content as canonical JSON', () => {

@@ -1,10 +1,24 @@
 // Building and signing dockets.
 import { canonicalize, fromBase64, publicKeyFromPrivate, sha256Hex, signCanonical, toBase64 } from '@exchange/crypto';
-import { newId } from '@exchange/platform';
+import { randomBytes } from 'node:crypto';
 import { CasefileInputError } from './errors';
 import { RECORD_KINDS, type ArtifactEntry, type Docket, type DocketEntry, type DocketSubject, type JsonValue, type RecordEntry, type RecordKind, type UnsignedDocket } from './types';
 
 const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * A fresh `dkt_<uuidv7>` (RFC 9562: 48-bit unix ms, version 7, variant 10, random rest) — the same
+ * shape as @exchange/platform `newId('dkt')`, without pulling the platform (gRPC, logging) into an
+ * offline verifier.
+ */
+export function newDocketId(now: number = Date.now()): string {
+  const b = randomBytes(16);
+  b.writeUIntBE(now, 0, 6);
+  b.writeUInt8(0x70 | (b.readUInt8(6) & 0x0f), 6);
+  b.writeUInt8(0x80 | (b.readUInt8(8) & 0x3f), 8);
+  const hex = b.toString('hex');
+  return `dkt_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /** Hex sha256 of canonicalize(content): the hash a record entry carries. */
 export function contentSha256(content: unknown): string {
@@ -59,7 +73,7 @@ export function signDocket(input: SignDocketInput, exchangePrivateKey: Uint8Arra
   const createdAt = input.createdAt instanceof Date ? input.createdAt : new Date(input.createdAt);
   if (Number.isNaN(createdAt.getTime())) throw new CasefileInputError('createdAt is not a valid date');
   const unsigned: UnsignedDocket = {
-    docket_id: input.docketId ?? newId('dkt'),
+    docket_id: input.docketId ?? newDocketId(),
     subject: JSON.parse(canonicalize(input.subject)) as DocketSubject,
     entries: input.entries.map((e) => ({ ...e })),
     created_at: createdAt.toISOString(),

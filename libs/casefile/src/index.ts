@@ -14,7 +14,7 @@ export {
   type VerifyResult,
 } from './types';
 export { CasefileInputError, CasefileUnreadableError } from './errors';
-export { artifactEntry, contentSha256, docketJson, recordEntry, signDocket, unsignedDocket, type SignDocketInput } from './docket';
+export { artifactEntry, contentSha256, docketJson, newDocketId, recordEntry, signDocket, unsignedDocket, type SignDocketInput } from './docket';
 export { verifyDocket, type VerifyDocketOptions } from './verify';
 export {
   DEFAULT_ARCHIVE_LIMITS,
