@@ -47,7 +47,7 @@ let agentSeq = 0;
 const EPOCH = new Date('2026-01-01T00:00:00.000Z');
 
 export function contractFixture(id: string, buyerId: string, sellerId?: string): marketV1.Contract {
-  return {
+  return marketV1.Contract.fromPartial({
     contractId: id,
     buyerId,
     title: 'Summarise tickets',
@@ -62,7 +62,7 @@ export function contractFixture(id: string, buyerId: string, sellerId?: string):
     escrowStatus: marketV1.EscrowStatus.ESCROW_STATUS_NONE,
     createdAt: EPOCH,
     updatedAt: EPOCH,
-  } as marketV1.Contract;
+  });
 }
 
 async function startFakeMarketAndWallet() {
@@ -88,6 +88,11 @@ async function startFakeMarketAndWallet() {
         listOffers: unary(testLogger, 'ListOffers', async (req: marketV1.ListOffersRequest) => ({ offers: offers.get(req.contractId) ?? [], page })),
         listResults: unary(testLogger, 'ListResults', async (req: marketV1.ListResultsRequest) => ({ results: results.get(req.contractId) ?? [], page })),
         listDisputes: unary(testLogger, 'ListDisputes', async (req: marketV1.ListDisputesRequest) => ({ disputes: disputes.get(req.contractId) ?? [], page })),
+        // Registered only when this proto has the RPC (helper R4's patch); the registry falls back otherwise.
+        listVerificationReports: unary(testLogger, 'ListVerificationReports', async (req: { contractId: string }) => {
+          const r = reports.get(req.contractId);
+          return { reports: r ? [r] : [], page };
+        }),
         getLatestVerification: unary(testLogger, 'GetLatestVerification', async (req: marketV1.GetLatestVerificationRequest) => {
           const r = reports.get(req.contractId);
           if (!r) throw errors.notFound('verification_report', req.contractId);

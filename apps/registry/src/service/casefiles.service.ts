@@ -212,7 +212,12 @@ export class CasefilesService {
       | ((req: unknown, opts?: CallOptions) => Promise<{ reports?: marketV1.VerificationReport[]; page?: { nextCursor: string } }>)
       | undefined;
     if (typeof list === 'function') {
-      return pageAll((page) => list.call(market, { contractId, page }, INTERNAL), (r) => r.reports ?? []);
+      try {
+        return await pageAll((page) => list.call(market, { contractId, page }, INTERNAL), (r) => r.reports ?? []);
+      } catch (err) {
+        // A market older than this registry's proto: fall back to the latest report.
+        if (errorInfoFromGrpc(err).grpcCode !== status.UNIMPLEMENTED) throw err;
+      }
     }
     try {
       const { report } = await this.ctx.contracts.client.getLatestVerification({ contractId }, INTERNAL);

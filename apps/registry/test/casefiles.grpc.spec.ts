@@ -1,0 +1,189 @@
+import { createHash, randomBytes } from 'node:crypto';
+import zlib from 'node:zlib';
+import { canonicalize, generateKeyPair, sha256Hex, toBase64 } from '@exchange/crypto';
+import { readArchive, verifyArchive, type Docket } from '@exchange/casefile';
+import { marketV1, registryV1, walletV1 } from '@exchange/proto';
+import { contractFixture, grpcError, startRegistryHarness, status, type RegistryHarness, type TestAgent } from './registry-harness';
+
+const T = new Date('2026-02-01T00:00:00.000Z');
+
+describe('registry casefiles (gRPC, real PostgreSQL)', () => {
+  let h: RegistryHarness;
+  let buyer: TestAgent;
+  let seller: TestAgent;
+  let stranger: TestAgent;
+  const contractId = `ctr_case_${Date.now()}`;
+  let resultArtifact: Buffer;
+  let resultRef: string;
+  let linkedRef: string;
+
+  beforeAll(async () => {
+    h = await startRegistryHarness();
+    buyer = h.newAgent('buyer');
+    seller = h.newAgent('seller');
+    stranger = h.newAgent('stranger');
+    h.fakes.contracts.set(contractId, { ...contractFixture(contractId, buyer.agentId, seller.agentId), receiptId: 'rcpt_1' });
+    resultArtifact = randomBytes(5000);
+    resultRef = (await h.upload(resultArtifact, { mediaType: 'text/markdown', parties: [buyer.agentId] }, h.as(seller))).artifact!.artifactRef;
+    linkedRef = (await h.upload(randomBytes(300), { mediaType: 'application/pdf', contractId }, h.as(buyer))).artifact!.artifactRef;
+    h.fakes.offers.set(contractId, [
+      marketV1.Offer.fromPartial({ offerId: 'off_1', contractId, sellerId: seller.agentId, price: { amount: '80', currency: 'CREDIT' }, eta: T, terms: '', status: marketV1.OfferStatus.OFFER_STATUS_AWARDED, createdAt: T, updatedAt: T }),
+    ]);
+    h.fakes.results.set(contractId, [
+      marketV1.Result.fromPartial({ resultId: 'res_1', contractId, sellerId: seller.agentId, summary: 'done', artifactRefs: [resultRef], status: marketV1.ResultStatus.RESULT_STATUS_ACCEPTED, createdAt: T, updatedAt: T }),
+    ]);
+    h.fakes.reports.set(contractId, marketV1.VerificationReport.fromPartial({ reportId: 'vrp_1', contractId, resultId: 'res_1', verifierId: 'v', verdict: marketV1.Verdict.VERDICT_PASS, score: 0.9, checks: [], signature: 'sig', createdAt: T }));
+    h.fakes.disputes.set(contractId, []);
+    h.fakes.receipts.set('rcpt_1', walletV1.Receipt.fromPartial({
+      receiptId: 'rcpt_1',
+      kind: walletV1.ReceiptKind.RECEIPT_KIND_SETTLEMENT,
+      contractId,
+      holdId: 'hold_1',
+      payer: buyer.agentId,
+      payee: seller.agentId,
+      amount: '80',
+      fee: '0.8',
+      refundedAmount: '0',
+      currency: 'CREDIT',
+      journalEntryIds: [],
+      settledAt: T,
+      signature: 'rsig',
+      signerPublicKey: 'rkey',
+    }));
+    await h.download(resultRef, h.as(buyer));
+    await h.client.ackArtifact({ artifactRef: resultRef, agentId: '', signature: h.signJson(buyer, { artifact_ref: resultRef, agent_id: buyer.agentId }) }, h.as(buyer));
+  });
+  afterAll(() => h.close());
+
+  const docketOf = (d: registryV1.Docket | undefined) => JSON.parse(d!.docketJson) as Docket;
+
+  it("exports a contract's casefile (records, artifacts, receipts, acks), signed; verifies valid; payloads on request", async () => {
+    const res = await h.client.exportCasefile({ subject: { contractId, objectIds: [], artifactRefs: [] }, includePayloads: true }, h.as(buyer));
+    const docket = docketOf(res.docket);
+    expect(docket.docket_id).toMatch(/^dkt_/);
+    expect(docket.exchange_pubkey).toBe(h.exchangePublicKey);
+    expect(docket.subject).toEqual({ contract_id: contractId });
+    const kinds = docket.entries.map((e) => `${e.kind}:${e.ref}`);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        `contract:${contractId}`,
+        'offer:off_1',
+        'result:res_1',
+        'verification_report:vrp_1',
+        'receipt:rcpt_1',
+        `artifact:${resultRef}`,
+        `artifact:${linkedRef}`,
+      ]),
+    );
+    expect(docket.entries.filter((e) => e.kind === 'delivery_receipt')).toHaveLength(1);
+    expect(docket.entries.filter((e) => e.kind === 'ack')).toHaveLength(1);
+    const contractEntry = docket.entries.find((e) => e.kind === 'contract')!;
+    expect('content' in contractEntry && contractEntry.content).toMatchObject({ contract_id: contractId, buyer_id: buyer.agentId, status: 'awarded' });
+    const art = docket.entries.find((e) => e.ref === resultRef)!;
+    expect(art).toEqual({ kind: 'artifact', ref: resultRef, sha256: createHash('sha256').update(resultArtifact).digest('hex'), media_type: 'text/markdown', size_bytes: 5000 });
+    const read = await readArchive(res.docket!.archive);
+    expect(read.payloads.get(art.sha256)!.equals(resultArtifact)).toBe(true);
+    expect((await verifyArchive(res.docket!.archive, { trustedPublicKey: h.exchangePublicKey })).valid).toBe(true);
+
+    const verdict = await h.client.verifyCasefile({ input: { $case: 'archive', value: res.docket!.archive } });
+    expect(verdict.valid).toBe(true);
+    expect(verdict.docketId).toBe(docket.docket_id);
+    expect(verdict.checks.every((c) => c.ok)).toBe(true);
+    expect(verdict.checks.map((c) => c.ref)).toEqual(expect.arrayContaining(['docket', 'signature', resultRef, contractId]));
+
+    const noPayloads = await h.client.exportCasefile({ subject: { contractId, objectIds: [], artifactRefs: [] }, includePayloads: false }, h.as(seller));
+    expect((await readArchive(noPayloads.docket!.archive)).payloads.size).toBe(0);
+    const v2 = await h.client.verifyCasefile({ input: { $case: 'docketJson', value: noPayloads.docket!.docketJson } });
+    expect(v2.valid).toBe(true);
+    expect(v2.checks.find((c) => c.ref === resultRef)).toEqual({ ref: resultRef, ok: true, reason: 'payload not included' });
+  });
+
+  it('detects tampering with content, an entry hash, a payload byte and the signature — naming the entry', async () => {
+    const res = await h.client.exportCasefile({ subject: { contractId, objectIds: [], artifactRefs: [] }, includePayloads: true }, h.operator());
+    const docket = docketOf(res.docket);
+    const verify = (d: unknown) => h.client.verifyCasefile({ input: { $case: 'docketJson', value: JSON.stringify(d) } });
+
+    const content = structuredClone(docket);
+    const offer = content.entries.find((e) => e.ref === "off_1") as unknown as { content: { price: { amount: string } } };
+    offer.content.price.amount = '1';
+    let v = await verify(content);
+    expect(v.valid).toBe(false);
+    // the content no longer matches its hash, and the signed docket changed
+    expect(v.checks.filter((c) => !c.ok).map((c) => c.ref).sort()).toEqual(['off_1', 'signature']);
+
+    const hash = structuredClone(docket);
+    const rec = hash.entries.find((e) => e.ref === 'rcpt_1')!;
+    rec.sha256 = sha256Hex('x');
+    v = await verify(hash);
+    expect(v.valid).toBe(false);
+    expect(v.checks.filter((c) => !c.ok).map((c) => c.ref).sort()).toEqual(['rcpt_1', 'signature']);
+
+    const sig = structuredClone(docket);
+    sig.signature = toBase64(new Uint8Array(64));
+    v = await verify(sig);
+    expect(v.valid).toBe(false);
+    expect(v.checks.filter((c) => !c.ok).map((c) => c.ref)).toEqual(['signature']);
+
+    // a payload byte changed inside the archive
+    const read = await readArchive(res.docket!.archive);
+    const hex = createHash('sha256').update(resultArtifact).digest('hex');
+    const tarred = zlib.gunzipSync(res.docket!.archive);
+    const at = tarred.indexOf(resultArtifact.subarray(0, 64));
+    expect(at).toBeGreaterThan(0);
+    tarred[at + 10] ^= 0xff;
+    const tamperedArchive = zlib.gzipSync(tarred);
+    v = await h.client.verifyCasefile({ input: { $case: 'archive', value: tamperedArchive } });
+    expect(v.valid).toBe(false);
+    expect(v.checks.filter((c) => !c.ok).map((c) => c.ref)).toEqual([resultRef]);
+    expect(read.payloads.has(hex)).toBe(true);
+
+    // another exchange's key
+    const foreign = await h.client.verifyCasefile({
+      input: { $case: 'docketJson', value: res.docket!.docketJson },
+      exchangePublicKey: toBase64(generateKeyPair().publicKey),
+    });
+    expect(foreign.valid).toBe(false);
+
+    const unreadable = await grpcError(h.client.verifyCasefile({ input: { $case: 'archive', value: Buffer.from('not a gzip') } }));
+    expect([unreadable.grpcCode, unreadable.code]).toEqual([status.INVALID_ARGUMENT, 'casefile_unreadable']);
+  });
+
+  it("only the contract's parties or the operator export it; subjects need something", async () => {
+    const denied = await grpcError(h.client.exportCasefile({ subject: { contractId, objectIds: [], artifactRefs: [] }, includePayloads: false }, h.as(stranger)));
+    expect(denied.grpcCode).toBe(status.PERMISSION_DENIED);
+    const missing = await grpcError(h.client.exportCasefile({ subject: { contractId: 'ctr_nope', objectIds: [], artifactRefs: [] }, includePayloads: false }, h.operator()));
+    expect(missing.code).toBe('contract_not_found');
+    const empty = await grpcError(h.client.exportCasefile({ subject: { objectIds: [], artifactRefs: [] }, includePayloads: false }, h.operator()));
+    expect(empty.code).toBe('validation_failed');
+    const hidden = await grpcError(h.client.exportCasefile({ subject: { objectIds: [], artifactRefs: [linkedRef] }, includePayloads: false }, h.as(stranger)));
+    expect(hidden.code).toBe('access_denied');
+  });
+
+  it('objects and artifacts as subject; attestation and receipt exports', async () => {
+    const payload = { subject_ref: contractId, claim: 'great work' };
+    const att = await h.client.storeObject(
+      { type: 'attestation', payloadJson: JSON.stringify(payload), signerAgentId: '', signature: h.signJson(buyer, payload), visibility: 0, parties: [], tags: [] },
+      h.as(buyer),
+    );
+    const byObjects = await h.client.exportCasefile({ subject: { objectIds: [att.object!.objectId], artifactRefs: [resultRef] }, includePayloads: true }, h.as(buyer));
+    const d = docketOf(byObjects.docket);
+    expect(d.entries.map((e) => e.kind).sort()).toEqual(['ack', 'artifact', 'attestation', 'delivery_receipt']);
+    const attEntry = d.entries.find((e) => e.kind === "attestation") as unknown as { content: { payload: unknown }; sha256: string };
+    expect(attEntry.content.payload).toEqual(payload);
+    expect(attEntry.sha256).toBe(sha256Hex(canonicalize(attEntry.content)));
+
+    const exp = await h.client.exportAttestations({ subjectRef: contractId }, h.as(stranger));
+    const ad = docketOf(exp.docket);
+    expect(ad.entries.map((e) => e.ref)).toEqual([att.object!.objectId]);
+    expect((await h.client.verifyCasefile({ input: { $case: 'archive', value: exp.docket!.archive } })).valid).toBe(true);
+
+    const rc = await h.client.exportReceipts({ receiptIds: ['rcpt_1'] }, h.as(seller));
+    const rd = docketOf(rc.docket);
+    expect(rd.entries.map((e) => `${e.kind}:${e.ref}`)).toEqual(['receipt:rcpt_1']);
+    expect((rd.entries[0] as { content: Record<string, unknown> }).content).toMatchObject({ receipt_id: 'rcpt_1', payer: buyer.agentId, amount: '80', kind: 'settlement' });
+    const byContract = await h.client.exportReceipts({ receiptIds: [], contractId }, h.as(buyer));
+    expect(docketOf(byContract.docket).entries.map((e) => e.ref)).toEqual(['rcpt_1']);
+    expect((await grpcError(h.client.exportReceipts({ receiptIds: ['rcpt_1'] }, h.as(stranger)))).code).toBe('access_denied');
+    expect((await grpcError(h.client.exportReceipts({ receiptIds: ['rcpt_nope'] }, h.operator()))).code).toBe('receipt_not_found');
+  });
+});
