@@ -41,6 +41,10 @@ export class S3Store implements ArtifactStore {
       region: opts.region,
       endpoint: opts.endpoint,
       forcePathStyle: opts.forcePathStyle,
+      // Checksums only where S3 requires them: the default streams PUT bodies as aws-chunked with
+      // CRC trailers, which S3-compatible stores (MinIO versions, s3rver) may store verbatim.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       credentials:
         opts.accessKeyId !== undefined && opts.secretAccessKey !== undefined
           ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
