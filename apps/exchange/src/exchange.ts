@@ -3,12 +3,28 @@ import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
 import { readMarketConfig, startMarket } from '@exchange/market';
 import { createLogger } from '@exchange/platform';
+import { readRegistryConfig, startRegistry } from '@exchange/registry';
 import { readWalletLedgerConfig, startWalletLedger } from '@exchange/wallet-ledger';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { artifactStoreEnv } from './artifact-store';
 import { readExchangeConfig } from './config';
 import { openDatabases } from './databases';
 import { resolveOperatorToken } from './operator-token';
 import { loadOrCreateSigningKey } from './signing-key';
+
+/** A free loopback port (for a service whose address another must know before it starts). */
+async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
 
 export interface RunningExchange {
   url: string;
@@ -58,8 +74,18 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     // Each service reads its own settings from the same environment (e.g. RATE_LIMIT_* for the
     // gateway); the launcher only decides where things run and how they find each other.
     const common = { ...env, EXCHANGE_ENV: config.EXCHANGE_ENV, LOG_LEVEL: config.LOG_LEVEL, NATS_URL: config.NATS_URL };
+    // Identity and registry call each other (registry checks signatures; identity stores alias
+    // tokens through registry, only when minting), so the registry's port is chosen up front.
+    const registryPort = await freeLoopbackPort();
+    const registryUrl = `127.0.0.1:${registryPort}`;
     const identity = await startIdentity(
-      readIdentityConfig({ ...common, GRPC_PORT: '0', GRPC_HOST: '127.0.0.1', DATABASE_URL: await databases.databaseFor('identity') }),
+      readIdentityConfig({
+        ...common,
+        GRPC_PORT: '0',
+        GRPC_HOST: '127.0.0.1',
+        DATABASE_URL: await databases.databaseFor('identity'),
+        REGISTRY_GRPC_URL: registryUrl,
+      }),
       { logger: logger.child({ app: 'identity' }), bus },
     );
     stops.push(() => identity.stop());
@@ -95,6 +121,24 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     stops.push(() => market.stop());
     const marketUrl = `127.0.0.1:${market.grpcPort}`;
 
+    // Signed objects, artifacts (bytes under <data dir>/artifacts unless ARTIFACT_STORE_URL/DIR
+    // say otherwise), attestations and casefiles signed with the exchange key.
+    const registry = await startRegistry(
+      readRegistryConfig({
+        ...common,
+        ...artifactStoreEnv(env, dataDir),
+        GRPC_PORT: String(registryPort),
+        GRPC_HOST: '127.0.0.1',
+        DATABASE_URL: await databases.databaseFor('registry'),
+        IDENTITY_GRPC_URL: identityUrl,
+        MARKET_GRPC_URL: marketUrl,
+        WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
+        EXCHANGE_SIGNING_KEY: signingKey,
+      }),
+      { logger: logger.child({ app: 'registry' }), bus },
+    );
+    stops.push(() => registry.stop());
+
     const gateway = await startGateway(
       readGatewayConfig({
         ...common,
@@ -103,6 +147,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         IDENTITY_GRPC_URL: identityUrl,
         WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
         MARKET_GRPC_URL: marketUrl,
+        REGISTRY_GRPC_URL: registryUrl,
         OPERATOR_TOKEN: operatorToken,
         EXCHANGE_SIGNING_KEY: signingKey,
         REDIS_URL: config.REDIS_URL,
@@ -118,7 +163,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       environment: config.EXCHANGE_ENV,
       database: databases.kind,
       events: bus.kind,
-      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl },
+      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl, registry: registryUrl },
       stop,
     };
   } catch (err) {

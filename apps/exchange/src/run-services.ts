@@ -5,6 +5,7 @@ import { startBanner } from './banner';
 import { readExchangeConfig } from './config';
 import { openDatabases } from './databases';
 import { resolveOperatorToken } from './operator-token';
+import { artifactStoreEnv } from './artifact-store';
 import { SERVICES, serviceGrpcUrls } from './services';
 import { loadOrCreateSigningKey } from './signing-key';
 
@@ -73,6 +74,8 @@ async function main() {
       EXCHANGE_ENV: config.EXCHANGE_ENV,
       EXCHANGE_SIGNING_KEY: signingKey,
       LOG_LEVEL: config.LOG_LEVEL,
+      // Read by registry only: artifact bytes under the data dir unless configured.
+      ...artifactStoreEnv(process.env, dataDir),
     });
   }
   launch('gateway', 'apps/gateway/src/main.ts', {

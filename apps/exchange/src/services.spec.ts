@@ -7,9 +7,10 @@ describe('SERVICES', () => {
     expect(SERVICES.find((s) => s.name === 'wallet-ledger')).toEqual({ name: 'wallet-ledger', grpcUrlEnv: 'WALLET_LEDGER_GRPC_URL', database: true });
   });
 
-  it('should start market after identity and wallet-ledger, which it calls', () => {
+  it('should start market after identity and wallet-ledger, which it calls, and registry last', () => {
     const names = SERVICES.map((s) => s.name);
-    expect(names).toEqual(['identity', 'wallet-ledger', 'market']);
+    expect(names).toEqual(['identity', 'wallet-ledger', 'market', 'registry']);
+    expect(SERVICES.find((s) => s.name === 'registry')).toEqual({ name: 'registry', grpcUrlEnv: 'REGISTRY_GRPC_URL', database: true });
     expect(SERVICES.find((s) => s.name === 'market')).toEqual({ name: 'market', grpcUrlEnv: 'MARKET_GRPC_URL', database: true });
   });
 
@@ -18,7 +19,13 @@ describe('SERVICES', () => {
       IDENTITY_GRPC_URL: '127.0.0.1:50051',
       WALLET_LEDGER_GRPC_URL: '127.0.0.1:50052',
       MARKET_GRPC_URL: '127.0.0.1:50053',
+      REGISTRY_GRPC_URL: '127.0.0.1:50054',
     });
-    expect(serviceGrpcUrlsByName(6000, '10.0.0.1')).toEqual({ identity: '10.0.0.1:6000', 'wallet-ledger': '10.0.0.1:6001', market: '10.0.0.1:6002' });
+    expect(serviceGrpcUrlsByName(6000, '10.0.0.1')).toEqual({
+      identity: '10.0.0.1:6000',
+      'wallet-ledger': '10.0.0.1:6001',
+      market: '10.0.0.1:6002',
+      registry: '10.0.0.1:6003',
+    });
   });
 });

@@ -15,6 +15,9 @@ export const SERVICES: readonly ServiceSpec[] = [
   { name: 'wallet-ledger', grpcUrlEnv: 'WALLET_LEDGER_GRPC_URL', database: true },
   // After both: it checks parties in identity and moves escrow through wallet-ledger.
   { name: 'market', grpcUrlEnv: 'MARKET_GRPC_URL', database: true },
+  // After market: it checks signatures in identity, contract parties in market and reads
+  // receipts from wallet-ledger. Identity calls it back (REGISTRY_GRPC_URL) only when minting aliases.
+  { name: 'registry', grpcUrlEnv: 'REGISTRY_GRPC_URL', database: true },
 ];
 
 /** Distributed mode: service i listens on basePort + i. */

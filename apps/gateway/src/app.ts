@@ -21,6 +21,12 @@ import receiptsRoutes from './routes/v1/receipts/index';
 import resultsRoutes from './routes/v1/results/index';
 import verificationRoutes from './routes/v1/verification/index';
 import walletsRoutes from './routes/v1/wallets/index';
+import aliasMintRoutes from './routes/v1/registry/alias-mint';
+import aliasReadRoutes from './routes/v1/registry/aliases';
+import artifactsRoutes from './routes/v1/registry/artifacts';
+import casefilesRoutes from './routes/v1/registry/casefiles';
+import objectsRoutes from './routes/v1/registry/objects';
+import uiRoutes from './routes/ui/index';
 import docsRoutes from './routes/docs';
 import healthRoutes from './routes/health';
 import { Problem } from './schemas/common';
@@ -52,7 +58,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(problemPlugin);
   await fastify.register(errorMapping);
   await fastify.register(jsonBody);
-  await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL, walletLedgerAddress: config.WALLET_LEDGER_GRPC_URL, marketAddress: config.MARKET_GRPC_URL });
+  await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL, walletLedgerAddress: config.WALLET_LEDGER_GRPC_URL, marketAddress: config.MARKET_GRPC_URL, registryAddress: config.REGISTRY_GRPC_URL });
   await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS });
   await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
   fastify.addSchema(Problem);
@@ -114,4 +120,11 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(resultsRoutes, { prefix: '/v1' });
   await fastify.register(verificationRoutes, { prefix: '/v1' });
   await fastify.register(disputesRoutes, { prefix: '/v1' });
+  // Registry areas (objects, artifacts, attestations/receipts/casefiles, aliases), full paths under /v1.
+  await fastify.register(objectsRoutes, { prefix: '/v1' });
+  await fastify.register(artifactsRoutes, { prefix: '/v1', maxBytes: config.ARTIFACT_MAX_BYTES });
+  await fastify.register(casefilesRoutes, { prefix: '/v1' });
+  await fastify.register(aliasReadRoutes, { prefix: '/v1' });
+  await fastify.register(aliasMintRoutes, { prefix: '/v1', exchangePublicKey: opts.exchangePublicKey });
+  await fastify.register(uiRoutes, { maxBytes: config.ARTIFACT_MAX_BYTES });
 }

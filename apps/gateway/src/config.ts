@@ -13,6 +13,10 @@ export const GatewayConfigSchema = Type.Object({
   WALLET_LEDGER_GRPC_URL: Type.String({ minLength: 1 }),
   /** market gRPC `host:port` (contracts, listings, offers, results, verification, disputes). */
   MARKET_GRPC_URL: Type.String({ minLength: 1 }),
+  /** registry gRPC `host:port` (objects, artifacts, attestations, casefiles, alias tokens). */
+  REGISTRY_GRPC_URL: Type.String({ minLength: 1 }),
+  /** Largest artifact content accepted by POST /v1/artifacts (and archive by /ui/casefile/verify). */
+  ARTIFACT_MAX_BYTES: Type.Integer({ minimum: 1, default: 25 * 1024 * 1024 }),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
   EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
   /** Sandbox: the single operator token (named "default"). */

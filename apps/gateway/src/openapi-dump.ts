@@ -9,6 +9,7 @@ async function dump(): Promise<void> {
     IDENTITY_GRPC_URL: '127.0.0.1:9',
     WALLET_LEDGER_GRPC_URL: '127.0.0.1:9',
     MARKET_GRPC_URL: '127.0.0.1:9',
+    REGISTRY_GRPC_URL: '127.0.0.1:9',
     OPERATOR_TOKEN: 'openapi-dump-placeholder-token',
     LOG_LEVEL: 'silent',
   });

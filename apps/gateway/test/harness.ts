@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { buildGateway, readGatewayConfig } from '../src/index';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
 import { startFakeMarket, type FakeMarket } from './fake-market';
+import { startFakeRegistry, type FakeRegistry } from './fake-registry';
 import { startFakeWalletLedger, type FakeWalletLedger } from './fake-wallet-ledger';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
@@ -16,6 +17,7 @@ export interface Harness {
   identity: FakeIdentity;
   wallet: FakeWalletLedger;
   market: FakeMarket;
+  registry: FakeRegistry;
   close(): Promise<void>;
 }
 
@@ -26,16 +28,19 @@ export async function startHarness(
     identity?: FakeIdentity;
     wallet?: FakeWalletLedger;
     market?: FakeMarket;
+    registry?: FakeRegistry;
     healthCheckDeadlineMs?: number;
   } = {},
 ): Promise<Harness> {
   const identity = opts.identity ?? (await startFakeIdentity());
   const wallet = opts.wallet ?? (await startFakeWalletLedger());
   const market = opts.market ?? (await startFakeMarket());
+  const registry = opts.registry ?? (await startFakeRegistry());
   const config = readGatewayConfig({
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: wallet.address,
     MARKET_GRPC_URL: market.address,
+    REGISTRY_GRPC_URL: registry.address,
     OPERATOR_TOKEN,
     EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
     ...opts.env,
@@ -47,11 +52,13 @@ export async function startHarness(
     identity,
     wallet,
     market,
+    registry,
     close: async () => {
       await app.close();
       if (!opts.identity) await identity.stop();
       if (!opts.wallet) await wallet.stop();
       if (!opts.market) await market.stop();
+      if (!opts.registry) await registry.stop();
     },
   };
 }

@@ -21,6 +21,7 @@ describe('GET /health', () => {
           identity: { status: 'SERVING', address: h.identity.address },
           'wallet-ledger': { status: 'SERVING', address: h.wallet.address },
           market: { status: 'SERVING', address: h.market.address },
+          registry: { status: 'SERVING', address: h.registry.address },
         },
         time: expect.stringMatching(/Z$/),
       });
@@ -55,6 +56,23 @@ describe('GET /health', () => {
         services: { identity: { status: 'SERVING' }, 'wallet-ledger': { status: 'SERVING' }, market: { status: 'NOT_SERVING', address: h.market.address } },
       });
       h.market.handle.setServing();
+      expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('should answer 503 degraded while registry is NOT_SERVING, the others being fine', async () => {
+    const h = await startHarness();
+    try {
+      h.registry.handle.setNotServing();
+      const res = await h.app.inject({ method: 'GET', url: '/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({
+        status: 'degraded',
+        services: { market: { status: 'SERVING' }, registry: { status: 'NOT_SERVING', address: h.registry.address } },
+      });
+      h.registry.handle.setServing();
       expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     } finally {
       await h.close();

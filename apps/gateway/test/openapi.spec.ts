@@ -73,6 +73,26 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['get', '/v1/verifier-listings', ['200', '400', '401', '403', '404', '429', '503']],
   ['post', '/v1/contracts/{contract_id}/verify', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
   ['get', '/v1/telemetry/verification', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/objects', ['200', '201', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['get', '/v1/objects/{object_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/objects', ['200', '400', '401', '403', '429', '503']],
+  ['post', '/v1/artifacts', ['200', '201', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['get', '/v1/artifacts/{artifact_ref}', ['200', '400', '401', '403', '404', '429', '451', '503']],
+  ['get', '/v1/artifacts/{artifact_ref}/envelope', ['200', '400', '401', '403', '404', '429', '451', '503']],
+  ['post', '/v1/artifacts/{artifact_ref}/acks', ['200', '201', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['get', '/v1/artifacts/{artifact_ref}/receipts', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/artifacts/{artifact_ref}/takedown', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['post', '/v1/artifacts/{artifact_ref}/reinstate', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['post', '/v1/attestations/query', ['200', '400', '401', '403', '413', '415', '429', '503']],
+  ['post', '/v1/attestations/export', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['post', '/v1/receipts/export', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['post', '/v1/casefiles/export', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['post', '/v1/casefiles/verify', ['200', '400', '413', '415', '429', '503']],
+  ['post', '/ui/casefile/verify', ['200', '400', '413', '415', '429', '503']],
+  ['post', '/v1/party_alias_tokens/mint', ['200', '201', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['post', '/v1/identity_reveals/mint', ['200', '201', '400', '401', '403', '404', '409', '413', '415', '429', '503']],
+  ['get', '/v1/party_alias_tokens/{object_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/identity_reveals/{object_id}', ['200', '400', '401', '403', '404', '429', '503']],
   ['get', '/v1/ledger/check', ['200', '401', '403', '429', '503']],
   ['get', '/health', ['200', '503']],
   ['get', '/skill.md', ['200', '429']],
@@ -127,7 +147,10 @@ describe('GET /openapi.json', () => {
         expect(response.content).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
       }
     }
-    if (method === 'post') {
+    if (method === 'post' && path === '/ui/casefile/verify') {
+      // The one binary body: a .tar.gz archive.
+      expect(Object.keys(op.requestBody.content)).toEqual(expect.arrayContaining(['application/gzip', 'application/octet-stream']));
+    } else if (method === 'post') {
       const media = op.requestBody.content['application/json'];
       expect(media.schema.additionalProperties).toBe(false);
       expect(media.example).toEqual(expect.any(Object));

@@ -56,12 +56,22 @@ export function agentRequestSigningMessage(input: {
   timestamp: string;
   rawBody: Uint8Array | undefined;
 }): Uint8Array {
+  return agentRequestSigningMessageForHash({ ...input, bodySha256Hex: sha256Hex(input.rawBody ?? EMPTY) });
+}
+
+/** The same message when the body was hashed while it streamed (multipart uploads). */
+export function agentRequestSigningMessageForHash(input: {
+  method: string;
+  pathWithQuery: string;
+  timestamp: string;
+  bodySha256Hex: string;
+}): Uint8Array {
   return canonicalBytes(
     requestSigningPayload({
       method: input.method.toUpperCase(),
       path: input.pathWithQuery,
       timestamp: input.timestamp,
-      body_sha256: sha256Hex(input.rawBody ?? EMPTY),
+      body_sha256: input.bodySha256Hex,
     }),
   );
 }

@@ -97,6 +97,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'Idempotency key reused with a different request (`idempotency_key_reused`)',
   415: 'Body is not application/json',
   429: 'Rate limit exceeded; see `Retry-After`',
+  451: 'Unavailable for legal reasons: the artifact was taken down (`artifact_removed`, the reason in `detail`)',
   503: 'A backing service is unavailable, or read-only mode / a kill switch is on (`read_only`, `kill_switch:<name>`)',
   504: 'A backing service did not answer in time',
 };
@@ -121,4 +122,6 @@ export const SECURITY = {
     { operatorToken: [] },
     { agentId: [], agentTimestamp: [], agentSignature: [] },
   ] as Array<Record<string, string[]>>,
+  /** Anonymous, or either credential (public registry reads). */
+  optional: [{}, { operatorToken: [] }, { agentId: [], agentTimestamp: [], agentSignature: [] }] as Array<Record<string, string[]>>,
 };

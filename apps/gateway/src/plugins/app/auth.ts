@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   agentRequestSigningMessage,
+  agentRequestSigningMessageForHash,
   checkAgentTimestamp,
   readAgentSignatureHeaders,
   type AgentSignatureHeaders,
@@ -19,7 +20,11 @@ import { problem } from './problem';
 //   preValidation: agent signature verified by identity over the raw body, self-only paths,
 //                  and the frozen check on mutations.
 
-export type AuthMode = 'public' | 'operator' | 'operator_or_agent';
+/**
+ * `optional`: without credentials the request is anonymous (public registry reads); with them it
+ * is authenticated exactly as `operator_or_agent`.
+ */
+export type AuthMode = 'public' | 'operator' | 'operator_or_agent' | 'optional';
 
 export interface AuthContext {
   kind: 'anonymous' | 'operator' | 'agent';
@@ -46,6 +51,15 @@ declare module 'fastify' {
     agentSelfParam?: string;
     /** false: a frozen acting agent may still call this mutation (operator actions such as unfreeze). */
     frozenCheck?: boolean;
+    /**
+     * Multipart bodies are streamed to the backing service, so an agent signature over them is
+     * checked by the handler (`verifyStreamedBodySignature`) once the body has been read.
+     */
+    streamedBodySignature?: boolean;
+  }
+  interface FastifyInstance {
+    /** Verifies a deferred agent signature against the sha256 of the streamed body (403 when wrong). */
+    verifyStreamedBodySignature(request: FastifyRequest, bodySha256Hex: string): Promise<void>;
   }
   interface FastifyRequest {
     auth: AuthContext;
@@ -82,6 +96,28 @@ export default fp<AuthOptions>(
 
     fastify.decorateRequest('auth', null as unknown as AuthContext);
 
+    fastify.decorate('verifyStreamedBodySignature', async (request: FastifyRequest, bodySha256Hex: string) => {
+      const signed = (request as WithPending)[pendingSignature];
+      if (!signed) return; // not agent-signed
+      const message = agentRequestSigningMessageForHash({
+        method: request.method,
+        pathWithQuery: request.url,
+        timestamp: signed.timestamp,
+        bodySha256Hex,
+      });
+      const verdict = await identity.verifyAgentSignature(
+        { agentId: signed.agentId, message: Buffer.from(message), signature: signed.signature },
+        request.auth.callOptions,
+      );
+      if (!verdict.valid) {
+        throw problem(403, 'agent_signature_invalid', 'X-Agent-Signature does not verify with an active key of X-Agent-Id');
+      }
+      if (verdict.agent) {
+        request.auth.agent = verdict.agent;
+        agentCache.put(verdict.agent);
+      }
+    });
+
     fastify.addHook('onRequest', async (request) => {
       const mode = routeMode(request);
       const requestId = request.id;
@@ -94,6 +130,13 @@ export default fp<AuthOptions>(
       }
 
       const headers = request.headers;
+      if (mode === 'optional' && (headers.authorization === undefined || headers.authorization === '') && readAgentSignatureHeaders(headers).kind === 'none') {
+        request.auth = {
+          kind: 'anonymous', operator: null, actingAgentId: null, rateKey: `ip:${request.ip}`,
+          callOptions: { requestId, traceId: requestId }, agent: null,
+        };
+        return;
+      }
       const token = bearerToken(headers.authorization);
       if (token !== undefined) {
         if (token === null) {
@@ -131,7 +174,7 @@ export default fp<AuthOptions>(
       if (signed.kind === 'incomplete') {
         throw problem(401, 'unauthenticated', `agent-signed request is missing ${signed.missing.join(', ')}`, { headers: WWW_AUTHENTICATE });
       }
-      if (mode !== 'operator_or_agent') {
+      if (mode !== 'operator_or_agent' && mode !== 'optional') {
         throw problem(403, 'operator_token_required', 'this route requires the operator token; agent-signed requests are not accepted');
       }
       if (!AGENT_ID_REGEX.test(signed.agentId)) {
@@ -167,7 +210,8 @@ export default fp<AuthOptions>(
       if (!auth || auth.kind === 'anonymous') return;
 
       const signed = (request as WithPending)[pendingSignature];
-      if (signed) {
+      const deferred = signed !== undefined && request.routeOptions.config.streamedBodySignature === true && /^multipart\//i.test(request.headers['content-type'] ?? '');
+      if (signed && !deferred) {
         const message = agentRequestSigningMessage({
           method: request.method,
           pathWithQuery: request.url,

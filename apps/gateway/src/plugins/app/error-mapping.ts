@@ -46,6 +46,13 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   idempotency_key_reused: 422,
   // The market's saga could not reach wallet-ledger: retry later (the step finishes on its own).
   wallet_unavailable: 503,
+  // Registry (issue 5): a removed artifact is "unavailable for legal reasons" (RFC 7725); an
+  // artifact over ARTIFACT_MAX_BYTES is RESOURCE_EXHAUSTED in gRPC but a body too large over HTTP.
+  artifact_removed: 451,
+  payload_too_large: 413,
+  access_denied: 403,
+  casefile_unreadable: 400,
+  object_signature_invalid: 400,
 };
 
 /** 5xx causes whose message is never shown: the client gets a fixed code and sentence instead. */
@@ -78,7 +85,11 @@ export function problemFromGrpcError(err: unknown): ProblemInit {
   }
   // A stored refusal served again for a repeated idempotency key is marked like a replayed success.
   const headers = info.replayed ? { 'idempotent-replayed': 'true' } : undefined;
-  return { status, code, detail: info.message, extras: info.details, ...(headers ? { headers } : {}) };
+  let detail = info.message;
+  // The takedown reason is what a 451 must say (the registry sends it in details.reason).
+  const reason = info.details?.reason;
+  if (code === 'artifact_removed' && typeof reason === 'string' && !detail.includes(reason)) detail = `${detail}: ${reason}`;
+  return { status, code, detail, extras: info.details, ...(headers ? { headers } : {}) };
 }
 
 function hasErrorCodeMetadata(err: unknown): boolean {

@@ -3,6 +3,7 @@ import { identityV1, marketV1, walletV1 } from '@exchange/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import fp from 'fastify-plugin';
 import { service as healthService } from 'grpc-health-check';
+import { createRegistryClient, type RegistryClient } from './registry-client';
 
 // One client — one HTTP/2 channel — per backing service, created once at start and shared by
 // every request. The grpc.health.v1 Check method rides on the same channel (same server).
@@ -34,6 +35,7 @@ export interface GrpcClientsOptions {
   identityAddress: string;
   walletLedgerAddress: string;
   marketAddress: string;
+  registryAddress: string;
   defaultDeadlineMs?: number;
 }
 
@@ -57,6 +59,8 @@ declare module 'fastify' {
     identity: IdentityClient;
     walletLedger: WalletLedgerClient;
     market: MarketClient;
+    /** Registry: objects, artifacts (streamed), attestations, casefiles. */
+    registry: RegistryClient;
     /** Every backing service, for /health. */
     backingServices: BackingService[];
   }
@@ -75,18 +79,22 @@ export default fp<GrpcClientsOptions>(
     const market = createServiceClient(MarketDefinition as unknown as ServiceDefinition & typeof MarketDefinition, opts.marketAddress, {
       defaultDeadlineMs: opts.defaultDeadlineMs,
     });
+    const registry = createRegistryClient(opts.registryAddress, { defaultDeadlineMs: opts.defaultDeadlineMs, healthCheck: healthCheckMethod });
     fastify.decorate('identity', identity);
+    fastify.decorate('registry', registry);
     fastify.decorate('walletLedger', walletLedger);
     fastify.decorate('market', market);
     fastify.decorate('backingServices', [
       backingService('identity', opts.identityAddress, identity),
       backingService('wallet-ledger', opts.walletLedgerAddress, walletLedger),
       backingService('market', opts.marketAddress, market),
+      backingService('registry', opts.registryAddress, registry),
     ]);
     fastify.addHook('onClose', async () => {
       identity.close();
       walletLedger.close();
       market.close();
+      registry.close();
     });
   },
   { name: 'grpc-clients' },

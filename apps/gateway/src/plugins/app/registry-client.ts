@@ -1,0 +1,205 @@
+import {
+  ACTOR_METADATA,
+  AGENT_ID_METADATA,
+  DEFAULT_DEADLINE_MS,
+  REQUEST_ID_METADATA,
+  TRACE_ID_METADATA,
+  type CallOptions,
+} from '@exchange/platform';
+import { registryV1 } from '@exchange/proto';
+import { Client, credentials, Metadata, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
+
+// The registry client: the unary RPCs as promises (like createServiceClient) plus the two
+// streaming RPCs, on one channel whose messages may be 64 MiB (casefile archives travel unary).
+// Kept in the gateway: @exchange/platform's client covers unary calls only.
+
+export const REGISTRY_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** Upload/download chunk size (the registry streams 64 KiB chunks too). */
+export const ARTIFACT_CHUNK_BYTES = 64 * 1024;
+
+const CHANNEL_OPTIONS: ChannelOptions = {
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_permit_without_calls': 1,
+  'grpc.max_send_message_length': REGISTRY_MAX_MESSAGE_BYTES,
+  'grpc.max_receive_message_length': REGISTRY_MAX_MESSAGE_BYTES,
+};
+
+const S = registryV1.RegistryServiceService;
+type Def = typeof S;
+
+type UnaryKeys = {
+  [K in keyof Def]: Def[K]['requestStream'] extends false ? (Def[K]['responseStream'] extends false ? K : never) : never;
+}[keyof Def];
+
+type UnaryMethods = {
+  [K in UnaryKeys]: Def[K] extends { requestSerialize: (v: infer Req) => Buffer; responseDeserialize: (b: Buffer) => infer Res }
+    ? (req: Req, opts?: CallOptions) => Promise<Res>
+    : never;
+};
+
+/** An upload in progress: write chunks, then `finish()` (commit) or `abort()` (nothing is stored). */
+export interface ArtifactUpload {
+  /** Resolves when the chunk may be followed by another (back-pressure). Rejects once the call failed. */
+  write(chunk: Buffer): Promise<void>;
+  finish(): Promise<registryV1.UploadArtifactResponse>;
+  abort(): void;
+  /** The call's outcome (rejects with the ServiceError). */
+  readonly result: Promise<registryV1.UploadArtifactResponse>;
+}
+
+export interface ArtifactDownload {
+  artifact: registryV1.Artifact;
+  /** The remaining chunks, in order. */
+  chunks: AsyncIterable<Buffer>;
+  cancel(): void;
+}
+
+export type RegistryClient = UnaryMethods & {
+  uploadArtifact(metadata: registryV1.ArtifactMetadata, opts?: CallOptions): ArtifactUpload;
+  downloadArtifact(req: registryV1.DownloadArtifactRequest, opts?: CallOptions): Promise<ArtifactDownload>;
+  healthCheck(req: { service: string }, opts: { deadlineMs: number; requestId: string }): Promise<{ status: string }>;
+  close(): void;
+};
+
+function toMetadata(opts: CallOptions | undefined): Metadata {
+  const metadata = new Metadata();
+  if (!opts) return metadata;
+  if (opts.requestId) metadata.set(REQUEST_ID_METADATA, opts.requestId);
+  if (opts.traceId) metadata.set(TRACE_ID_METADATA, opts.traceId);
+  if (opts.actor) metadata.set(ACTOR_METADATA, opts.actor);
+  if (opts.agentId) metadata.set(AGENT_ID_METADATA, opts.agentId);
+  return metadata;
+}
+
+interface HealthMethod {
+  path: string;
+  requestSerialize: (v: { service: string }) => Buffer;
+  responseDeserialize: (b: Buffer) => { status: string };
+}
+
+export interface RegistryClientOptions {
+  defaultDeadlineMs?: number;
+  /** Deadline of upload/download streams (large bodies over slow links). */
+  streamDeadlineMs?: number;
+  healthCheck: HealthMethod;
+}
+
+export function createRegistryClient(address: string, opts: RegistryClientOptions): RegistryClient {
+  const defaultDeadlineMs = opts.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
+  const streamDeadlineMs = opts.streamDeadlineMs ?? 10 * 60_000;
+  const client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
+  const methods: Record<string, unknown> = { close: () => client.close() };
+
+  const unary = (method: { path: string; requestSerialize: (v: never) => Buffer; responseDeserialize: (b: Buffer) => unknown }) =>
+    (req: unknown, callOpts?: CallOptions) =>
+      new Promise((resolve, reject) => {
+        client.makeUnaryRequest(
+          method.path,
+          method.requestSerialize as (v: unknown) => Buffer,
+          method.responseDeserialize,
+          req,
+          toMetadata(callOpts),
+          { deadline: Date.now() + (callOpts?.deadlineMs ?? defaultDeadlineMs) },
+          (err, res) => (err ? reject(err) : resolve(res)),
+        );
+      });
+
+  for (const [key, method] of Object.entries(S)) {
+    if (method.requestStream || method.responseStream) continue;
+    methods[key] = unary(method as never);
+  }
+  methods.healthCheck = unary(opts.healthCheck as never);
+
+  methods.uploadArtifact = (metadata: registryV1.ArtifactMetadata, callOpts?: CallOptions): ArtifactUpload => {
+    let settle!: { resolve: (r: registryV1.UploadArtifactResponse) => void; reject: (e: ServiceError) => void };
+    const result = new Promise<registryV1.UploadArtifactResponse>((resolve, reject) => (settle = { resolve, reject }));
+    result.catch(() => undefined); // observed through write()/finish(); never an unhandled rejection
+    let failed: ServiceError | null = null;
+    const call = client.makeClientStreamRequest(
+      S.uploadArtifact.path,
+      S.uploadArtifact.requestSerialize,
+      S.uploadArtifact.responseDeserialize,
+      toMetadata(callOpts),
+      { deadline: Date.now() + (callOpts?.deadlineMs ?? streamDeadlineMs) },
+      (err, res) => {
+        if (err) {
+          failed = err;
+          settle.reject(err);
+        } else settle.resolve(res as registryV1.UploadArtifactResponse);
+      },
+    );
+    call.on('error', () => undefined); // reported through the callback
+    call.write({ part: { $case: 'metadata', value: metadata } } satisfies registryV1.UploadArtifactRequest);
+    const write = (chunk: Buffer) =>
+      new Promise<void>((resolve, reject) => {
+        if (failed) return reject(failed);
+        const ok = call.write({ part: { $case: 'chunk', value: chunk } } satisfies registryV1.UploadArtifactRequest);
+        if (ok) return resolve();
+        const onDrain = () => {
+          cleanup();
+          resolve();
+        };
+        const onFail = (err: unknown) => {
+          cleanup();
+          reject(err);
+        };
+        const cleanup = () => {
+          call.off('drain', onDrain);
+        };
+        call.once('drain', onDrain);
+        result.catch(onFail);
+      });
+    return {
+      write,
+      result,
+      finish: () => {
+        call.end();
+        return result;
+      },
+      abort: () => call.cancel(),
+    };
+  };
+
+  methods.downloadArtifact = (req: registryV1.DownloadArtifactRequest, callOpts?: CallOptions): Promise<ArtifactDownload> =>
+    new Promise((resolve, reject) => {
+      const call = client.makeServerStreamRequest(
+        S.downloadArtifact.path,
+        S.downloadArtifact.requestSerialize,
+        S.downloadArtifact.responseDeserialize,
+        req,
+        toMetadata(callOpts),
+        { deadline: Date.now() + (callOpts?.deadlineMs ?? streamDeadlineMs) },
+      );
+      let started = false;
+      const onError = (err: unknown) => {
+        if (!started) reject(err);
+      };
+      call.on('error', onError);
+      call.once('data', (first: registryV1.DownloadArtifactResponse) => {
+        started = true;
+        call.pause();
+        if (first.part?.$case !== 'artifact') {
+          call.cancel();
+          reject(new Error('registry download did not start with the artifact metadata'));
+          return;
+        }
+        resolve({
+          artifact: first.part.value,
+          chunks: chunksOf(call),
+          cancel: () => call.cancel(),
+        });
+      });
+      call.once('end', () => {
+        if (!started) reject(new Error('registry download ended without the artifact metadata'));
+      });
+    });
+
+  return methods as RegistryClient;
+}
+
+async function* chunksOf(call: NodeJS.ReadableStream & { resume(): unknown }): AsyncIterable<Buffer> {
+  for await (const message of call as AsyncIterable<registryV1.DownloadArtifactResponse>) {
+    if (message.part?.$case === 'chunk') yield Buffer.from(message.part.value);
+  }
+}

@@ -1,0 +1,353 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { validationErrorsToItems } from '../../../plugins/app/error-mapping';
+import { problem } from '../../../plugins/app/problem';
+import { ARTIFACT_CHUNK_BYTES, type ArtifactUpload } from '../../../plugins/app/registry-client';
+import { problemResponses, SECURITY } from '../../../schemas/common';
+import {
+  Ack,
+  AckBody,
+  Artifact,
+  ArtifactEnvelope,
+  ArtifactParams,
+  DeliveryReceiptPage,
+  PageQuery,
+  ReasonBody,
+  UploadArtifactBody,
+  type UploadArtifactBodyT,
+} from '../../../schemas/registry';
+import { nextCursorToJson, pageFromQuery } from '../market/market.mapper';
+import { ACCESS_NOTE, MUTATION_ERRORS, READ_ERRORS, signerOf } from './objects';
+import {
+  ackToJson,
+  artifactToJson,
+  base64Chunks,
+  base64DecodedLength,
+  deliveryReceiptToJson,
+  envelopeFromJson,
+  envelopeToJson,
+  visibilityFromJson,
+} from './registry.mapper';
+
+// Artifacts (issue 5): bytes streamed to the registry (JSON base64 or multipart, ≤ 25 MiB of
+// content), streamed back on download, with policy, envelope, acks, delivery receipts and
+// takedowns. Registered with prefix /v1.
+
+const TAGS = ['Artifacts'];
+/** Base64 text of the largest content, plus room for the other fields. */
+const jsonBodyLimit = (maxBytes: number) => Math.ceil(maxBytes / 3) * 4 + 256 * 1024;
+
+// Multipart form fields (everything but `file`), checked with the JSON body's rules.
+const UploadFields = Type.Omit(UploadArtifactBody, ['content_base64']);
+const checkFields = Compile(UploadFields);
+const FIELD_NAMES = new Set(['media_type', 'contract_id', 'access', 'parties', 'envelope', 'algorithm', 'recipient_key_ids', 'nonce']);
+
+/** Form fields → the JSON body's shape (arrays repeated or as JSON text; envelope as JSON or flattened). */
+export function uploadFieldsFromForm(form: Map<string, string[]>): Omit<UploadArtifactBodyT, 'content_base64'> {
+  const unknown = [...form.keys()].filter((k) => !FIELD_NAMES.has(k));
+  if (unknown.length > 0) {
+    throw problem(400, 'validation_failed', `unknown form field ${unknown[0]}`, { errors: unknown.map((k) => ({ pointer: `/${k}`, message: 'unknown field' })) });
+  }
+  const one = (name: string): string | undefined => {
+    const values = form.get(name);
+    if (!values) return undefined;
+    if (values.length > 1) throw problem(400, 'validation_failed', `form field ${name} is repeated`, { errors: [{ pointer: `/${name}`, message: 'must be sent once' }] });
+    return values[0];
+  };
+  const list = (name: string): unknown => {
+    const values = form.get(name);
+    if (!values) return undefined;
+    const only = values.length === 1 ? values[0] : undefined;
+    if (only !== undefined && only.trimStart().startsWith('[')) {
+      try {
+        return JSON.parse(only) as unknown;
+      } catch {
+        throw problem(400, 'validation_failed', `form field ${name} is not a JSON array`, { errors: [{ pointer: `/${name}`, message: 'is not a JSON array' }] });
+      }
+    }
+    return values;
+  };
+  let envelope: unknown;
+  const envelopeText = one('envelope');
+  if (envelopeText !== undefined) {
+    try {
+      envelope = JSON.parse(envelopeText) as unknown;
+    } catch {
+      throw problem(400, 'validation_failed', 'form field envelope is not JSON', { errors: [{ pointer: '/envelope', message: 'is not a JSON object' }] });
+    }
+  } else if (form.has('algorithm') || form.has('recipient_key_ids') || form.has('nonce')) {
+    const nonce = one('nonce');
+    envelope = { algorithm: one('algorithm'), recipient_key_ids: list('recipient_key_ids') ?? [], ...(nonce === undefined ? {} : { nonce }) };
+  }
+  const fields: Record<string, unknown> = {};
+  for (const name of ['media_type', 'contract_id', 'access']) {
+    const value = one(name);
+    if (value !== undefined) fields[name] = value;
+  }
+  const parties = list('parties');
+  if (parties !== undefined) fields['parties'] = parties;
+  if (envelope !== undefined) fields['envelope'] = envelope;
+  if (!checkFields.Check(fields)) {
+    const errors = validationErrorsToItems([...checkFields.Errors(fields)] as never);
+    throw problem(400, 'validation_failed', `form ${errors[0]?.pointer ?? ''} ${errors[0]?.message ?? 'is invalid'}`.trim(), { errors });
+  }
+  return fields as Omit<UploadArtifactBodyT, 'content_base64'>;
+}
+
+const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (fastify, opts) => {
+  const { registry } = fastify;
+  const maxBytes = opts.maxBytes;
+  const tooLarge = () => problem(413, 'payload_too_large', `artifact content is larger than ${maxBytes} bytes`);
+
+  // Multipart parsing in this plugin only (the rest of the gateway accepts JSON alone); the file
+  // part is read as a stream, never buffered whole.
+  await fastify.register(multipart, {
+    limits: { files: 1, fields: 200, fieldSize: 64 * 1024, fileSize: maxBytes + 1, parts: 201 },
+    throwFileSizeLimit: false,
+  });
+
+  const metadataOf = (fields: Omit<UploadArtifactBodyT, 'content_base64'>) => ({
+    mediaType: fields.media_type,
+    contractId: fields.contract_id,
+    access: visibilityFromJson(fields.access, 'parties'),
+    parties: fields.parties ?? [],
+    envelope: envelopeFromJson(fields.envelope),
+  });
+
+  async function uploadJson(request: FastifyRequest, body: UploadArtifactBodyT) {
+    if (base64DecodedLength(body.content_base64) > maxBytes) throw tooLarge();
+    const { content_base64: content, ...fields } = body;
+    const upload = registry.uploadArtifact(metadataOf(fields), request.auth.callOptions);
+    try {
+      for (const chunk of base64Chunks(content, ARTIFACT_CHUNK_BYTES)) await upload.write(chunk);
+    } catch (err) {
+      upload.abort();
+      throw err;
+    }
+    return upload.finish();
+  }
+
+  async function uploadMultipart(request: FastifyRequest) {
+    // An agent signs the sha256 of the raw body: hash the bytes as they arrive (the listener is
+    // attached in the same tick as the parser's pipe, so both see every chunk).
+    const deferred = request.auth.kind === 'agent';
+    const bodyHash = createHash('sha256');
+    if (deferred) request.raw.on('data', (chunk: Buffer) => bodyHash.update(chunk));
+    const form = new Map<string, string[]>();
+    let upload: ArtifactUpload | undefined;
+    let size = 0;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (upload) throw problem(400, 'validation_failed', 'send the form fields before the `file` part', { errors: [{ pointer: `/${part.fieldname}`, message: 'must precede the file part' }] });
+          form.set(part.fieldname, [...(form.get(part.fieldname) ?? []), String(part.value)]);
+          continue;
+        }
+        if (part.fieldname !== 'file' || upload) {
+          part.file.resume();
+          throw problem(400, 'validation_failed', 'send exactly one file part named `file`', { errors: [{ pointer: `/${part.fieldname}`, message: 'unexpected file part' }] });
+        }
+        const fields = uploadFieldsFromForm(form);
+        upload = registry.uploadArtifact(metadataOf(fields), request.auth.callOptions);
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > maxBytes) throw tooLarge();
+          // Stream chunks can be large (one socket read): forwarded in 64 KiB messages.
+          for (let i = 0; i < chunk.length; i += ARTIFACT_CHUNK_BYTES) await upload.write(chunk.subarray(i, i + ARTIFACT_CHUNK_BYTES));
+        }
+        if (part.file.truncated) throw tooLarge();
+      }
+      if (!upload) throw problem(400, 'validation_failed', 'the form has no `file` part', { errors: [{ pointer: '/file', message: 'is required' }] });
+      if (size === 0) throw problem(400, 'validation_failed', 'the file is empty', { errors: [{ pointer: '/file', message: 'must not be empty' }] });
+      // The signature covers the whole body: checked before the registry commits anything.
+      if (deferred) await fastify.verifyStreamedBodySignature(request, bodyHash.digest('hex'));
+    } catch (err) {
+      upload?.abort();
+      throw err;
+    }
+    return upload.finish();
+  }
+
+  fastify.post(
+    '/artifacts',
+    {
+      config: { auth: 'operator_or_agent', streamedBodySignature: true },
+      bodyLimit: jsonBodyLimit(maxBytes),
+      schema: {
+        tags: TAGS,
+        operationId: 'uploadArtifact',
+        summary: 'Upload an artifact',
+        description:
+          'JSON (`content_base64` + metadata) or `multipart/form-data` (the form fields first, then one part `file`; ' +
+          '`parties` and `recipient_key_ids` repeated or as JSON arrays, `envelope` as JSON text or flattened as ' +
+          '`algorithm`/`recipient_key_ids`/`nonce`). At most 25 MiB of content (413 `payload_too_large`); empty content is ' +
+          '400. Content addressed: the same bytes again answer 200 with the first upload’s metadata. `contract_id` must exist ' +
+          '(404 `contract_not_found`) and the uploader must be its buyer or awarded seller (403 `not_contract_party`) unless ' +
+          'an operator uploads. An agent signs multipart bodies like any other: sha256 of the raw body bytes.',
+        security: SECURITY.operator_or_agent,
+        body: {
+          content: {
+            'application/json': { schema: UploadArtifactBody },
+            'multipart/form-data': {
+              schema: Type.Object({}, { additionalProperties: true, description: 'Form fields as in the JSON body, then the `file` part' }),
+            },
+          },
+        } as never,
+        response: { 201: Artifact, 200: Artifact, ...MUTATION_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const res = request.isMultipart() ? await uploadMultipart(request) : await uploadJson(request, request.body as UploadArtifactBodyT);
+      const artifact = artifactToJson(res.artifact);
+      return reply.code(res.created ? 201 : 200).header('location', `/v1/artifacts/${artifact.artifact_ref}`).send(artifact);
+    },
+  );
+
+  fastify.get(
+    '/artifacts/:artifact_ref',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags: TAGS,
+        operationId: 'downloadArtifact',
+        summary: 'Download an artifact’s bytes',
+        description:
+          `The bytes with \`Content-Type\` = media_type, \`Content-Length\`, \`ETag\` "sha256:…" and \`X-Artifact-Ref\`. A removed ` +
+          `artifact is 451 \`artifact_removed\` (the reason in \`detail\`). A download by an acting agent writes an ` +
+          `exchange-signed delivery receipt. ${ACCESS_NOTE} Errors: 404 \`artifact_not_found\`.`,
+        security: SECURITY.optional,
+        params: ArtifactParams,
+        response: {
+          200: Type.Unsafe({ description: 'The artifact bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }),
+          ...problemResponses(400, 401, 403, 404, 429, 451, 503, 504),
+        },
+      },
+    },
+    async (request, reply) => {
+      const download = await registry.downloadArtifact({ artifactRef: request.params.artifact_ref }, request.auth.callOptions);
+      const a = download.artifact;
+      reply
+        .header('content-type', a.mediaType)
+        .header('content-length', String(a.sizeBytes))
+        .header('etag', `"${a.artifactRef}"`)
+        .header('x-artifact-ref', a.artifactRef);
+      request.raw.once('close', () => download.cancel());
+      return reply.send(readableOf(download.chunks));
+    },
+  );
+
+  fastify.get(
+    '/artifacts/:artifact_ref/envelope',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags: TAGS,
+        operationId: 'getArtifactEnvelope',
+        summary: 'Read an artifact’s encryption envelope',
+        description: `Same access rule as the content. Errors: 404 \`artifact_not_found\`, 404 \`envelope_not_found\` when it has none. ${ACCESS_NOTE}`,
+        security: SECURITY.optional,
+        params: ArtifactParams,
+        response: { 200: ArtifactEnvelope, ...problemResponses(400, 401, 403, 404, 429, 451, 503, 504) },
+      },
+    },
+    async (request) => {
+      const res = await registry.getArtifactEnvelope({ artifactRef: request.params.artifact_ref }, request.auth.callOptions);
+      const envelope = envelopeToJson(res.envelope);
+      if (!envelope) throw problem(404, 'envelope_not_found', `artifact ${request.params.artifact_ref} has no envelope`);
+      return { artifact_ref: res.artifactRef, envelope };
+    },
+  );
+
+  fastify.post(
+    '/artifacts/:artifact_ref/acks',
+    {
+      config: { auth: 'operator_or_agent' },
+      schema: {
+        tags: TAGS,
+        operationId: 'ackArtifact',
+        summary: 'Acknowledge an artifact',
+        description:
+          '`signature`: base64 ed25519 by `agent_id` (default: the acting agent; another is 403 `acting_agent_mismatch`) over ' +
+          'canonical JSON of {artifact_ref, agent_id} (else 400 `ack_signature_invalid`). The agent must have access (403 ' +
+          '`access_denied`). 201 with the ack, 200 with the first ack when acked before. Errors: 404 `artifact_not_found`.',
+        security: SECURITY.operator_or_agent,
+        params: ArtifactParams,
+        body: AckBody,
+        response: { 201: Ack, 200: Ack, ...MUTATION_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const agentId = signerOf(request.body.agent_id, request.auth.actingAgentId, 'agent_id');
+      const res = await registry.ackArtifact(
+        { artifactRef: request.params.artifact_ref, agentId, signature: request.body.signature },
+        request.auth.callOptions,
+      );
+      return reply.code(res.created ? 201 : 200).send(ackToJson(res.ack));
+    },
+  );
+
+  fastify.get(
+    '/artifacts/:artifact_ref/receipts',
+    {
+      config: { auth: 'operator_or_agent' },
+      schema: {
+        tags: TAGS,
+        operationId: 'listDeliveryReceipts',
+        summary: 'List an artifact’s delivery receipts',
+        description:
+          'Oldest first; cursor pagination. Each is signed by the exchange key over canonical JSON of the other fields ' +
+          '(`delivered_at` RFC 3339). Readable by the operator, the uploader and the parties (else 403 `access_denied`). ' +
+          'Errors: 404 `artifact_not_found`.',
+        security: SECURITY.operator_or_agent,
+        params: ArtifactParams,
+        querystring: PageQuery,
+        response: { 200: DeliveryReceiptPage, ...READ_ERRORS },
+      },
+    },
+    async (request) => {
+      const res = await registry.listDeliveryReceipts({ artifactRef: request.params.artifact_ref, page: pageFromQuery(request.query) }, request.auth.callOptions);
+      return { data: res.receipts.map(deliveryReceiptToJson), next_cursor: nextCursorToJson(res.page) };
+    },
+  );
+
+  for (const action of ['takedown', 'reinstate'] as const) {
+    fastify.post(
+      `/artifacts/:artifact_ref/${action}`,
+      {
+        config: { auth: 'operator', frozenCheck: false },
+        schema: {
+          tags: TAGS,
+          operationId: action === 'takedown' ? 'takedownArtifact' : 'reinstateArtifact',
+          summary: action === 'takedown' ? 'Take an artifact down (operator)' : 'Reinstate a removed artifact (operator)',
+          description:
+            (action === 'takedown'
+              ? 'Downloads then answer 451 `artifact_removed` with the reason; metadata stays readable. '
+              : 'The content is downloadable again. ') +
+            'Audited (operator, reason, time) and published as an event. ' +
+            (action === 'takedown' ? 'An artifact already removed' : 'An active artifact') +
+            ' is 409 `invalid_state`. Errors: 404 `artifact_not_found`.',
+          security: SECURITY.operator,
+          params: ArtifactParams,
+          body: ReasonBody,
+          response: { 200: Artifact, ...MUTATION_ERRORS },
+        },
+      },
+      async (request) => {
+        const req = { artifactRef: request.params.artifact_ref, reason: request.body.reason };
+        const res = action === 'takedown'
+          ? await registry.takedownArtifact(req, request.auth.callOptions)
+          : await registry.reinstateArtifact(req, request.auth.callOptions);
+        return artifactToJson(res.artifact);
+      },
+    );
+  }
+};
+
+const readableOf = (chunks: AsyncIterable<Buffer>) => Readable.from(chunks, { objectMode: false });
+
+export default artifactsRoutes;
