@@ -103,8 +103,9 @@ export class FileStore implements ArtifactStore {
   }
 
   async has(sha256: string): Promise<boolean> {
+    const file = this.pathOf(sha256);
     try {
-      await fsp.access(this.pathOf(sha256));
+      await fsp.access(file);
       return true;
     } catch {
       return false;
