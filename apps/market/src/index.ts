@@ -7,10 +7,11 @@ import { identityV1, walletV1 } from '@exchange/proto';
 import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
 import { startMarketGrpcServer } from './grpc/server';
 import { AgentDirectory } from './identity/agent-directory';
+import { IdentityBuyerAliases } from './identity/buyer-aliases';
 import type { MarketContext } from './saga/context';
 import { MarketService } from './service/market.service';
 import { Periodic } from './workers/periodic';
-import { recoverSteps } from './workers/recovery';
+import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
 import { sweepDeadlines } from './workers/sweeper';
 
 export { MarketConfigSchema, type MarketConfig } from './config';
@@ -78,6 +79,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     pool,
     claims,
     agents: new AgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
+    aliases: new IdentityBuyerAliases(identity, logger),
     wallet,
     clock: deps.clock ?? (() => new Date()),
     logger,
@@ -90,10 +92,10 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   const service = new MarketService(ctx);
   const workers = {
     sweep: () => sweepDeadlines(ctx),
-    recover: () => recoverSteps(ctx, null),
+    recover: async () => (await recoverSteps(ctx, null)) + (await recoverBuyerAliases(ctx)),
   };
   const sweeper = new Periodic('deadline-sweeper', config.MARKET_SWEEP_INTERVAL_MS, workers.sweep, logger);
-  const recovery = new Periodic('saga-recovery', config.MARKET_RECOVERY_INTERVAL_MS, () => recoverSteps(ctx, RECOVERY_MIN_AGE_MS), logger);
+  const recovery = new Periodic('saga-recovery', config.MARKET_RECOVERY_INTERVAL_MS, async () => (await recoverSteps(ctx, RECOVERY_MIN_AGE_MS)) + (await recoverBuyerAliases(ctx)), logger);
 
   let grpc: GrpcServerHandle | undefined;
   let bus: EventBus | undefined;

@@ -22,7 +22,7 @@ export interface OverlayRules {
   highAvailability?: { deployments: string[]; minReplicas: number };
 }
 
-export const APP_DEPLOYMENTS = ['gateway', 'identity', 'wallet-ledger', 'market'];
+export const APP_DEPLOYMENTS = ['gateway', 'identity', 'wallet-ledger', 'market', 'registry'];
 
 /** Every directory under k8s/overlays, with the stricter rules production needs. */
 export function overlayRules(repoRoot: string): OverlayRules[] {

@@ -32,7 +32,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(checkOverlay(render(name), overlay)).toEqual([]);
     });
 
-    it('should run gateway, identity, wallet-ledger and market with container "server", app labels and a ServiceAccount each', () => {
+    it('should run gateway, identity, wallet-ledger, market and registry with container "server", app labels and a ServiceAccount each', () => {
       const objects = render(name);
       for (const app of APP_DEPLOYMENTS) {
         const w = workloads(objects).find((x) => x.kind === 'Deployment' && x.name === app)!;
@@ -44,7 +44,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       }
     });
 
-    it.each(['identity', 'wallet-ledger', 'market'])('should give %s grpc probes on port 50051 behind its Service on 50051', (service) => {
+    it.each(['identity', 'wallet-ledger', 'market', 'registry'])('should give %s grpc probes on port 50051 behind its Service on 50051', (service) => {
       const objects = render(name);
       const server = workloads(objects).find((x) => x.name === service)!.pod.containers![0];
       expect(server.ports).toEqual([{ name: 'grpc', containerPort: 50051 }]);
@@ -61,12 +61,13 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(server.livenessProbe).toBeDefined();
     });
 
-    it('should configure identity, wallet-ledger, market and gateway per the env conventions', () => {
+    it('should configure identity, wallet-ledger, market, registry and gateway per the env conventions', () => {
       const objects = render(name);
       const identity = resolveEnv(objects, 'identity', 'server');
       expect(identity).toMatchObject({
         GRPC_PORT: { value: '50051' },
         NATS_URL: { value: 'nats://nats:4222' },
+        REGISTRY_GRPC_URL: { value: 'registry:50051' },
         LOG_LEVEL: { value: expect.any(String) },
         DATABASE_URL: { secret: expect.stringMatching(/^identity-secrets/), key: 'DATABASE_URL' },
       });
@@ -94,9 +95,26 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
         IDENTITY_GRPC_URL: { value: 'identity:50051' },
         WALLET_LEDGER_GRPC_URL: { value: 'wallet-ledger:50051' },
         MARKET_GRPC_URL: { value: 'market:50051' },
+        REGISTRY_GRPC_URL: { value: 'registry:50051' },
         OPERATOR_TOKENS: { secret: expect.stringMatching(/^gateway-secrets/), key: 'OPERATOR_TOKENS' },
         EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^gateway-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
       });
+      const registry = resolveEnv(objects, 'registry', 'server');
+      expect(registry).toMatchObject({
+        GRPC_PORT: { value: '50051' },
+        NATS_URL: { value: 'nats://nats:4222' },
+        IDENTITY_GRPC_URL: { value: 'identity:50051' },
+        MARKET_GRPC_URL: { value: 'market:50051' },
+        WALLET_LEDGER_GRPC_URL: { value: 'wallet-ledger:50051' },
+        ARTIFACT_STORE_DIR: { value: '/var/lib/registry/artifacts' },
+        ARTIFACT_MAX_BYTES: { value: '26214400' },
+        DATABASE_URL: { secret: expect.stringMatching(/^registry-secrets/), key: 'DATABASE_URL' },
+        EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^registry-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
+        ARTIFACT_STORE_URL: { secret: expect.stringMatching(/^registry-secrets/), key: 'ARTIFACT_STORE_URL' },
+      });
+      const mount = workloads(objects).find((x) => x.name === 'registry')!.pod.containers![0].volumeMounts ?? [];
+      expect(mount).toEqual(expect.arrayContaining([{ name: 'artifacts', mountPath: '/var/lib/registry/artifacts' }]));
+      expect(registry.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
       expect(identity.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
       expect(walletLedger.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
       expect(market.EXCHANGE_ENV).toEqual(gateway.EXCHANGE_ENV);
@@ -155,6 +173,30 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(isFlowAllowed(objects, walletLedger, market, grpc)).toBe(false);
       expect(isFlowAllowed(objects, market, gateway, { port: 8080, portName: 'http' })).toBe(false);
     });
+
+    it('should let the gateway and identity call registry, and registry call identity, market and wallet-ledger only', () => {
+      const objects = render(name);
+      const gateway = pod(objects, 'gateway');
+      const identity = pod(objects, 'identity');
+      const walletLedger = pod(objects, 'wallet-ledger');
+      const market = pod(objects, 'market');
+      const registry = pod(objects, 'registry');
+      const nats = pod(objects, 'nats');
+      const grpc = { port: 50051, portName: 'grpc' };
+      expect(isFlowAllowed(objects, gateway, registry, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, identity, registry, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, registry, identity, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, registry, market, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, registry, walletLedger, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, registry, nats, { port: 4222, portName: 'client' })).toBe(true);
+      expect(isFlowAllowed(objects, 'external', registry, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, market, registry, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, walletLedger, registry, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, registry, gateway, { port: 8080, portName: 'http' })).toBe(false);
+      // identity's new egress is to registry only (not to market or wallet-ledger).
+      expect(isFlowAllowed(objects, identity, market, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, identity, walletLedger, grpc)).toBe(false);
+    });
   });
 });
 
@@ -170,7 +212,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
     const init = ofKind(objects(), 'ConfigMap').find((c) => c.metadata?.name?.startsWith('postgres-init'))!;
     const sql = Object.values(init.data ?? {}).join('\n');
     const users = workloads(objects()).filter((w) => w.kind === 'Deployment' && resolveEnv(objects(), w.name, 'server').DATABASE_URL);
-    expect(users.map((w) => w.name)).toEqual(expect.arrayContaining(['identity', 'wallet-ledger', 'market']));
+    expect(users.map((w) => w.name)).toEqual(expect.arrayContaining(['identity', 'wallet-ledger', 'market', 'registry']));
     for (const w of users) {
       const ref = resolveEnv(objects(), w.name, 'server').DATABASE_URL as { secret: string; key: string };
       const url = new URL(secretValue(objects(), ref.secret, ref.key)!);
@@ -189,7 +231,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
   it('should generate every Secret it uses (nothing operator-provided)', () => {
     expect(checkReferences(objects(), {}).problems).toEqual([]);
     for (const s of ofKind(objects(), 'Secret')) {
-      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|market-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
+      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|market-secrets|registry-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
     }
   });
 
@@ -200,6 +242,14 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
     };
     expect(keyOf('wallet-ledger')).toBeDefined();
     expect(keyOf('wallet-ledger')).toBe(keyOf('gateway'));
+    expect(keyOf('registry')).toBe(keyOf('gateway'));
+  });
+
+  it('should keep sandbox artifacts on the filesystem store (no ARTIFACT_STORE_URL in the generated Secret)', () => {
+    const ref = resolveEnv(objects(), 'registry', 'server').DATABASE_URL as { secret: string; key: string };
+    expect(secretValue(objects(), ref.secret, 'ARTIFACT_STORE_URL')).toBeUndefined();
+    const volumes = workloads(objects()).find((w) => w.name === 'registry')!.pod.volumes ?? [];
+    expect(volumes).toEqual(expect.arrayContaining([{ name: 'artifacts', emptyDir: {} }]));
   });
 
   it('should let services (not the gateway) reach PostgreSQL', () => {
@@ -207,6 +257,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
     expect(isFlowAllowed(objects(), pod(objects(), 'identity'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'wallet-ledger'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'market'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'registry'), pg, { port: 5432, portName: 'postgres' })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'gateway'), pg, { port: 5432, portName: 'postgres' })).toBe(false);
   });
 });
@@ -225,7 +276,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
       expect(workloads(objects()).find((w) => w.name === app)!.replicas).toBeGreaterThanOrEqual(2);
       expect(resolveEnv(objects(), app, 'server').EXCHANGE_ENV).toEqual({ value: 'mainnet' });
     }
-    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['gateway', 'identity', 'market', 'wallet-ledger']);
+    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['gateway', 'identity', 'market', 'registry', 'wallet-ledger']);
   });
 
   it('should render no Secret and use only the documented operator-provided ones', () => {
@@ -237,6 +288,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
       'identity-secrets': ['DATABASE_URL'],
       'wallet-ledger-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY'],
       'market-secrets': ['DATABASE_URL'],
+      'registry-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY', 'ARTIFACT_STORE_URL', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
       'gateway-secrets': ['OPERATOR_TOKENS', 'EXCHANGE_SIGNING_KEY'],
     });
   });
@@ -258,5 +310,17 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
     expect(isFlowAllowed(objects(), pod(objects(), 'identity'), 'external', { port: 5432 })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'wallet-ledger'), 'external', { port: 5432 })).toBe(true);
     expect(isFlowAllowed(objects(), pod(objects(), 'market'), 'external', { port: 5432 })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'registry'), 'external', { port: 5432 })).toBe(true);
+  });
+
+  it('should require the S3 artifact store (URL and credentials) and let only registry reach it over HTTPS', () => {
+    const server = workloads(objects()).find((w) => w.name === 'registry')!.pod.containers![0];
+    for (const key of ['ARTIFACT_STORE_URL', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
+      const ref = server.env?.find((e) => e.name === key)?.valueFrom?.secretKeyRef;
+      expect({ key, ref }).toEqual({ key, ref: { name: 'registry-secrets', key, optional: false } });
+    }
+    expect(isFlowAllowed(objects(), pod(objects(), 'registry'), 'external', { port: 443 })).toBe(true);
+    expect(isFlowAllowed(objects(), pod(objects(), 'market'), 'external', { port: 443 })).toBe(false);
+    expect(isFlowAllowed(objects(), pod(objects(), 'gateway'), 'external', { port: 443 })).toBe(false);
   });
 });

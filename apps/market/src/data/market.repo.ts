@@ -52,6 +52,8 @@ function toContract(r: Row): Contract {
     updatedAt: r.updated_at,
     awardedAt: r.awarded_at,
     settledAt: r.settled_at,
+    buyerPrivate: r.buyer_private === true,
+    buyerAlias: r.buyer_alias ?? null,
   };
 }
 
@@ -217,11 +219,11 @@ export async function lockContract(db: Queryable, id: string): Promise<Contract 
 export async function insertContract(db: Queryable, c: Contract): Promise<void> {
   await db.query(
     `INSERT INTO contracts (id, buyer_id, title, description, tags, budget_amount, currency, deadline, acceptance_criteria,
-       verification_mode, verifier_id, listing_id, status, escrow_status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+       verification_mode, verifier_id, listing_id, status, escrow_status, created_at, updated_at, buyer_private, buyer_alias)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
     [
       c.contractId, c.buyerId, c.title, c.description, c.tags, c.budget.toString(), c.currency, c.deadline, c.acceptanceCriteria,
-      c.verificationMode, c.verifierId, c.listingId, c.status, c.escrowStatus, c.createdAt, c.updatedAt,
+      c.verificationMode, c.verifierId, c.listingId, c.status, c.escrowStatus, c.createdAt, c.updatedAt, c.buyerPrivate, c.buyerAlias,
     ],
   );
 }
@@ -239,12 +241,35 @@ export async function saveContract(db: Queryable, c: Contract): Promise<void> {
   );
 }
 
+/**
+ * `hidePrivateBuyerFrom`: a viewer (agent id) for whom the buyer_id filter must not match private
+ * contracts it is not a party of (the buyer_id filter is then applied to public buyers only).
+ */
 export function listContracts(
   db: Queryable,
-  filters: { buyerId?: string; sellerId?: string; status?: ContractStatus },
+  filters: { buyerId?: string; sellerId?: string; status?: ContractStatus; hidePrivateBuyerFrom?: string },
   q: PageQuery,
 ): Promise<Page<Contract>> {
-  return page(db, 'contracts', { buyer_id: filters.buyerId, seller_id: filters.sellerId, status: filters.status }, q, toContract, key);
+  const viewer = filters.hidePrivateBuyerFrom;
+  const extra =
+    viewer === undefined
+      ? undefined
+      : { sql: (param: (v: unknown) => string) => `(NOT buyer_private OR buyer_id = ${param(viewer)} OR seller_id = ${param(viewer)})` };
+  return page(db, 'contracts', { buyer_id: filters.buyerId, seller_id: filters.sellerId, status: filters.status }, q, toContract, key, { extra });
+}
+
+/** Records the buyer alias once minted (never overwrites another). */
+export async function setBuyerAlias(db: Queryable, contractId: string, alias: string): Promise<void> {
+  await db.query('UPDATE contracts SET buyer_alias = $2 WHERE id = $1 AND buyer_alias IS NULL', [contractId, alias]);
+}
+
+/** Private contracts still waiting for their buyer alias (oldest first, ids only). */
+export async function contractsMissingBuyerAlias(db: Queryable, limit: number): Promise<{ contractId: string; buyerId: string }[]> {
+  const { rows } = await db.query(
+    'SELECT id, buyer_id FROM contracts WHERE buyer_private AND buyer_alias IS NULL ORDER BY created_at, id LIMIT $1',
+    [limit],
+  );
+  return rows.map((r: Row) => ({ contractId: r.id, buyerId: r.buyer_id }));
 }
 
 /** Open contracts past their deadline, and awarded ones past deadline + grace (ids only). */
@@ -353,6 +378,24 @@ export async function insertReport(db: Queryable, r: VerificationReport): Promis
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)`,
     [r.reportId, r.contractId, r.resultId, r.verifierId, r.verdict, r.score, JSON.stringify(r.checks), r.signature, r.resultCreatedAt, r.createdAt],
   );
+}
+
+/** A contract's reports oldest first, keyset-paged on (created_at, id) ascending. */
+export async function listReports(db: Queryable, contractId: string, q: PageQuery): Promise<Page<VerificationReport>> {
+  const values: unknown[] = [contractId];
+  let after = '';
+  if (q.after) {
+    values.push(q.after.createdAt, q.after.id);
+    after = ' AND (created_at, id) > ($2, $3)';
+  }
+  values.push(q.limit + 1);
+  const { rows } = await db.query(
+    `SELECT * FROM verification_reports WHERE contract_id = $1${after} ORDER BY created_at, id LIMIT $${values.length}`,
+    values,
+  );
+  if (rows.length <= q.limit) return { data: rows.map(toReport), nextCursor: null };
+  const kept = rows.slice(0, q.limit);
+  return { data: kept.map(toReport), nextCursor: encodeCursor(key(kept[kept.length - 1])) };
 }
 
 export async function latestReport(db: Queryable, contractId: string): Promise<VerificationReport | null> {

@@ -47,6 +47,10 @@ export interface Contract {
   updatedAt: Date;
   awardedAt: Date | null;
   settledAt: Date | null;
+  /** The buyer asked for privacy (DESIGN §4 Identity): non-parties see buyerAlias, not buyerId. */
+  buyerPrivate: boolean;
+  /** "anon:<12 base32>", null until identity minted it. */
+  buyerAlias: string | null;
 }
 
 export interface Listing {

@@ -9,8 +9,8 @@ const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.a
 export function marketHandlers(s: MarketService, logger: Logger): marketV1.MarketServiceServer {
   return {
     createContract: unary(logger, 'CreateContract', (req: marketV1.CreateContractRequest, ctx) => s.createContract(req, caller(ctx))),
-    getContract: unary(logger, 'GetContract', (req: marketV1.GetContractRequest) => s.getContract(req)),
-    listContracts: unary(logger, 'ListContracts', (req: marketV1.ListContractsRequest) => s.listContracts(req)),
+    getContract: unary(logger, 'GetContract', (req: marketV1.GetContractRequest, ctx) => s.getContract(req, caller(ctx))),
+    listContracts: unary(logger, 'ListContracts', (req: marketV1.ListContractsRequest, ctx) => s.listContracts(req, caller(ctx))),
     cancelContract: unary(logger, 'CancelContract', (req: marketV1.CancelContractRequest, ctx) => s.cancelContract(req, caller(ctx))),
 
     createListing: unary(logger, 'CreateListing', (req: marketV1.CreateListingRequest, ctx) => s.createListing(req, caller(ctx))),
@@ -29,6 +29,9 @@ export function marketHandlers(s: MarketService, logger: Logger): marketV1.Marke
 
     submitVerification: unary(logger, 'SubmitVerification', (req: marketV1.SubmitVerificationRequest, ctx) => s.submitVerification(req, caller(ctx))),
     getLatestVerification: unary(logger, 'GetLatestVerification', (req: marketV1.GetLatestVerificationRequest) => s.getLatestVerification(req)),
+    listVerificationReports: unary(logger, 'ListVerificationReports', (req: marketV1.ListVerificationReportsRequest) =>
+      s.listVerificationReports(req),
+    ),
     getVerificationMetrics: unary(logger, 'GetVerificationMetrics', (req: marketV1.GetVerificationMetricsRequest) => s.getVerificationMetrics(req)),
     registerVerifier: unary(logger, 'RegisterVerifier', (req: marketV1.RegisterVerifierRequest, ctx) => s.registerVerifier(req, caller(ctx))),
     listVerifiers: unary(logger, 'ListVerifiers', (req: marketV1.ListVerifiersRequest) => s.listVerifiers(req)),

@@ -140,6 +140,8 @@ export function toProtoContract(c: Contract): marketV1.Contract {
     updatedAt: c.updatedAt,
     awardedAt: opt(c.awardedAt),
     settledAt: opt(c.settledAt),
+    buyerPrivate: c.buyerPrivate,
+    buyerAlias: opt(c.buyerAlias),
   };
 }
 

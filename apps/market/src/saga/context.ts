@@ -3,6 +3,7 @@ import type { walletV1 } from '@exchange/proto';
 import type pg from 'pg';
 import type { FaultPoint } from '../config';
 import type { AgentDirectory } from '../identity/agent-directory';
+import type { BuyerAliases } from '../identity/buyer-aliases';
 
 export type WalletClient = PromiseClient<typeof walletV1.WalletLedgerServiceService>;
 
@@ -12,6 +13,8 @@ export interface MarketContext {
   /** Idempotency claims: each stays open for its request, so they never take the work pool's connections. */
   claims: pg.Pool;
   agents: AgentDirectory;
+  /** identity MintPartyAlias for private buyers; absent → buyer_alias stays null. */
+  aliases?: BuyerAliases;
   wallet: WalletClient;
   clock: () => Date;
   logger: Logger;

@@ -8,6 +8,7 @@ import { actingAgent, isOperator, requireOperator, resolveParty, type Caller } f
 import type { Contract, Dispute, Listing, Offer, Result, SagaStep, VerificationReport, Verifier, VerifierListing } from '../domain/model';
 import { feeOf, resolutionPlan } from '../domain/money';
 import { walletKey, type AwardParams, type ReleaseParams, type ResolveParams, type SettleParams } from '../domain/saga';
+import { contractView, privateFilterViewer } from '../domain/privacy';
 import { checkDisputeWindow, transition } from '../domain/states';
 import * as v from '../domain/validation';
 import { checkChecks, checkScore, reportSigningPayload, verificationMetrics, windowStart } from '../domain/verification';
@@ -158,24 +159,45 @@ export class MarketService {
         updatedAt: now,
         awardedAt: null,
         settledAt: null,
+        buyerPrivate: req.buyerPrivate === true,
+        buyerAlias: null,
       };
       await this.tx(async (client) => {
         await repo.insertContract(client, contract);
         await events.contract(client, 'created', contract, caller);
       });
-      return { contract: map.toProtoContract(contract), idempotentReplayed: false };
+      // After the commit: the alias of a private buyer (null on failure, minted later).
+      const created = contract.buyerPrivate ? await this.withBuyerAlias(contract, caller.traceId) : contract;
+      return { contract: map.toProtoContract(created), idempotentReplayed: false };
     });
   }
 
-  async getContract(req: marketV1.GetContractRequest): Promise<marketV1.GetContractResponse> {
-    return { contract: map.toProtoContract(await this.contractOr404(req.contractId)) };
+  /**
+   * A private contract's buyer alias, minted through identity when not stored yet (after create, or
+   * on a read after identity was unreachable). The contract unchanged when minting fails again.
+   */
+  private async withBuyerAlias(c: Contract, traceId: string | null): Promise<Contract> {
+    if (!c.buyerPrivate || c.buyerAlias !== null || !this.ctx.aliases) return c;
+    const alias = await this.ctx.aliases.mint(c.contractId, c.buyerId, traceId);
+    if (alias === null) return c;
+    await repo.setBuyerAlias(this.pool, c.contractId, alias);
+    return { ...c, buyerAlias: alias };
   }
 
-  async listContracts(req: marketV1.ListContractsRequest): Promise<marketV1.ListContractsResponse> {
+  async getContract(req: marketV1.GetContractRequest, caller: Caller): Promise<marketV1.GetContractResponse> {
+    const c = await this.withBuyerAlias(await this.contractOr404(req.contractId), caller.traceId);
+    return { contract: map.toProtoContract(contractView(c, caller)) };
+  }
+
+  async listContracts(req: marketV1.ListContractsRequest, caller: Caller): Promise<marketV1.ListContractsResponse> {
     const q = pageQuery(req.page);
     const status = map.optionalEnum(map.contractStatus, req.status, 'status');
-    const page = await repo.listContracts(this.pool, { buyerId: req.buyerId || undefined, sellerId: req.sellerId || undefined, status }, q);
-    return { contracts: page.data.map(map.toProtoContract), page: { nextCursor: page.nextCursor ?? '' } };
+    const buyerId = req.buyerId || undefined;
+    // The buyer_id filter never finds a private contract for a viewer who is not its party.
+    const hidePrivateBuyerFrom = buyerId === undefined ? undefined : privateFilterViewer(caller);
+    const page = await repo.listContracts(this.pool, { buyerId, sellerId: req.sellerId || undefined, status, hidePrivateBuyerFrom }, q);
+    const contracts = await Promise.all(page.data.map((c) => this.withBuyerAlias(c, caller.traceId)));
+    return { contracts: contracts.map((c) => map.toProtoContract(contractView(c, caller))), page: { nextCursor: page.nextCursor ?? '' } };
   }
 
   cancelContract(req: marketV1.CancelContractRequest, caller: Caller): Promise<marketV1.CancelContractResponse> {
@@ -530,6 +552,12 @@ export class MarketService {
     const r = await repo.latestReport(this.pool, req.contractId);
     if (!r) throw errors.notFound('verification', req.contractId);
     return { report: map.toProtoReport(r) };
+  }
+
+  async listVerificationReports(req: marketV1.ListVerificationReportsRequest): Promise<marketV1.ListVerificationReportsResponse> {
+    await this.contractOr404(req.contractId);
+    const page = await repo.listReports(this.pool, req.contractId, pageQuery(req.page));
+    return { reports: page.data.map(map.toProtoReport), page: { nextCursor: page.nextCursor ?? '' } };
   }
 
   async getVerificationMetrics(req: marketV1.GetVerificationMetricsRequest): Promise<marketV1.GetVerificationMetricsResponse> {

@@ -21,3 +21,19 @@ export async function recoverSteps(ctx: MarketContext, minAgeMs: number | null):
   }
   return done;
 }
+
+/**
+ * Private contracts whose buyer alias identity could not mint at creation (identity or registry
+ * down): minted now. Returns how many were completed.
+ */
+export async function recoverBuyerAliases(ctx: MarketContext): Promise<number> {
+  if (!ctx.aliases) return 0;
+  let done = 0;
+  for (const { contractId, buyerId } of await repo.contractsMissingBuyerAlias(ctx.pool, BATCH)) {
+    const alias = await ctx.aliases.mint(contractId, buyerId, null);
+    if (alias === null) break; // identity is still unreachable: next round
+    await repo.setBuyerAlias(ctx.pool, contractId, alias);
+    done++;
+  }
+  return done;
+}

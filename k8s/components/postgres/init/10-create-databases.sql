@@ -2,3 +2,4 @@
 CREATE DATABASE identity;
 CREATE DATABASE wallet_ledger;
 CREATE DATABASE market;
+CREATE DATABASE registry;

@@ -516,7 +516,16 @@ export interface Contract {
   createdAt: Date | undefined;
   updatedAt: Date | undefined;
   awardedAt?: Date | undefined;
-  settledAt?: Date | undefined;
+  settledAt?:
+    | Date
+    | undefined;
+  /**
+   * The buyer asked for privacy: views for anyone but the parties and the operator show
+   * buyer_alias and an empty buyer_id.
+   */
+  buyerPrivate: boolean;
+  /** "anon:<12 base32>" party alias of the buyer (identity MintPartyAlias), when private. */
+  buyerAlias?: string | undefined;
 }
 
 export interface Listing {
@@ -636,6 +645,7 @@ export interface CreateContractRequest {
   verifierId?: string | undefined;
   listingId?: string | undefined;
   idempotencyKey: string;
+  buyerPrivate: boolean;
 }
 
 export interface CreateContractResponse {
@@ -833,6 +843,16 @@ export interface GetLatestVerificationResponse {
   report: VerificationReport | undefined;
 }
 
+export interface ListVerificationReportsRequest {
+  contractId: string;
+  page: PageRequest | undefined;
+}
+
+export interface ListVerificationReportsResponse {
+  reports: VerificationReport[];
+  page: PageInfo | undefined;
+}
+
 export interface GetVerificationMetricsRequest {
   window: VerificationWindow;
 }
@@ -972,6 +992,8 @@ function createBaseContract(): Contract {
     updatedAt: undefined,
     awardedAt: undefined,
     settledAt: undefined,
+    buyerPrivate: false,
+    buyerAlias: undefined,
   };
 }
 
@@ -1048,6 +1070,12 @@ export const Contract: MessageFns<Contract> = {
     }
     if (message.settledAt !== undefined) {
       Timestamp.encode(toTimestamp(message.settledAt), writer.uint32(194).fork()).join();
+    }
+    if (message.buyerPrivate !== false) {
+      writer.uint32(200).bool(message.buyerPrivate);
+    }
+    if (message.buyerAlias !== undefined) {
+      writer.uint32(210).string(message.buyerAlias);
     }
     return writer;
   },
@@ -1257,6 +1285,22 @@ export const Contract: MessageFns<Contract> = {
             message.settledAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.buyerPrivate = reader.bool();
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.buyerAlias = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1363,6 +1407,16 @@ export const Contract: MessageFns<Contract> = {
         : isSet(object.settled_at)
         ? fromJsonTimestamp(object.settled_at)
         : undefined,
+      buyerPrivate: isSet(object.buyerPrivate)
+        ? globalThis.Boolean(object.buyerPrivate)
+        : isSet(object.buyer_private)
+        ? globalThis.Boolean(object.buyer_private)
+        : false,
+      buyerAlias: isSet(object.buyerAlias)
+        ? globalThis.String(object.buyerAlias)
+        : isSet(object.buyer_alias)
+        ? globalThis.String(object.buyer_alias)
+        : undefined,
     };
   },
 
@@ -1440,6 +1494,12 @@ export const Contract: MessageFns<Contract> = {
     if (message.settledAt !== undefined) {
       obj.settledAt = message.settledAt.toISOString();
     }
+    if (message.buyerPrivate !== false) {
+      obj.buyerPrivate = message.buyerPrivate;
+    }
+    if (message.buyerAlias !== undefined) {
+      obj.buyerAlias = message.buyerAlias;
+    }
     return obj;
   },
 
@@ -1474,6 +1534,8 @@ export const Contract: MessageFns<Contract> = {
     message.updatedAt = object.updatedAt ?? undefined;
     message.awardedAt = object.awardedAt ?? undefined;
     message.settledAt = object.settledAt ?? undefined;
+    message.buyerPrivate = object.buyerPrivate ?? false;
+    message.buyerAlias = object.buyerAlias ?? undefined;
     return message;
   },
 };
@@ -3229,6 +3291,7 @@ function createBaseCreateContractRequest(): CreateContractRequest {
     verifierId: undefined,
     listingId: undefined,
     idempotencyKey: "",
+    buyerPrivate: false,
   };
 }
 
@@ -3266,6 +3329,9 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(90).string(message.idempotencyKey);
+    }
+    if (message.buyerPrivate !== false) {
+      writer.uint32(96).bool(message.buyerPrivate);
     }
     return writer;
   },
@@ -3371,6 +3437,14 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.buyerPrivate = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3420,6 +3494,11 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      buyerPrivate: isSet(object.buyerPrivate)
+        ? globalThis.Boolean(object.buyerPrivate)
+        : isSet(object.buyer_private)
+        ? globalThis.Boolean(object.buyer_private)
+        : false,
     };
   },
 
@@ -3458,6 +3537,9 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.buyerPrivate !== false) {
+      obj.buyerPrivate = message.buyerPrivate;
+    }
     return obj;
   },
 
@@ -3479,6 +3561,7 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     message.verifierId = object.verifierId ?? undefined;
     message.listingId = object.listingId ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.buyerPrivate = object.buyerPrivate ?? false;
     return message;
   },
 };
@@ -6811,6 +6894,184 @@ export const GetLatestVerificationResponse: MessageFns<GetLatestVerificationResp
   },
 };
 
+function createBaseListVerificationReportsRequest(): ListVerificationReportsRequest {
+  return { contractId: "", page: undefined };
+}
+
+export const ListVerificationReportsRequest: MessageFns<ListVerificationReportsRequest> = {
+  encode(message: ListVerificationReportsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contractId !== "") {
+      writer.uint32(10).string(message.contractId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListVerificationReportsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListVerificationReportsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contractId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListVerificationReportsRequest {
+    return {
+      contractId: isSet(object.contractId)
+        ? globalThis.String(object.contractId)
+        : isSet(object.contract_id)
+        ? globalThis.String(object.contract_id)
+        : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListVerificationReportsRequest): unknown {
+    const obj: any = {};
+    if (message.contractId !== "") {
+      obj.contractId = message.contractId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListVerificationReportsRequest>): ListVerificationReportsRequest {
+    return ListVerificationReportsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListVerificationReportsRequest>): ListVerificationReportsRequest {
+    const message = createBaseListVerificationReportsRequest();
+    message.contractId = object.contractId ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListVerificationReportsResponse(): ListVerificationReportsResponse {
+  return { reports: [], page: undefined };
+}
+
+export const ListVerificationReportsResponse: MessageFns<ListVerificationReportsResponse> = {
+  encode(message: ListVerificationReportsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.reports) {
+      VerificationReport.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListVerificationReportsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListVerificationReportsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reports.push(VerificationReport.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListVerificationReportsResponse {
+    return {
+      reports: globalThis.Array.isArray(object?.reports)
+        ? object.reports.map((e: any) => VerificationReport.fromJSON(e))
+        : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListVerificationReportsResponse): unknown {
+    const obj: any = {};
+    if (message.reports?.length) {
+      obj.reports = message.reports.map((e) => VerificationReport.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListVerificationReportsResponse>): ListVerificationReportsResponse {
+    return ListVerificationReportsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListVerificationReportsResponse>): ListVerificationReportsResponse {
+    const message = createBaseListVerificationReportsResponse();
+    message.reports = object.reports?.map((e) => VerificationReport.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
 function createBaseGetVerificationMetricsRequest(): GetVerificationMetricsRequest {
   return { window: 0 };
 }
@@ -8930,6 +9191,19 @@ export const MarketServiceService = {
       Buffer.from(GetLatestVerificationResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetLatestVerificationResponse => GetLatestVerificationResponse.decode(value),
   },
+  /** Every report of a contract, oldest first (casefile export). */
+  listVerificationReports: {
+    path: "/exchange.market.v1.MarketService/ListVerificationReports" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListVerificationReportsRequest): Buffer =>
+      Buffer.from(ListVerificationReportsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListVerificationReportsRequest => ListVerificationReportsRequest.decode(value),
+    responseSerialize: (value: ListVerificationReportsResponse): Buffer =>
+      Buffer.from(ListVerificationReportsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListVerificationReportsResponse =>
+      ListVerificationReportsResponse.decode(value),
+  },
   getVerificationMetrics: {
     path: "/exchange.market.v1.MarketService/GetVerificationMetrics" as const,
     requestStream: false as const,
@@ -9053,6 +9327,8 @@ export interface MarketServiceServer extends UntypedServiceImplementation {
   /** Verification */
   submitVerification: handleUnaryCall<SubmitVerificationRequest, SubmitVerificationResponse>;
   getLatestVerification: handleUnaryCall<GetLatestVerificationRequest, GetLatestVerificationResponse>;
+  /** Every report of a contract, oldest first (casefile export). */
+  listVerificationReports: handleUnaryCall<ListVerificationReportsRequest, ListVerificationReportsResponse>;
   getVerificationMetrics: handleUnaryCall<GetVerificationMetricsRequest, GetVerificationMetricsResponse>;
   registerVerifier: handleUnaryCall<RegisterVerifierRequest, RegisterVerifierResponse>;
   listVerifiers: handleUnaryCall<ListVerifiersRequest, ListVerifiersResponse>;
@@ -9328,6 +9604,22 @@ export interface MarketServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetLatestVerificationResponse) => void,
+  ): ClientUnaryCall;
+  /** Every report of a contract, oldest first (casefile export). */
+  listVerificationReports(
+    request: ListVerificationReportsRequest,
+    callback: (error: ServiceError | null, response: ListVerificationReportsResponse) => void,
+  ): ClientUnaryCall;
+  listVerificationReports(
+    request: ListVerificationReportsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListVerificationReportsResponse) => void,
+  ): ClientUnaryCall;
+  listVerificationReports(
+    request: ListVerificationReportsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListVerificationReportsResponse) => void,
   ): ClientUnaryCall;
   getVerificationMetrics(
     request: GetVerificationMetricsRequest,
