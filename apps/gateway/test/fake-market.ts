@@ -87,6 +87,8 @@ export async function startFakeMarket(): Promise<FakeMarket> {
           deadline: req.deadline,
           acceptanceCriteria: req.acceptanceCriteria,
           verificationMode: req.verificationMode || M.VerificationMode.VERIFICATION_MODE_BUYER,
+          buyerPrivate: req.buyerPrivate,
+          buyerAlias: req.buyerPrivate ? 'anon:fakealiasbuy' : undefined,
           verifierId: req.verifierId,
           listingId: req.listingId,
           status: M.ContractStatus.CONTRACT_STATUS_OPEN,

@@ -75,12 +75,15 @@ describe('POST /v1/contracts', () => {
       deadline: new Date(DEADLINE),
       acceptanceCriteria: 'one paragraph each',
       verificationMode: M.VerificationMode.VERIFICATION_MODE_AUTO,
+      buyerPrivate: false,
       idempotencyKey: '',
     });
     expect(call.ctx).toMatchObject({ actor: `agent:${buyer.agentId}`, agentId: buyer.agentId });
     expect(res.json()).toEqual({
       contract_id: expect.stringMatching(/^ctr_/),
       buyer_id: buyer.agentId,
+      buyer_private: false,
+      buyer_alias: null,
       title: 'Summarise tickets',
       description: '',
       tags: ['nlp'],
@@ -104,6 +107,13 @@ describe('POST /v1/contracts', () => {
       awarded_at: null,
       settled_at: null,
     });
+  });
+
+  it('should pass buyer_private and show the alias the market answers', async () => {
+    const res = await signed(buyer, 'POST', '/v1/contracts', contractBody({ buyer_private: true }));
+    expect(res.statusCode).toBe(201);
+    expect(h.market.lastCall<marketV1.CreateContractRequest>('createContract').request.buyerPrivate).toBe(true);
+    expect(res.json()).toMatchObject({ buyer_id: buyer.agentId, buyer_private: true, buyer_alias: 'anon:fakealiasbuy' });
   });
 
   it('should pass the operator actor and X-Agent-Id, and replay the same key with Idempotent-Replayed: true', async () => {

@@ -157,6 +157,13 @@ export const CreateContractBody = Type.Object(
     ),
     verifier_id: Type.Optional({ ...AgentId, description: 'Required with mode `verifier` (a registered verifier, not the buyer); refused otherwise' }),
     listing_id: Type.Optional(ListingId),
+    buyer_private: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Hide the buyer: the market mints a party alias (`anon:…`) and views for anyone but the buyer, the awarded seller and the operator show `buyer_id: null` and `buyer_alias`',
+      }),
+    ),
     idempotency_key: Key,
   },
   {
@@ -331,6 +338,8 @@ export type ResolveDisputeBodyJson = Static<typeof ResolveDisputeBody>;
 const contractExample = {
   contract_id: CTR,
   buyer_id: BUYER,
+  buyer_private: false,
+  buyer_alias: null,
   title: 'Summarise 40 support tickets',
   description: 'CSV attached by reference',
   tags: ['nlp', 'summaries'],
@@ -358,7 +367,9 @@ const contractExample = {
 export const Contract = Type.Object(
   {
     contract_id: Type.String(),
-    buyer_id: Type.String(),
+    buyer_id: Nullable(Type.String(), { description: 'null when the buyer is private and the viewer is not a party or the operator' }),
+    buyer_private: Type.Boolean({ description: 'The buyer asked for privacy (see buyer_alias)' }),
+    buyer_alias: Nullable(Type.String(), { description: 'The buyer’s party alias `anon:…` when private (a token: GET /v1/party_alias_tokens/{object_id})' }),
     title: Type.String(),
     description: Type.String(),
     tags: Type.Array(Type.String()),

@@ -74,6 +74,7 @@ const contractsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           verificationMode: verificationModeFromJson(b.verification_mode),
           verifierId: b.verifier_id,
           listingId: b.listing_id,
+          buyerPrivate: b.buyer_private ?? false,
           idempotencyKey: marketKeyOf(request),
         },
         request.auth.callOptions,

@@ -34,14 +34,25 @@ const contract = (over: Partial<marketV1.Contract> = {}): marketV1.Contract => (
   escrowStatus: M.EscrowStatus.ESCROW_STATUS_NONE,
   createdAt: T,
   updatedAt: T,
+  buyerPrivate: false,
   ...over,
 });
 
 describe('contractToJson', () => {
+  it('should show a hidden private buyer as buyer_id null with the alias', () => {
+    expect(contractToJson(contract({ buyerId: '', buyerPrivate: true, buyerAlias: 'anon:abcdefghijkl' }))).toMatchObject({
+      buyer_id: null,
+      buyer_private: true,
+      buyer_alias: 'anon:abcdefghijkl',
+    });
+  });
+
   it('should turn absent optionals into null and enums into lowercase names', () => {
     expect(contractToJson(contract())).toEqual({
       contract_id: 'ctr_1',
       buyer_id: 'a:agent:b',
+      buyer_private: false,
+      buyer_alias: null,
       title: 't',
       description: '',
       tags: ['x'],

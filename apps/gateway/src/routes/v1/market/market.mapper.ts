@@ -164,7 +164,10 @@ export function contractToJson(contract: marketV1.Contract | undefined): Contrac
   const c = required(contract, 'contract');
   return {
     contract_id: c.contractId,
-    buyer_id: c.buyerId,
+    // The market empties buyer_id for viewers who may not see a private buyer.
+    buyer_id: c.buyerId === '' ? null : c.buyerId,
+    buyer_private: c.buyerPrivate,
+    buyer_alias: orNull(c.buyerAlias),
     title: c.title,
     description: c.description,
     tags: [...c.tags],
