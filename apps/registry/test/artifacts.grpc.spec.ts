@@ -172,6 +172,31 @@ describe('registry artifacts (gRPC, real PostgreSQL, filesystem store)', () => {
     expect(delivered).toHaveLength(2);
   });
 
+  it('a download cancelled by the client writes no delivery receipt; the next full one does', async () => {
+    const bytes = randomBytes(20 * MiB);
+    const ref = (await h.upload(bytes, { mediaType: 'application/octet-stream', parties: [buyer.agentId] }, h.as(seller))).artifact!.artifactRef;
+    const { Metadata } = await import('@grpc/grpc-js');
+    const md = new Metadata();
+    md.set('x-actor', `agent:${buyer.agentId}`);
+    md.set('x-agent-id', buyer.agentId);
+    const call = h.streams.downloadArtifact({ artifactRef: ref }, md);
+    await new Promise<void>((resolve) => {
+      call.on('data', (msg: registryV1.DownloadArtifactResponse) => {
+        if (msg.part?.$case === 'chunk') {
+          call.cancel();
+          resolve();
+        }
+      });
+      call.on('error', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const none = await h.client.listDeliveryReceipts({ artifactRef: ref, page: undefined }, h.as(seller));
+    expect(none.receipts).toEqual([]);
+    expect((await h.download(ref, h.as(buyer))).bytes.equals(bytes)).toBe(true);
+    const one = await h.client.listDeliveryReceipts({ artifactRef: ref, page: undefined }, h.as(seller));
+    expect(one.receipts.map((r) => r.agentId)).toEqual([buyer.agentId]);
+  });
+
   it('acks: signed by the agent over {artifact_ref, agent_id}, once; strangers and bad signatures refused', async () => {
     const ref = (await h.upload(randomBytes(50), { mediaType: 'application/octet-stream', contractId }, h.as(seller))).artifact!.artifactRef;
     const sig = h.signJson(buyer, { artifact_ref: ref, agent_id: buyer.agentId });

@@ -70,7 +70,17 @@ function uploadHandler(s: RegistryService, logger: Logger): handleClientStreamin
 }
 
 async function writeChunk(call: ServerWritableStream<unknown, registryV1.DownloadArtifactResponse>, chunk: Buffer): Promise<void> {
-  if (!call.write({ part: { $case: 'chunk', value: chunk } })) await new Promise((resolve) => call.once('drain', resolve));
+  if (call.write({ part: { $case: 'chunk', value: chunk } })) return;
+  // Wait for the client to read on, or for it to go away (a cancelled call never drains).
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('cancelled', done);
+      resolve();
+    };
+    call.once('drain', done);
+    call.once('cancelled', done);
+  });
 }
 
 function downloadHandler(s: RegistryService, logger: Logger): handleServerStreamingCall<registryV1.DownloadArtifactRequest, registryV1.DownloadArtifactResponse> {
