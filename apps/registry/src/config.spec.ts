@@ -14,7 +14,7 @@ describe('readRegistryConfig', () => {
   it('applies the defaults around the required variables', () => {
     expect(readRegistryConfig(required)).toEqual({
       ...required,
-      GRPC_PORT: 50054,
+      GRPC_PORT: 50051,
       GRPC_HOST: '0.0.0.0',
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',

@@ -4,7 +4,7 @@ const HOST_PORT = '^[^\\s:/]+:\\d{1,5}$';
 
 /** Environment of the registry service, read once by `readConfig` (no process.env elsewhere). */
 export const RegistryConfigSchema = Type.Object({
-  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50054 }),
+  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
   GRPC_HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   NATS_URL: Type.Optional(Type.String({ minLength: 1 })),

@@ -12,7 +12,7 @@ import { withTransaction } from '../data/db';
 import { artifactsRepo, type ArtifactRow, type DeliveryReceiptRow, type EnvelopeJson } from '../data/registry.repo';
 import { toProtoAck, toProtoArtifact, toProtoReceipt } from '../grpc/registry.mapper';
 import type { RegistryContext } from './context';
-import { artifactAcked, artifactChanged, artifactDelivered } from './events';
+import { artifactAcked, artifactChanged, artifactDelivered } from '../events/registry.events';
 
 const invalid = (field: string, message: string) => errors.invalidArgument('validation_failed', message, { field });
 

@@ -18,7 +18,7 @@ import { withTransaction } from '../data/db';
 import { objectsRepo, type ObjectFilter, type ObjectRow } from '../data/registry.repo';
 import { toProtoObject } from '../grpc/registry.mapper';
 import type { RegistryContext } from './context';
-import { objectStored } from './events';
+import { objectStored } from '../events/registry.events';
 
 /** signer_agent_id of objects the exchange signs itself. */
 export const EXCHANGE_SIGNER = 'exchange';
