@@ -55,6 +55,17 @@ describe('registry artifacts (gRPC, real PostgreSQL, filesystem store)', () => {
     expect((await h.outbox(ref)).map((e) => e.type)).toEqual(['exchange.registry.artifact.uploaded', 'exchange.registry.artifact.delivered']);
   });
 
+  it('the same bytes uploaded 6 times at once: one created, one event, one file', async () => {
+    const bytes = randomBytes(700 * 1024);
+    const hex = createHash('sha256').update(bytes).digest('hex');
+    const results = await Promise.all(Array.from({ length: 6 }, () => h.upload(bytes, { mediaType: 'application/octet-stream' }, h.as(buyer))));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => JSON.stringify(r.artifact))).size).toBe(1);
+    expect((await h.outbox(`sha256:${hex}`)).map((e) => e.type)).toEqual(['exchange.registry.artifact.uploaded']);
+    expect(filesUnder(h.storeDir).filter((f) => f.endsWith(hex))).toHaveLength(1);
+    expect(filesUnder(path.join(h.storeDir, '.parts'))).toEqual([]);
+  });
+
   it('25 MiB round-trips; 25 MiB + 1 is payload_too_large and leaves nothing behind', async () => {
     const big = randomBytes(25 * MiB);
     const up = await h.upload(big, { mediaType: 'application/octet-stream' }, h.as(buyer));

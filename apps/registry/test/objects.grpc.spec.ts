@@ -57,6 +57,14 @@ describe('registry objects (gRPC, real PostgreSQL)', () => {
     expect(got.object).toEqual(first.object);
   });
 
+  it('the same object stored 8 times at once: one created, one event', async () => {
+    const payload = { race: Date.now() };
+    const results = await Promise.all(Array.from({ length: 8 }, () => store(alice, payload)));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.object!.objectId)).size).toBe(1);
+    expect(await h.outbox(results[0].object!.objectId)).toHaveLength(1);
+  });
+
   it('refuses a forged signature, a changed payload, a wrong signer and a revoked key', async () => {
     const payload = { claim: 'x' };
     // signed by bob, claimed by alice
