@@ -95,6 +95,8 @@ describe('POST /v1/contracts', () => {
       updated_at: expect.stringMatching(ISO),
       awarded_at: null,
       settled_at: null,
+      buyer_private: false,
+      buyer_alias: null,
     });
   });
 
