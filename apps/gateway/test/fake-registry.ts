@@ -26,6 +26,8 @@ export interface FakeRegistry {
   abortedUploads: number;
   /** The verdict VerifyCasefile answers next (else one derived from the input). */
   nextVerdict?: registryV1.VerifyCasefileResponse;
+  /** When set, archives are verified by this (e.g. the real @exchange/casefile verifier). */
+  archiveVerifier?: (archive: Buffer) => Promise<registryV1.VerifyCasefileResponse>;
   failNext(method: string, err: Error): void;
   lastCall<T = unknown>(method: string): { request: T; ctx: RecordedCall['ctx'] };
   stop(): Promise<void>;
@@ -170,6 +172,7 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
         fake.nextVerdict = undefined;
         return verdict;
       }
+      if (req.input?.$case === 'archive' && fake.archiveVerifier) return fake.archiveVerifier(req.input.value);
       let text: string;
       if (req.input?.$case === 'archive') {
         try {

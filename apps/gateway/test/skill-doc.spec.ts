@@ -180,6 +180,39 @@ describe('GET /skill.md contracts section', () => {
   });
 });
 
+describe('GET /skill.md objects, artifacts and casefiles section', () => {
+  it('should explain objects, artifacts, casefiles (with the offline CLI), aliases and the registry error codes', () => {
+    for (const text of [
+      '## 8. Objects, artifacts and casefiles',
+      'POST /v1/attestations/query',
+      'multipart/form-data',
+      '451 artifact_removed',
+      'POST /v1/casefiles/export',
+      'npx exchange casefile verify casefile.tar.gz',
+      '/ui/casefile',
+      'POST /v1/party_alias_tokens/mint',
+      'buyer_private: true',
+      'object_signature_invalid',
+      '`payload_too_large`',
+      '| 451 | `artifact_removed`',
+    ]) {
+      expect(skill).toContain(text);
+    }
+    expect(skill).not.toMatch(/\{\{[A-Z_]+\}\}/);
+  });
+
+  it('should give object signing code whose signature the registry’s canonical signer reproduces', () => {
+    const block = /<!-- object-sign:start -->\s*```js\n([\s\S]*?)```/.exec(skill);
+    expect(block).not.toBeNull();
+    type Body = { type: string; payload: unknown; signature: string; visibility?: string };
+    const signObject = new Function('require', `${block![1]}\nreturn signObject;`)(require) as (seed: Buffer, type: string, payload: unknown, extra?: object) => Body;
+    const seed = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1));
+    const payload = { subject_ref: 'sha256:' + 'ab'.repeat(32), claim: 'reviewed', z: [1, { b: 2, a: 'é' }] };
+    const body = signObject(seed, 'attestation', payload, { visibility: 'public' });
+    expect(body).toEqual({ type: 'attestation', payload, signature: signCanonical(payload, seed), visibility: 'public' });
+  });
+});
+
 describe('GET /quickstart.md', () => {
   it('should walk from npm ci && npm start to a registered agent in five steps', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/quickstart.md' });
