@@ -502,6 +502,22 @@ describe('POST /ui/casefile/verify', () => {
   });
 });
 
+describe('POST /ui/casefile/verify rate limit', () => {
+  it('should count the public casefile routes against the per-IP anonymous limit (429 rate_limited)', async () => {
+    const limited = await startHarness({ env: { RATE_LIMIT_ANONYMOUS: '2' } });
+    try {
+      const send = () => limited.app.inject({ method: 'POST', url: '/ui/casefile/verify', headers: { 'content-type': 'application/gzip' }, payload: gzipSync('fine') });
+      expect((await send()).statusCode).toBe(200);
+      expect((await limited.app.inject({ method: 'GET', url: '/ui/casefile' })).statusCode).toBe(200);
+      const third = await send();
+      expectProblem(third, 429, 'rate_limited');
+      expect(third.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('GET /ui/casefile', () => {
   it('should serve a self-contained HTML page (no external assets) with a strict CSP', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/ui/casefile' });
