@@ -61,12 +61,15 @@ export interface Container {
   readinessProbe?: Probe;
   livenessProbe?: Probe;
   startupProbe?: Probe;
+  volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
 }
 
 export interface Volume {
   name: string;
   secret?: { secretName?: string; optional?: boolean };
   configMap?: { name?: string; optional?: boolean };
+  emptyDir?: Record<string, unknown>;
+  persistentVolumeClaim?: { claimName?: string };
 }
 
 export interface PodSpec {
