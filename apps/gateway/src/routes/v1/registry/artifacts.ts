@@ -236,7 +236,10 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
         .header('content-length', String(a.sizeBytes))
         .header('etag', `"${a.artifactRef}"`)
         .header('x-artifact-ref', a.artifactRef);
-      request.raw.once('close', () => download.cancel());
+      // A client gone before the last byte: stop the registry stream too.
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) download.cancel();
+      });
       return reply.send(readableOf(download.chunks));
     },
   );
