@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createPgPool, runMigrations } from '@exchange/db';
 import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
-import { createServiceClient, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
+import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1, walletV1 } from '@exchange/proto';
 import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
 import { startMarketGrpcServer } from './grpc/server';
@@ -10,7 +10,6 @@ import { AgentDirectory } from './identity/agent-directory';
 import { IdentityBuyerAliases } from './identity/buyer-aliases';
 import type { MarketContext } from './saga/context';
 import { MarketService } from './service/market.service';
-import { Periodic } from './workers/periodic';
 import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
 import { sweepDeadlines } from './workers/sweeper';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
 import { createPgPool, runMigrations } from '@exchange/db';
 import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
-import { createServiceClient, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
+import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import { killSwitchesFrom, WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
 import { PgLedgerWriter } from './data/ledger.writer';
@@ -20,7 +20,6 @@ import { SettlementService } from './service/settlement.service';
 import type { WalletContext } from './service/wallet-context';
 import { sweepHolds } from './workers/hold-sweeper';
 import { processPayouts } from './workers/payout-processor';
-import { Periodic } from './workers/periodic';
 
 export { WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
 export { WALLET_LEDGER_SERVICE_NAME } from './grpc/server';

@@ -41,3 +41,4 @@ export {
   parseAmount,
   parsePositiveAmount,
 } from './money';
+export { Periodic } from './periodic';

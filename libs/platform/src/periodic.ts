@@ -1,4 +1,4 @@
-import type { Logger } from '@exchange/platform';
+import type { Logger } from './logger';
 
 /**
  * Runs `round` every `intervalMs` (after the previous round finished, so rounds never overlap in
