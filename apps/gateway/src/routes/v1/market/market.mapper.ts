@@ -19,6 +19,7 @@ import type {
   VerifierJson,
   VerifierListingJson,
 } from '../../../schemas/market';
+import { contractChecks, invert, ServiceContractError } from '../../mapper-kit';
 
 // Proto ⇄ REST for the market areas: enums `CONTRACT_STATUS_OPEN` ⇄ `open`, Dates ⇄ RFC 3339,
 // absent optionals ⇄ null, int64 strings ⇄ numbers, `payload_json` ⇄ `payload` (parsed JSON).
@@ -27,27 +28,14 @@ import type {
 const M = marketV1;
 
 /** The service answered without a field the contract guarantees (a bug there → 500 here). */
-export class MarketContractError extends Error {
+export class MarketContractError extends ServiceContractError {
   constructor(what: string) {
-    super(`market returned no valid ${what}`);
+    super('market', what);
     this.name = 'MarketContractError';
   }
 }
 
-function required<T>(value: T | undefined | null, what: string): T {
-  if (value === undefined || value === null) throw new MarketContractError(what);
-  return value;
-}
-
-function enumToJson<N extends string>(table: Readonly<Record<number, N>>, value: number, what: string): N {
-  const name = table[value];
-  if (name === undefined) throw new MarketContractError(what);
-  return name;
-}
-
-function invert<N extends string>(table: Readonly<Record<number, N>>): Readonly<Record<N, number>> {
-  return Object.fromEntries(Object.entries(table).map(([k, v]) => [v, Number(k)])) as Record<N, number>;
-}
+const { required, enumToJson } = contractChecks((what) => new MarketContractError(what));
 
 const CONTRACT_STATUS: Readonly<Record<number, ContractStatusName>> = {
   [M.ContractStatus.CONTRACT_STATUS_OPEN]: 'open',

@@ -16,6 +16,7 @@ import type {
   WithdrawalJson,
   WithdrawalStatusName,
 } from '../../../schemas/wallets';
+import { contractChecks, invert, ServiceContractError } from '../../mapper-kit';
 
 // Proto ⇄ REST for the Wallets area and receipts: enums `HOLD_STATUS_ACTIVE` ⇄ `active`, Dates ⇄
 // RFC 3339 strings, absent optionals ⇄ null. Pure functions, no I/O.
@@ -23,27 +24,14 @@ import type {
 const { HoldStatus, DepositStatus, DepositMethod, PayoutDestinationType, WithdrawalStatus, ReceiptKind } = walletV1;
 
 /** The service answered without a field the contract guarantees (a bug there → 500 here). */
-export class WalletContractError extends Error {
+export class WalletContractError extends ServiceContractError {
   constructor(what: string) {
-    super(`wallet-ledger returned no valid ${what}`);
+    super('wallet-ledger', what);
     this.name = 'WalletContractError';
   }
 }
 
-function required<T>(value: T | undefined, what: string): T {
-  if (value === undefined || value === null) throw new WalletContractError(what);
-  return value;
-}
-
-function enumToJson<N extends string>(table: Readonly<Record<number, N>>, value: number, what: string): N {
-  const name = table[value];
-  if (name === undefined) throw new WalletContractError(what);
-  return name;
-}
-
-function invert<N extends string>(table: Readonly<Record<number, N>>): Readonly<Record<N, number>> {
-  return Object.fromEntries(Object.entries(table).map(([k, v]) => [v, Number(k)])) as Record<N, number>;
-}
+const { required, enumToJson } = contractChecks((what) => new WalletContractError(what));
 
 const HOLD_STATUS: Readonly<Record<number, HoldStatusName>> = {
   [HoldStatus.HOLD_STATUS_ACTIVE]: 'active',

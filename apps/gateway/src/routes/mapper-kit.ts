@@ -1,0 +1,33 @@
+// What every proto → REST mapper shares: the contract checks on a backing service's answers and
+// the inversion of enum tables. Pure functions, no I/O.
+
+/**
+ * The service answered without a field the contract guarantees (a bug there → 500 here).
+ * Message `<service> returned no valid <what>`; each mapper names its own subclass.
+ */
+export class ServiceContractError extends Error {
+  constructor(service: string, what: string) {
+    super(`${service} returned no valid ${what}`);
+    this.name = 'ServiceContractError';
+  }
+}
+
+/** `required` and `enumToJson` throwing the mapper's own contract error. */
+export function contractChecks(contractError: (what: string) => Error) {
+  return {
+    required<T>(value: T | undefined | null, what: string): T {
+      if (value === undefined || value === null) throw contractError(what);
+      return value;
+    },
+    enumToJson<N extends string>(table: Readonly<Record<number, N>>, value: number, what: string): N {
+      const name = table[value];
+      if (name === undefined) throw contractError(what);
+      return name;
+    },
+  };
+}
+
+/** `{ 1: 'open' }` → `{ open: 1 }` (enum table → its JSON-to-proto lookup). */
+export function invert<N extends string>(table: Readonly<Record<number, N>>): Readonly<Record<N, number>> {
+  return Object.fromEntries(Object.entries(table).map(([k, v]) => [v, Number(k)])) as Record<N, number>;
+}
