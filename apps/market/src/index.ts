@@ -6,7 +6,7 @@ import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type 
 import { identityV1, walletV1 } from '@exchange/proto';
 import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
 import { startMarketGrpcServer } from './grpc/server';
-import { AgentDirectory } from './identity/agent-directory';
+import { AgentDirectory } from '@exchange/identity-client';
 import { IdentityBuyerAliases } from './identity/buyer-aliases';
 import type { MarketContext } from './saga/context';
 import { MarketService } from './service/market.service';

@@ -2,7 +2,7 @@ import type { Logger, PromiseClient } from '@exchange/platform';
 import type { walletV1 } from '@exchange/proto';
 import type pg from 'pg';
 import type { FaultPoint } from '../config';
-import type { AgentDirectory } from '../identity/agent-directory';
+import type { AgentDirectory } from '@exchange/identity-client';
 import type { BuyerAliases } from '../identity/buyer-aliases';
 
 export type WalletClient = PromiseClient<typeof walletV1.WalletLedgerServiceService>;

@@ -495,7 +495,7 @@ export class MarketService {
       const target = await repo.getResult(this.pool, req.resultId);
       if (!target || target.contractId !== c.contractId) throw notFound('result', req.resultId);
       const message = Buffer.from(reportSigningPayload({ verifierId, resultId: req.resultId, verdict, score, checks }), 'utf8');
-      if (!SIGNATURE_B64.test(req.signature) || !(await this.ctx.agents.verifySignature(verifierId, message, req.signature))) {
+      if (!SIGNATURE_B64.test(req.signature) || (await this.ctx.agents.verifySignature(verifierId, message, req.signature)) === null) {
         throw errors.invalidArgument('report_signature_invalid', 'the signature does not verify with a key of verifier_id');
       }
       let settle: SagaStep | null = null;

@@ -3,7 +3,7 @@ import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
 import { createServiceClient, type Logger } from '@exchange/platform';
 import { identityV1, marketV1, walletV1 } from '@exchange/proto';
 import type { RegistryConfig } from '../config';
-import { AgentDirectory } from '../clients/agent-directory';
+import { AgentDirectory } from '@exchange/identity-client';
 import { ContractDirectory, type WalletClient } from '../clients/market';
 import type { ArtifactStore } from '../store/artifact-store';
 import { createStore, parseStoreUrl } from '../store/store-url';

@@ -39,9 +39,9 @@ describe('AgentDirectory', () => {
   it('should verify a signature with a key of the agent only', async () => {
     const dir = new AgentDirectory(client, 0, testLogger);
     const message = Buffer.from('hello', 'utf8');
-    expect(await dir.verifySignature('a:1', message, toBase64(sign(message, keys.privateKey)))).toBe(true);
-    expect(await dir.verifySignature('a:1', message, toBase64(sign(message, generateKeyPair().privateKey)))).toBe(false);
-    expect(await dir.verifySignature('a:none', message, toBase64(sign(message, keys.privateKey)))).toBe(false);
+    expect(await dir.verifySignature('a:1', message, toBase64(sign(message, keys.privateKey)))).toBe(toBase64(keys.publicKey));
+    expect(await dir.verifySignature('a:1', message, toBase64(sign(message, generateKeyPair().privateKey)))).toBeNull();
+    expect(await dir.verifySignature('a:none', message, toBase64(sign(message, keys.privateKey)))).toBeNull();
   });
 
   it('should answer 503 identity_unavailable when identity is down', async () => {
