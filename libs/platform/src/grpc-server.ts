@@ -29,9 +29,15 @@ export async function startGrpcServer(opts: {
   port: number;
   logger: Logger;
   register: (server: Server) => void;
+  /** Largest message either way (default: gRPC's 4 MiB receive limit); registry archives need more. */
+  maxMessageBytes?: number;
 }): Promise<GrpcServerHandle> {
   const { name, logger } = opts;
-  const server = new Server(SERVER_OPTIONS);
+  const limits =
+    opts.maxMessageBytes === undefined
+      ? {}
+      : { 'grpc.max_receive_message_length': opts.maxMessageBytes, 'grpc.max_send_message_length': opts.maxMessageBytes };
+  const server = new Server({ ...SERVER_OPTIONS, ...limits });
   const health = new HealthImplementation({ '': 'NOT_SERVING', [name]: 'NOT_SERVING' });
   health.addToServer(server);
   opts.register(server);
