@@ -89,6 +89,7 @@ export async function startFakeMarket(): Promise<FakeMarket> {
           verificationMode: req.verificationMode || M.VerificationMode.VERIFICATION_MODE_BUYER,
           buyerPrivate: req.buyerPrivate,
           buyerAlias: req.buyerPrivate ? 'anon:fakealiasbuy' : undefined,
+          sandbox: false,
           verifierId: req.verifierId,
           listingId: req.listingId,
           status: M.ContractStatus.CONTRACT_STATUS_OPEN,

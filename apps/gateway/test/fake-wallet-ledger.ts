@@ -248,6 +248,9 @@ export async function startFakeWalletLedger(opts: { serving?: boolean } = {}): P
     async settle() {
       throw errors.failedPrecondition('not_in_fake', 'Settle is not part of the gateway fake');
     },
+    async correctSettlement() {
+      throw errors.failedPrecondition('not_in_fake', 'CorrectSettlement is not part of the gateway fake');
+    },
     async refund() {
       throw errors.failedPrecondition('not_in_fake', 'Refund is not part of the gateway fake');
     },

@@ -5,7 +5,7 @@ import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
 import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1, walletV1 } from '@exchange/proto';
 import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
-import { startMarketGrpcServer } from './grpc/server';
+import { startMarketGrpcServer, type MarketAreaHandlers } from './grpc/server';
 import { AgentDirectory } from '@exchange/identity-client';
 import { IdentityBuyerAliases } from './identity/buyer-aliases';
 import type { MarketContext } from './saga/context';
@@ -111,7 +111,9 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   };
 
   try {
-    grpc = await startMarketGrpcServer({ service, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
+    // Each area of part 2 adds its handlers here (integrity, insights, catalog, coordination, governance).
+    const areas: MarketAreaHandlers = {};
+    grpc = await startMarketGrpcServer({ service, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
       migrationsDir: deps.migrationsDir ?? defaultMigrationsDir(),

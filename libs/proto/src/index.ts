@@ -2,7 +2,12 @@
 export * as commonV1 from './gen/exchange/common/v1/common';
 export * as identityV1Events from './gen/exchange/identity/v1/events';
 export * as identityV1 from './gen/exchange/identity/v1/identity';
+export * as marketV1Catalog from './gen/exchange/market/v1/catalog';
+export * as marketV1Coordination from './gen/exchange/market/v1/coordination';
 export * as marketV1Events from './gen/exchange/market/v1/events';
+export * as marketV1Governance from './gen/exchange/market/v1/governance';
+export * as marketV1Insights from './gen/exchange/market/v1/insights';
+export * as marketV1Integrity from './gen/exchange/market/v1/integrity';
 export * as marketV1 from './gen/exchange/market/v1/market';
 export * as registryV1Events from './gen/exchange/registry/v1/events';
 export * as registryV1 from './gen/exchange/registry/v1/registry';

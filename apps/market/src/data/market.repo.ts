@@ -54,6 +54,15 @@ function toContract(r: Row): Contract {
     settledAt: r.settled_at,
     buyerPrivate: r.buyer_private === true,
     buyerAlias: r.buyer_alias ?? null,
+    buyerAliasGeneration: r.buyer_alias_generation ?? 0,
+    templateId: r.template_id ?? null,
+    workProductTemplateId: r.work_product_template_id ?? null,
+    fixtureId: r.fixture_id ?? null,
+    resaleOf: r.resale_of ?? null,
+    sandbox: r.sandbox === true,
+    correctedAt: r.corrected_at ?? null,
+    correctionReceiptId: r.correction_receipt_id ?? null,
+    correctionReason: r.correction_reason ?? null,
   };
 }
 

@@ -51,6 +51,19 @@ export interface Contract {
   buyerPrivate: boolean;
   /** "anon:<12 base32>", null until identity minted it. */
   buyerAlias: string | null;
+  /** Bumped by each operator alias update (identity mints one alias per generation). */
+  buyerAliasGeneration: number;
+  templateId: string | null;
+  workProductTemplateId: string | null;
+  fixtureId: string | null;
+  /** Resale (subcontracting): the contract whose awarded seller posted this one. */
+  resaleOf: string | null;
+  /** The buyer was a sandbox agent or the exchange runs in sandbox. */
+  sandbox: boolean;
+  /** Erroneous clear (SETTLED → CORRECTED). */
+  correctedAt: Date | null;
+  correctionReceiptId: string | null;
+  correctionReason: string | null;
 }
 
 export interface Listing {

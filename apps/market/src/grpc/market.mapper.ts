@@ -142,6 +142,14 @@ export function toProtoContract(c: Contract): marketV1.Contract {
     settledAt: opt(c.settledAt),
     buyerPrivate: c.buyerPrivate,
     buyerAlias: opt(c.buyerAlias),
+    templateId: opt(c.templateId),
+    workProductTemplateId: opt(c.workProductTemplateId),
+    fixtureId: opt(c.fixtureId),
+    resaleOf: opt(c.resaleOf),
+    sandbox: c.sandbox,
+    correctedAt: opt(c.correctedAt),
+    correctionReceiptId: opt(c.correctionReceiptId),
+    correctionReason: opt(c.correctionReason),
   };
 }
 

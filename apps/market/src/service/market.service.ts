@@ -161,6 +161,15 @@ export class MarketService {
         settledAt: null,
         buyerPrivate: req.buyerPrivate === true,
         buyerAlias: null,
+        buyerAliasGeneration: 0,
+        templateId: null,
+        workProductTemplateId: null,
+        fixtureId: null,
+        resaleOf: null,
+        sandbox: false,
+        correctedAt: null,
+        correctionReceiptId: null,
+        correctionReason: null,
       };
       await this.tx(async (client) => {
         await repo.insertContract(client, contract);

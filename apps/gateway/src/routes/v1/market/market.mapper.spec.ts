@@ -35,6 +35,7 @@ const contract = (over: Partial<marketV1.Contract> = {}): marketV1.Contract => (
   createdAt: T,
   updatedAt: T,
   buyerPrivate: false,
+  sandbox: false,
   ...over,
 });
 

@@ -337,6 +337,8 @@ export interface MintPartyAliasRequest {
   role: PartyRole;
   /** The agent holding the role in the contract (resolved by the caller from the market). */
   agentId: string;
+  /** 0 = the first alias; an operator alias update asks for the next generation (a fresh alias). */
+  generation?: number | undefined;
 }
 
 export interface MintPartyAliasResponse {
@@ -2561,7 +2563,7 @@ export const VerifyAgentSignatureResponse: MessageFns<VerifyAgentSignatureRespon
 };
 
 function createBaseMintPartyAliasRequest(): MintPartyAliasRequest {
-  return { contractId: "", role: 0, agentId: "" };
+  return { contractId: "", role: 0, agentId: "", generation: undefined };
 }
 
 export const MintPartyAliasRequest: MessageFns<MintPartyAliasRequest> = {
@@ -2574,6 +2576,9 @@ export const MintPartyAliasRequest: MessageFns<MintPartyAliasRequest> = {
     }
     if (message.agentId !== "") {
       writer.uint32(26).string(message.agentId);
+    }
+    if (message.generation !== undefined) {
+      writer.uint32(32).uint32(message.generation);
     }
     return writer;
   },
@@ -2615,6 +2620,14 @@ export const MintPartyAliasRequest: MessageFns<MintPartyAliasRequest> = {
             message.agentId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.generation = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2640,6 +2653,7 @@ export const MintPartyAliasRequest: MessageFns<MintPartyAliasRequest> = {
         : isSet(object.agent_id)
         ? globalThis.String(object.agent_id)
         : "",
+      generation: isSet(object.generation) ? globalThis.Number(object.generation) : undefined,
     };
   },
 
@@ -2654,6 +2668,9 @@ export const MintPartyAliasRequest: MessageFns<MintPartyAliasRequest> = {
     if (message.agentId !== "") {
       obj.agentId = message.agentId;
     }
+    if (message.generation !== undefined) {
+      obj.generation = Math.round(message.generation);
+    }
     return obj;
   },
 
@@ -2665,6 +2682,7 @@ export const MintPartyAliasRequest: MessageFns<MintPartyAliasRequest> = {
     message.contractId = object.contractId ?? "";
     message.role = object.role ?? 0;
     message.agentId = object.agentId ?? "";
+    message.generation = object.generation ?? undefined;
     return message;
   },
 };

@@ -6,7 +6,20 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
-import { Contract, Dispute, Listing, Offer, Result, VerificationReport, Verifier, VerifierListing } from "./market";
+import { Fixture } from "./catalog";
+import { Post, Thread } from "./coordination";
+import { IntegrityAuditEntry, IntegritySnapshot } from "./integrity";
+import {
+  Contract,
+  Dispute,
+  Listing,
+  Offer,
+  ResaleReview,
+  Result,
+  VerificationReport,
+  Verifier,
+  VerifierListing,
+} from "./market";
 
 export const protobufPackage = "exchange.market.v1";
 
@@ -14,7 +27,8 @@ export const protobufFileName = "exchange/market/v1/events.proto";
 
 /**
  * exchange.market.contract.created | .awarded | .delivered | .accepted | .settled | .disputed |
- * .refunded | .split | .cancelled | .expired | .reopened (a failed verification: back to awarded)
+ * .refunded | .split | .cancelled | .expired | .reopened (a failed verification: back to awarded) |
+ * .corrected (erroneous clear) | .buyer_alias_updated
  */
 export interface ContractChanged {
   contract: Contract | undefined;
@@ -53,6 +67,32 @@ export interface VerifierListingCreated {
 /** exchange.market.dispute.opened | .resolved */
 export interface DisputeChanged {
   dispute: Dispute | undefined;
+}
+
+/** exchange.market.integrity.state_changed | .kill_switch_set | .erroneous_clear */
+export interface IntegrityChanged {
+  audit: IntegrityAuditEntry | undefined;
+  integrity: IntegritySnapshot | undefined;
+}
+
+/** exchange.market.thread.created */
+export interface ThreadCreated {
+  thread: Thread | undefined;
+}
+
+/** exchange.market.post.created */
+export interface PostCreated {
+  post: Post | undefined;
+}
+
+/** exchange.market.resale_review.created | .decided */
+export interface ResaleReviewChanged {
+  review: ResaleReview | undefined;
+}
+
+/** exchange.market.fixture.indexed */
+export interface FixtureIndexed {
+  fixture: Fixture | undefined;
 }
 
 function createBaseContractChanged(): ContractChanged {
@@ -606,6 +646,369 @@ export const DisputeChanged: MessageFns<DisputeChanged> = {
     const message = createBaseDisputeChanged();
     message.dispute = (object.dispute !== undefined && object.dispute !== null)
       ? Dispute.fromPartial(object.dispute)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseIntegrityChanged(): IntegrityChanged {
+  return { audit: undefined, integrity: undefined };
+}
+
+export const IntegrityChanged: MessageFns<IntegrityChanged> = {
+  encode(message: IntegrityChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.audit !== undefined) {
+      IntegrityAuditEntry.encode(message.audit, writer.uint32(10).fork()).join();
+    }
+    if (message.integrity !== undefined) {
+      IntegritySnapshot.encode(message.integrity, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IntegrityChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIntegrityChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.audit = IntegrityAuditEntry.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.integrity = IntegritySnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IntegrityChanged {
+    return {
+      audit: isSet(object.audit) ? IntegrityAuditEntry.fromJSON(object.audit) : undefined,
+      integrity: isSet(object.integrity) ? IntegritySnapshot.fromJSON(object.integrity) : undefined,
+    };
+  },
+
+  toJSON(message: IntegrityChanged): unknown {
+    const obj: any = {};
+    if (message.audit !== undefined) {
+      obj.audit = IntegrityAuditEntry.toJSON(message.audit);
+    }
+    if (message.integrity !== undefined) {
+      obj.integrity = IntegritySnapshot.toJSON(message.integrity);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<IntegrityChanged>): IntegrityChanged {
+    return IntegrityChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<IntegrityChanged>): IntegrityChanged {
+    const message = createBaseIntegrityChanged();
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? IntegrityAuditEntry.fromPartial(object.audit)
+      : undefined;
+    message.integrity = (object.integrity !== undefined && object.integrity !== null)
+      ? IntegritySnapshot.fromPartial(object.integrity)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseThreadCreated(): ThreadCreated {
+  return { thread: undefined };
+}
+
+export const ThreadCreated: MessageFns<ThreadCreated> = {
+  encode(message: ThreadCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.thread !== undefined) {
+      Thread.encode(message.thread, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ThreadCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseThreadCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.thread = Thread.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ThreadCreated {
+    return { thread: isSet(object.thread) ? Thread.fromJSON(object.thread) : undefined };
+  },
+
+  toJSON(message: ThreadCreated): unknown {
+    const obj: any = {};
+    if (message.thread !== undefined) {
+      obj.thread = Thread.toJSON(message.thread);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ThreadCreated>): ThreadCreated {
+    return ThreadCreated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ThreadCreated>): ThreadCreated {
+    const message = createBaseThreadCreated();
+    message.thread = (object.thread !== undefined && object.thread !== null)
+      ? Thread.fromPartial(object.thread)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePostCreated(): PostCreated {
+  return { post: undefined };
+}
+
+export const PostCreated: MessageFns<PostCreated> = {
+  encode(message: PostCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.post !== undefined) {
+      Post.encode(message.post, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.post = Post.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostCreated {
+    return { post: isSet(object.post) ? Post.fromJSON(object.post) : undefined };
+  },
+
+  toJSON(message: PostCreated): unknown {
+    const obj: any = {};
+    if (message.post !== undefined) {
+      obj.post = Post.toJSON(message.post);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PostCreated>): PostCreated {
+    return PostCreated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PostCreated>): PostCreated {
+    const message = createBasePostCreated();
+    message.post = (object.post !== undefined && object.post !== null) ? Post.fromPartial(object.post) : undefined;
+    return message;
+  },
+};
+
+function createBaseResaleReviewChanged(): ResaleReviewChanged {
+  return { review: undefined };
+}
+
+export const ResaleReviewChanged: MessageFns<ResaleReviewChanged> = {
+  encode(message: ResaleReviewChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.review !== undefined) {
+      ResaleReview.encode(message.review, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResaleReviewChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResaleReviewChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.review = ResaleReview.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResaleReviewChanged {
+    return { review: isSet(object.review) ? ResaleReview.fromJSON(object.review) : undefined };
+  },
+
+  toJSON(message: ResaleReviewChanged): unknown {
+    const obj: any = {};
+    if (message.review !== undefined) {
+      obj.review = ResaleReview.toJSON(message.review);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResaleReviewChanged>): ResaleReviewChanged {
+    return ResaleReviewChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResaleReviewChanged>): ResaleReviewChanged {
+    const message = createBaseResaleReviewChanged();
+    message.review = (object.review !== undefined && object.review !== null)
+      ? ResaleReview.fromPartial(object.review)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseFixtureIndexed(): FixtureIndexed {
+  return { fixture: undefined };
+}
+
+export const FixtureIndexed: MessageFns<FixtureIndexed> = {
+  encode(message: FixtureIndexed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fixture !== undefined) {
+      Fixture.encode(message.fixture, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FixtureIndexed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFixtureIndexed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.fixture = Fixture.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FixtureIndexed {
+    return { fixture: isSet(object.fixture) ? Fixture.fromJSON(object.fixture) : undefined };
+  },
+
+  toJSON(message: FixtureIndexed): unknown {
+    const obj: any = {};
+    if (message.fixture !== undefined) {
+      obj.fixture = Fixture.toJSON(message.fixture);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<FixtureIndexed>): FixtureIndexed {
+    return FixtureIndexed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FixtureIndexed>): FixtureIndexed {
+    const message = createBaseFixtureIndexed();
+    message.fixture = (object.fixture !== undefined && object.fixture !== null)
+      ? Fixture.fromPartial(object.fixture)
       : undefined;
     return message;
   },

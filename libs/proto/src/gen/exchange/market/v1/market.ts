@@ -487,6 +487,51 @@ export function escrowStatusToJSON(object: EscrowStatus): string {
   }
 }
 
+export enum ResaleReviewStatus {
+  RESALE_REVIEW_STATUS_UNSPECIFIED = 0,
+  RESALE_REVIEW_STATUS_PENDING = 1,
+  RESALE_REVIEW_STATUS_APPROVED = 2,
+  RESALE_REVIEW_STATUS_REJECTED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function resaleReviewStatusFromJSON(object: any): ResaleReviewStatus {
+  switch (object) {
+    case 0:
+    case "RESALE_REVIEW_STATUS_UNSPECIFIED":
+      return ResaleReviewStatus.RESALE_REVIEW_STATUS_UNSPECIFIED;
+    case 1:
+    case "RESALE_REVIEW_STATUS_PENDING":
+      return ResaleReviewStatus.RESALE_REVIEW_STATUS_PENDING;
+    case 2:
+    case "RESALE_REVIEW_STATUS_APPROVED":
+      return ResaleReviewStatus.RESALE_REVIEW_STATUS_APPROVED;
+    case 3:
+    case "RESALE_REVIEW_STATUS_REJECTED":
+      return ResaleReviewStatus.RESALE_REVIEW_STATUS_REJECTED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ResaleReviewStatus.UNRECOGNIZED;
+  }
+}
+
+export function resaleReviewStatusToJSON(object: ResaleReviewStatus): string {
+  switch (object) {
+    case ResaleReviewStatus.RESALE_REVIEW_STATUS_UNSPECIFIED:
+      return "RESALE_REVIEW_STATUS_UNSPECIFIED";
+    case ResaleReviewStatus.RESALE_REVIEW_STATUS_PENDING:
+      return "RESALE_REVIEW_STATUS_PENDING";
+    case ResaleReviewStatus.RESALE_REVIEW_STATUS_APPROVED:
+      return "RESALE_REVIEW_STATUS_APPROVED";
+    case ResaleReviewStatus.RESALE_REVIEW_STATUS_REJECTED:
+      return "RESALE_REVIEW_STATUS_REJECTED";
+    case ResaleReviewStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface Contract {
   contractId: string;
   buyerId: string;
@@ -525,7 +570,50 @@ export interface Contract {
    */
   buyerPrivate: boolean;
   /** "anon:<12 base32>" party alias of the buyer (identity MintPartyAlias), when private. */
-  buyerAlias?: string | undefined;
+  buyerAlias?:
+    | string
+    | undefined;
+  /** Catalog references: the contract inherited the template's defaults where the request left them out. */
+  templateId?: string | undefined;
+  workProductTemplateId?:
+    | string
+    | undefined;
+  /** A fixture (registry object of type "fixture", indexed by the market) the work is checked against. */
+  fixtureId?:
+    | string
+    | undefined;
+  /** Resale (subcontracting): the contract whose awarded seller posted this one. */
+  resaleOf?:
+    | string
+    | undefined;
+  /** Present when resale_of is set: the operator review of the lineage (awards wait for approval). */
+  resaleReview?:
+    | ResaleReview
+    | undefined;
+  /** True when the buyer was a sandbox agent (SANDBOX_UNVERIFIED) or the exchange runs in sandbox. */
+  sandbox: boolean;
+  /** Erroneous clear: SETTLED → CORRECTED with compensating ledger entries and a new receipt. */
+  correctedAt?: Date | undefined;
+  correctionReceiptId?: string | undefined;
+  correctionReason?: string | undefined;
+}
+
+/** One operator review per resale contract; decision_ref is its id ("rld_" + UUIDv7). */
+export interface ResaleReview {
+  decisionRef: string;
+  contractId: string;
+  resaleOf: string;
+  /** The first contract of the chain and how many resales deep this one is (1 = resale of an original). */
+  rootContractId: string;
+  depth: number;
+  /** Every contract of the chain, root first, ending with resale_of. */
+  lineage: string[];
+  status: ResaleReviewStatus;
+  decidedBy?: string | undefined;
+  reason?: string | undefined;
+  decidedAt?: Date | undefined;
+  createdAt: Date | undefined;
+  updatedAt: Date | undefined;
 }
 
 export interface Listing {
@@ -646,6 +734,14 @@ export interface CreateContractRequest {
   listingId?: string | undefined;
   idempotencyKey: string;
   buyerPrivate: boolean;
+  /**
+   * With a template, tags / acceptance_criteria / verification_mode / description / budget /
+   * deadline left empty are taken from the template (deadline = now + its default duration).
+   */
+  templateId?: string | undefined;
+  workProductTemplateId?: string | undefined;
+  fixtureId?: string | undefined;
+  resaleOf?: string | undefined;
 }
 
 export interface CreateContractResponse {
@@ -994,6 +1090,15 @@ function createBaseContract(): Contract {
     settledAt: undefined,
     buyerPrivate: false,
     buyerAlias: undefined,
+    templateId: undefined,
+    workProductTemplateId: undefined,
+    fixtureId: undefined,
+    resaleOf: undefined,
+    resaleReview: undefined,
+    sandbox: false,
+    correctedAt: undefined,
+    correctionReceiptId: undefined,
+    correctionReason: undefined,
   };
 }
 
@@ -1076,6 +1181,33 @@ export const Contract: MessageFns<Contract> = {
     }
     if (message.buyerAlias !== undefined) {
       writer.uint32(210).string(message.buyerAlias);
+    }
+    if (message.templateId !== undefined) {
+      writer.uint32(218).string(message.templateId);
+    }
+    if (message.workProductTemplateId !== undefined) {
+      writer.uint32(226).string(message.workProductTemplateId);
+    }
+    if (message.fixtureId !== undefined) {
+      writer.uint32(234).string(message.fixtureId);
+    }
+    if (message.resaleOf !== undefined) {
+      writer.uint32(242).string(message.resaleOf);
+    }
+    if (message.resaleReview !== undefined) {
+      ResaleReview.encode(message.resaleReview, writer.uint32(250).fork()).join();
+    }
+    if (message.sandbox !== false) {
+      writer.uint32(256).bool(message.sandbox);
+    }
+    if (message.correctedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.correctedAt), writer.uint32(266).fork()).join();
+    }
+    if (message.correctionReceiptId !== undefined) {
+      writer.uint32(274).string(message.correctionReceiptId);
+    }
+    if (message.correctionReason !== undefined) {
+      writer.uint32(282).string(message.correctionReason);
     }
     return writer;
   },
@@ -1301,6 +1433,78 @@ export const Contract: MessageFns<Contract> = {
             message.buyerAlias = reader.string();
             continue;
           }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.templateId = reader.string();
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.workProductTemplateId = reader.string();
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.fixtureId = reader.string();
+            continue;
+          }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.resaleOf = reader.string();
+            continue;
+          }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.resaleReview = ResaleReview.decode(reader, reader.uint32());
+            continue;
+          }
+          case 32: {
+            if (tag !== 256) {
+              break;
+            }
+
+            message.sandbox = reader.bool();
+            continue;
+          }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.correctedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 34: {
+            if (tag !== 274) {
+              break;
+            }
+
+            message.correctionReceiptId = reader.string();
+            continue;
+          }
+          case 35: {
+            if (tag !== 282) {
+              break;
+            }
+
+            message.correctionReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1417,6 +1621,47 @@ export const Contract: MessageFns<Contract> = {
         : isSet(object.buyer_alias)
         ? globalThis.String(object.buyer_alias)
         : undefined,
+      templateId: isSet(object.templateId)
+        ? globalThis.String(object.templateId)
+        : isSet(object.template_id)
+        ? globalThis.String(object.template_id)
+        : undefined,
+      workProductTemplateId: isSet(object.workProductTemplateId)
+        ? globalThis.String(object.workProductTemplateId)
+        : isSet(object.work_product_template_id)
+        ? globalThis.String(object.work_product_template_id)
+        : undefined,
+      fixtureId: isSet(object.fixtureId)
+        ? globalThis.String(object.fixtureId)
+        : isSet(object.fixture_id)
+        ? globalThis.String(object.fixture_id)
+        : undefined,
+      resaleOf: isSet(object.resaleOf)
+        ? globalThis.String(object.resaleOf)
+        : isSet(object.resale_of)
+        ? globalThis.String(object.resale_of)
+        : undefined,
+      resaleReview: isSet(object.resaleReview)
+        ? ResaleReview.fromJSON(object.resaleReview)
+        : isSet(object.resale_review)
+        ? ResaleReview.fromJSON(object.resale_review)
+        : undefined,
+      sandbox: isSet(object.sandbox) ? globalThis.Boolean(object.sandbox) : false,
+      correctedAt: isSet(object.correctedAt)
+        ? fromJsonTimestamp(object.correctedAt)
+        : isSet(object.corrected_at)
+        ? fromJsonTimestamp(object.corrected_at)
+        : undefined,
+      correctionReceiptId: isSet(object.correctionReceiptId)
+        ? globalThis.String(object.correctionReceiptId)
+        : isSet(object.correction_receipt_id)
+        ? globalThis.String(object.correction_receipt_id)
+        : undefined,
+      correctionReason: isSet(object.correctionReason)
+        ? globalThis.String(object.correctionReason)
+        : isSet(object.correction_reason)
+        ? globalThis.String(object.correction_reason)
+        : undefined,
     };
   },
 
@@ -1500,6 +1745,33 @@ export const Contract: MessageFns<Contract> = {
     if (message.buyerAlias !== undefined) {
       obj.buyerAlias = message.buyerAlias;
     }
+    if (message.templateId !== undefined) {
+      obj.templateId = message.templateId;
+    }
+    if (message.workProductTemplateId !== undefined) {
+      obj.workProductTemplateId = message.workProductTemplateId;
+    }
+    if (message.fixtureId !== undefined) {
+      obj.fixtureId = message.fixtureId;
+    }
+    if (message.resaleOf !== undefined) {
+      obj.resaleOf = message.resaleOf;
+    }
+    if (message.resaleReview !== undefined) {
+      obj.resaleReview = ResaleReview.toJSON(message.resaleReview);
+    }
+    if (message.sandbox !== false) {
+      obj.sandbox = message.sandbox;
+    }
+    if (message.correctedAt !== undefined) {
+      obj.correctedAt = message.correctedAt.toISOString();
+    }
+    if (message.correctionReceiptId !== undefined) {
+      obj.correctionReceiptId = message.correctionReceiptId;
+    }
+    if (message.correctionReason !== undefined) {
+      obj.correctionReason = message.correctionReason;
+    }
     return obj;
   },
 
@@ -1536,6 +1808,309 @@ export const Contract: MessageFns<Contract> = {
     message.settledAt = object.settledAt ?? undefined;
     message.buyerPrivate = object.buyerPrivate ?? false;
     message.buyerAlias = object.buyerAlias ?? undefined;
+    message.templateId = object.templateId ?? undefined;
+    message.workProductTemplateId = object.workProductTemplateId ?? undefined;
+    message.fixtureId = object.fixtureId ?? undefined;
+    message.resaleOf = object.resaleOf ?? undefined;
+    message.resaleReview = (object.resaleReview !== undefined && object.resaleReview !== null)
+      ? ResaleReview.fromPartial(object.resaleReview)
+      : undefined;
+    message.sandbox = object.sandbox ?? false;
+    message.correctedAt = object.correctedAt ?? undefined;
+    message.correctionReceiptId = object.correctionReceiptId ?? undefined;
+    message.correctionReason = object.correctionReason ?? undefined;
+    return message;
+  },
+};
+
+function createBaseResaleReview(): ResaleReview {
+  return {
+    decisionRef: "",
+    contractId: "",
+    resaleOf: "",
+    rootContractId: "",
+    depth: 0,
+    lineage: [],
+    status: 0,
+    decidedBy: undefined,
+    reason: undefined,
+    decidedAt: undefined,
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
+}
+
+export const ResaleReview: MessageFns<ResaleReview> = {
+  encode(message: ResaleReview, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.decisionRef !== "") {
+      writer.uint32(10).string(message.decisionRef);
+    }
+    if (message.contractId !== "") {
+      writer.uint32(18).string(message.contractId);
+    }
+    if (message.resaleOf !== "") {
+      writer.uint32(26).string(message.resaleOf);
+    }
+    if (message.rootContractId !== "") {
+      writer.uint32(34).string(message.rootContractId);
+    }
+    if (message.depth !== 0) {
+      writer.uint32(40).int32(message.depth);
+    }
+    for (const v of message.lineage) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.status !== 0) {
+      writer.uint32(56).int32(message.status);
+    }
+    if (message.decidedBy !== undefined) {
+      writer.uint32(66).string(message.decidedBy);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(74).string(message.reason);
+    }
+    if (message.decidedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.decidedAt), writer.uint32(82).fork()).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(90).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(98).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResaleReview {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResaleReview();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.decisionRef = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contractId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.resaleOf = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.rootContractId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.depth = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lineage.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.decidedBy = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.decidedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResaleReview {
+    return {
+      decisionRef: isSet(object.decisionRef)
+        ? globalThis.String(object.decisionRef)
+        : isSet(object.decision_ref)
+        ? globalThis.String(object.decision_ref)
+        : "",
+      contractId: isSet(object.contractId)
+        ? globalThis.String(object.contractId)
+        : isSet(object.contract_id)
+        ? globalThis.String(object.contract_id)
+        : "",
+      resaleOf: isSet(object.resaleOf)
+        ? globalThis.String(object.resaleOf)
+        : isSet(object.resale_of)
+        ? globalThis.String(object.resale_of)
+        : "",
+      rootContractId: isSet(object.rootContractId)
+        ? globalThis.String(object.rootContractId)
+        : isSet(object.root_contract_id)
+        ? globalThis.String(object.root_contract_id)
+        : "",
+      depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+      lineage: globalThis.Array.isArray(object?.lineage)
+        ? object.lineage.map((e: any) => globalThis.String(e))
+        : [],
+      status: isSet(object.status) ? resaleReviewStatusFromJSON(object.status) : 0,
+      decidedBy: isSet(object.decidedBy)
+        ? globalThis.String(object.decidedBy)
+        : isSet(object.decided_by)
+        ? globalThis.String(object.decided_by)
+        : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+      decidedAt: isSet(object.decidedAt)
+        ? fromJsonTimestamp(object.decidedAt)
+        : isSet(object.decided_at)
+        ? fromJsonTimestamp(object.decided_at)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ResaleReview): unknown {
+    const obj: any = {};
+    if (message.decisionRef !== "") {
+      obj.decisionRef = message.decisionRef;
+    }
+    if (message.contractId !== "") {
+      obj.contractId = message.contractId;
+    }
+    if (message.resaleOf !== "") {
+      obj.resaleOf = message.resaleOf;
+    }
+    if (message.rootContractId !== "") {
+      obj.rootContractId = message.rootContractId;
+    }
+    if (message.depth !== 0) {
+      obj.depth = Math.round(message.depth);
+    }
+    if (message.lineage?.length) {
+      obj.lineage = message.lineage;
+    }
+    if (message.status !== 0) {
+      obj.status = resaleReviewStatusToJSON(message.status);
+    }
+    if (message.decidedBy !== undefined) {
+      obj.decidedBy = message.decidedBy;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    if (message.decidedAt !== undefined) {
+      obj.decidedAt = message.decidedAt.toISOString();
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResaleReview>): ResaleReview {
+    return ResaleReview.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResaleReview>): ResaleReview {
+    const message = createBaseResaleReview();
+    message.decisionRef = object.decisionRef ?? "";
+    message.contractId = object.contractId ?? "";
+    message.resaleOf = object.resaleOf ?? "";
+    message.rootContractId = object.rootContractId ?? "";
+    message.depth = object.depth ?? 0;
+    message.lineage = object.lineage?.map((e) => e) || [];
+    message.status = object.status ?? 0;
+    message.decidedBy = object.decidedBy ?? undefined;
+    message.reason = object.reason ?? undefined;
+    message.decidedAt = object.decidedAt ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
     return message;
   },
 };
@@ -3292,6 +3867,10 @@ function createBaseCreateContractRequest(): CreateContractRequest {
     listingId: undefined,
     idempotencyKey: "",
     buyerPrivate: false,
+    templateId: undefined,
+    workProductTemplateId: undefined,
+    fixtureId: undefined,
+    resaleOf: undefined,
   };
 }
 
@@ -3332,6 +3911,18 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     }
     if (message.buyerPrivate !== false) {
       writer.uint32(96).bool(message.buyerPrivate);
+    }
+    if (message.templateId !== undefined) {
+      writer.uint32(106).string(message.templateId);
+    }
+    if (message.workProductTemplateId !== undefined) {
+      writer.uint32(114).string(message.workProductTemplateId);
+    }
+    if (message.fixtureId !== undefined) {
+      writer.uint32(122).string(message.fixtureId);
+    }
+    if (message.resaleOf !== undefined) {
+      writer.uint32(130).string(message.resaleOf);
     }
     return writer;
   },
@@ -3445,6 +4036,38 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
             message.buyerPrivate = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.templateId = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.workProductTemplateId = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.fixtureId = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.resaleOf = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3499,6 +4122,26 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
         : isSet(object.buyer_private)
         ? globalThis.Boolean(object.buyer_private)
         : false,
+      templateId: isSet(object.templateId)
+        ? globalThis.String(object.templateId)
+        : isSet(object.template_id)
+        ? globalThis.String(object.template_id)
+        : undefined,
+      workProductTemplateId: isSet(object.workProductTemplateId)
+        ? globalThis.String(object.workProductTemplateId)
+        : isSet(object.work_product_template_id)
+        ? globalThis.String(object.work_product_template_id)
+        : undefined,
+      fixtureId: isSet(object.fixtureId)
+        ? globalThis.String(object.fixtureId)
+        : isSet(object.fixture_id)
+        ? globalThis.String(object.fixture_id)
+        : undefined,
+      resaleOf: isSet(object.resaleOf)
+        ? globalThis.String(object.resaleOf)
+        : isSet(object.resale_of)
+        ? globalThis.String(object.resale_of)
+        : undefined,
     };
   },
 
@@ -3540,6 +4183,18 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     if (message.buyerPrivate !== false) {
       obj.buyerPrivate = message.buyerPrivate;
     }
+    if (message.templateId !== undefined) {
+      obj.templateId = message.templateId;
+    }
+    if (message.workProductTemplateId !== undefined) {
+      obj.workProductTemplateId = message.workProductTemplateId;
+    }
+    if (message.fixtureId !== undefined) {
+      obj.fixtureId = message.fixtureId;
+    }
+    if (message.resaleOf !== undefined) {
+      obj.resaleOf = message.resaleOf;
+    }
     return obj;
   },
 
@@ -3562,6 +4217,10 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     message.listingId = object.listingId ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.buyerPrivate = object.buyerPrivate ?? false;
+    message.templateId = object.templateId ?? undefined;
+    message.workProductTemplateId = object.workProductTemplateId ?? undefined;
+    message.fixtureId = object.fixtureId ?? undefined;
+    message.resaleOf = object.resaleOf ?? undefined;
     return message;
   },
 };

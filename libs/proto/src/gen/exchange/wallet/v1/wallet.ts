@@ -272,6 +272,8 @@ export enum ReceiptKind {
   RECEIPT_KIND_UNSPECIFIED = 0,
   RECEIPT_KIND_SETTLEMENT = 1,
   RECEIPT_KIND_REFUND = 2,
+  /** RECEIPT_KIND_CORRECTION - Erroneous-clear correction: reverses a settlement receipt (corrects_receipt_id). */
+  RECEIPT_KIND_CORRECTION = 3,
   UNRECOGNIZED = -1,
 }
 
@@ -286,6 +288,9 @@ export function receiptKindFromJSON(object: any): ReceiptKind {
     case 2:
     case "RECEIPT_KIND_REFUND":
       return ReceiptKind.RECEIPT_KIND_REFUND;
+    case 3:
+    case "RECEIPT_KIND_CORRECTION":
+      return ReceiptKind.RECEIPT_KIND_CORRECTION;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -301,6 +306,8 @@ export function receiptKindToJSON(object: ReceiptKind): string {
       return "RECEIPT_KIND_SETTLEMENT";
     case ReceiptKind.RECEIPT_KIND_REFUND:
       return "RECEIPT_KIND_REFUND";
+    case ReceiptKind.RECEIPT_KIND_CORRECTION:
+      return "RECEIPT_KIND_CORRECTION";
     case ReceiptKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -421,6 +428,9 @@ export interface Receipt {
   signature: string;
   /** Base64 public key of the exchange key that signed. */
   signerPublicKey: string;
+  /** Correction receipts: the settlement receipt reversed, and the operator's reason. */
+  correctsReceiptId?: string | undefined;
+  reason?: string | undefined;
 }
 
 export interface GetBalanceRequest {
@@ -663,6 +673,19 @@ export interface GetReceiptRequest {
 
 export interface GetReceiptResponse {
   receipt: Receipt | undefined;
+}
+
+export interface CorrectSettlementRequest {
+  /** The payer (buyer) of the settlement; the idempotency scope. */
+  agentId: string;
+  receiptId: string;
+  reason: string;
+  idempotencyKey: string;
+}
+
+export interface CorrectSettlementResponse {
+  receipt: Receipt | undefined;
+  idempotentReplayed: boolean;
 }
 
 export interface CheckLedgerRequest {
@@ -2396,6 +2419,8 @@ function createBaseReceipt(): Receipt {
     settledAt: undefined,
     signature: "",
     signerPublicKey: "",
+    correctsReceiptId: undefined,
+    reason: undefined,
   };
 }
 
@@ -2442,6 +2467,12 @@ export const Receipt: MessageFns<Receipt> = {
     }
     if (message.signerPublicKey !== "") {
       writer.uint32(114).string(message.signerPublicKey);
+    }
+    if (message.correctsReceiptId !== undefined) {
+      writer.uint32(122).string(message.correctsReceiptId);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(130).string(message.reason);
     }
     return writer;
   },
@@ -2571,6 +2602,22 @@ export const Receipt: MessageFns<Receipt> = {
             message.signerPublicKey = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.correctsReceiptId = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2627,6 +2674,12 @@ export const Receipt: MessageFns<Receipt> = {
         : isSet(object.signer_public_key)
         ? globalThis.String(object.signer_public_key)
         : "",
+      correctsReceiptId: isSet(object.correctsReceiptId)
+        ? globalThis.String(object.correctsReceiptId)
+        : isSet(object.corrects_receipt_id)
+        ? globalThis.String(object.corrects_receipt_id)
+        : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
     };
   },
 
@@ -2674,6 +2727,12 @@ export const Receipt: MessageFns<Receipt> = {
     if (message.signerPublicKey !== "") {
       obj.signerPublicKey = message.signerPublicKey;
     }
+    if (message.correctsReceiptId !== undefined) {
+      obj.correctsReceiptId = message.correctsReceiptId;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
     return obj;
   },
 
@@ -2696,6 +2755,8 @@ export const Receipt: MessageFns<Receipt> = {
     message.settledAt = object.settledAt ?? undefined;
     message.signature = object.signature ?? "";
     message.signerPublicKey = object.signerPublicKey ?? "";
+    message.correctsReceiptId = object.correctsReceiptId ?? undefined;
+    message.reason = object.reason ?? undefined;
     return message;
   },
 };
@@ -6904,6 +6965,226 @@ export const GetReceiptResponse: MessageFns<GetReceiptResponse> = {
   },
 };
 
+function createBaseCorrectSettlementRequest(): CorrectSettlementRequest {
+  return { agentId: "", receiptId: "", reason: "", idempotencyKey: "" };
+}
+
+export const CorrectSettlementRequest: MessageFns<CorrectSettlementRequest> = {
+  encode(message: CorrectSettlementRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.agentId !== "") {
+      writer.uint32(10).string(message.agentId);
+    }
+    if (message.receiptId !== "") {
+      writer.uint32(18).string(message.receiptId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(34).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CorrectSettlementRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCorrectSettlementRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.receiptId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CorrectSettlementRequest {
+    return {
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      receiptId: isSet(object.receiptId)
+        ? globalThis.String(object.receiptId)
+        : isSet(object.receipt_id)
+        ? globalThis.String(object.receipt_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CorrectSettlementRequest): unknown {
+    const obj: any = {};
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.receiptId !== "") {
+      obj.receiptId = message.receiptId;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CorrectSettlementRequest>): CorrectSettlementRequest {
+    return CorrectSettlementRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CorrectSettlementRequest>): CorrectSettlementRequest {
+    const message = createBaseCorrectSettlementRequest();
+    message.agentId = object.agentId ?? "";
+    message.receiptId = object.receiptId ?? "";
+    message.reason = object.reason ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCorrectSettlementResponse(): CorrectSettlementResponse {
+  return { receipt: undefined, idempotentReplayed: false };
+}
+
+export const CorrectSettlementResponse: MessageFns<CorrectSettlementResponse> = {
+  encode(message: CorrectSettlementResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receipt !== undefined) {
+      Receipt.encode(message.receipt, writer.uint32(10).fork()).join();
+    }
+    if (message.idempotentReplayed !== false) {
+      writer.uint32(16).bool(message.idempotentReplayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CorrectSettlementResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCorrectSettlementResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receipt = Receipt.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.idempotentReplayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CorrectSettlementResponse {
+    return {
+      receipt: isSet(object.receipt) ? Receipt.fromJSON(object.receipt) : undefined,
+      idempotentReplayed: isSet(object.idempotentReplayed)
+        ? globalThis.Boolean(object.idempotentReplayed)
+        : isSet(object.idempotent_replayed)
+        ? globalThis.Boolean(object.idempotent_replayed)
+        : false,
+    };
+  },
+
+  toJSON(message: CorrectSettlementResponse): unknown {
+    const obj: any = {};
+    if (message.receipt !== undefined) {
+      obj.receipt = Receipt.toJSON(message.receipt);
+    }
+    if (message.idempotentReplayed !== false) {
+      obj.idempotentReplayed = message.idempotentReplayed;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CorrectSettlementResponse>): CorrectSettlementResponse {
+    return CorrectSettlementResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CorrectSettlementResponse>): CorrectSettlementResponse {
+    const message = createBaseCorrectSettlementResponse();
+    message.receipt = (object.receipt !== undefined && object.receipt !== null)
+      ? Receipt.fromPartial(object.receipt)
+      : undefined;
+    message.idempotentReplayed = object.idempotentReplayed ?? false;
+    return message;
+  },
+};
+
 function createBaseCheckLedgerRequest(): CheckLedgerRequest {
   return {};
 }
@@ -7983,6 +8264,23 @@ export const WalletLedgerServiceService = {
     responseSerialize: (value: GetReceiptResponse): Buffer => Buffer.from(GetReceiptResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetReceiptResponse => GetReceiptResponse.decode(value),
   },
+  /**
+   * Market erroneous clear: reverses a settlement receipt with one compensating journal entry
+   * (payee and fees account pay back what they received, the payer gets it all back) and issues
+   * a signed correction receipt referencing it. Once per settlement receipt; the payee or the fees
+   * account short of funds → FAILED_PRECONDITION insufficient_funds and nothing changes.
+   */
+  correctSettlement: {
+    path: "/exchange.wallet.v1.WalletLedgerService/CorrectSettlement" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CorrectSettlementRequest): Buffer =>
+      Buffer.from(CorrectSettlementRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CorrectSettlementRequest => CorrectSettlementRequest.decode(value),
+    responseSerialize: (value: CorrectSettlementResponse): Buffer =>
+      Buffer.from(CorrectSettlementResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CorrectSettlementResponse => CorrectSettlementResponse.decode(value),
+  },
   /** Reconciliation: recomputes every balance from the journal (used by `npm run ledger:check`). */
   checkLedger: {
     path: "/exchange.wallet.v1.WalletLedgerService/CheckLedger" as const,
@@ -8043,6 +8341,13 @@ export interface WalletLedgerServiceServer extends UntypedServiceImplementation 
   /** Market refund: releases the whole hold back to the payer and issues a signed refund receipt. */
   refund: handleUnaryCall<RefundRequest, RefundResponse>;
   getReceipt: handleUnaryCall<GetReceiptRequest, GetReceiptResponse>;
+  /**
+   * Market erroneous clear: reverses a settlement receipt with one compensating journal entry
+   * (payee and fees account pay back what they received, the payer gets it all back) and issues
+   * a signed correction receipt referencing it. Once per settlement receipt; the payee or the fees
+   * account short of funds → FAILED_PRECONDITION insufficient_funds and nothing changes.
+   */
+  correctSettlement: handleUnaryCall<CorrectSettlementRequest, CorrectSettlementResponse>;
   /** Reconciliation: recomputes every balance from the journal (used by `npm run ledger:check`). */
   checkLedger: handleUnaryCall<CheckLedgerRequest, CheckLedgerResponse>;
   /**
@@ -8344,6 +8649,27 @@ export interface WalletLedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetReceiptResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Market erroneous clear: reverses a settlement receipt with one compensating journal entry
+   * (payee and fees account pay back what they received, the payer gets it all back) and issues
+   * a signed correction receipt referencing it. Once per settlement receipt; the payee or the fees
+   * account short of funds → FAILED_PRECONDITION insufficient_funds and nothing changes.
+   */
+  correctSettlement(
+    request: CorrectSettlementRequest,
+    callback: (error: ServiceError | null, response: CorrectSettlementResponse) => void,
+  ): ClientUnaryCall;
+  correctSettlement(
+    request: CorrectSettlementRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CorrectSettlementResponse) => void,
+  ): ClientUnaryCall;
+  correctSettlement(
+    request: CorrectSettlementRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CorrectSettlementResponse) => void,
   ): ClientUnaryCall;
   /** Reconciliation: recomputes every balance from the journal (used by `npm run ledger:check`). */
   checkLedger(
