@@ -63,6 +63,28 @@ describe('identity gRPC: MintPartyAlias and MintIdentityReveal (real PostgreSQL,
     expect(rows[0].n).toBe(2);
   });
 
+  it('should mint a fresh alias per generation (0/absent = the first), each idempotent, the old one still revealable', async () => {
+    const contractId = newContract();
+    const first = await t.client.mintPartyAlias({ contractId, role: PartyRole.PARTY_ROLE_BUYER, agentId: alice });
+    const zero = await t.client.mintPartyAlias({ contractId, role: PartyRole.PARTY_ROLE_BUYER, agentId: alice, generation: 0 });
+    expect(zero).toEqual({ ...first, created: false });
+    const second = await t.client.mintPartyAlias({ contractId, role: PartyRole.PARTY_ROLE_BUYER, agentId: alice, generation: 1 });
+    expect(second.alias).toMatch(/^anon:[a-z2-7]{12}$/);
+    expect(second.alias).not.toBe(first.alias);
+    expect(second.created).toBe(true);
+    expect(JSON.parse(second.payloadJson)).toEqual({ alias: second.alias, contract_id: contractId, role: 'buyer' });
+    const again = await t.client.mintPartyAlias({ contractId, role: PartyRole.PARTY_ROLE_BUYER, agentId: alice, generation: 1 });
+    expect(again).toEqual({ ...second, created: false });
+    const { rows } = await t.sql.query('SELECT alias, generation FROM party_aliases WHERE contract_id = $1 ORDER BY generation', [contractId]);
+    expect(rows).toEqual([
+      { alias: first.alias, generation: 0 },
+      { alias: second.alias, generation: 1 },
+    ]);
+    // Reveals already made for the old alias stay valid: it still resolves.
+    const reveal = await t.client.mintIdentityReveal({ contractId, alias: first.alias, revealTo: bob }, operator);
+    expect(JSON.parse(reveal.payloadJson)).toMatchObject({ alias: first.alias, agent_id: alice });
+  });
+
   it('should refuse an agent minting another agent’s alias, a bad request and a different agent for a minted role', async () => {
     const contractId = newContract();
     expect(

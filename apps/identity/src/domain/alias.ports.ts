@@ -4,6 +4,8 @@ export interface PartyAliasRecord {
   alias: string;
   contractId: string;
   role: PartyRole;
+  /** 0 = the first alias of (contract, role); each operator alias update mints the next one. */
+  generation: number;
   agentId: string;
   /** The registry object id of the token, null until it was stored. */
   objectId: string | null;
@@ -11,11 +13,11 @@ export interface PartyAliasRecord {
 }
 
 export interface AliasStore {
-  findByContractRole(contractId: string, role: PartyRole): Promise<PartyAliasRecord | null>;
+  findByContractRole(contractId: string, role: PartyRole, generation: number): Promise<PartyAliasRecord | null>;
   findByAlias(alias: string): Promise<PartyAliasRecord | null>;
   /**
-   * Inserts unless (contract_id, role) or the alias already exists; returns the row that holds
-   * (contract_id, role) afterwards (the caller's, or a concurrent winner's), or null on an alias
+   * Inserts unless (contract_id, role, generation) or the alias already exists; returns the row
+   * that holds (contract_id, role, generation) afterwards (the caller's, or a concurrent winner's), or null on an alias
    * collision (the caller draws a new one).
    */
   insert(record: PartyAliasRecord): Promise<PartyAliasRecord | null>;

@@ -49,12 +49,12 @@ export class AliasService {
   }
 
   async mintPartyAlias(input: MintAliasInput, caller: AliasCall): Promise<MintedAlias> {
-    const { contractId, role, agentId } = validateMintAlias(input);
+    const { contractId, role, agentId, generation } = validateMintAlias(input);
     assertMayMintAlias(caller, agentId);
     const registry = this.registry();
-    let record = await this.deps.store.findByContractRole(contractId, role);
+    let record = await this.deps.store.findByContractRole(contractId, role, generation);
     for (let i = 0; record === null && i < MAX_ALIAS_DRAWS; i++) {
-      record = await this.deps.store.insert({ alias: this.draw(), contractId, role, agentId, objectId: null, createdAt: this.now() });
+      record = await this.deps.store.insert({ alias: this.draw(), contractId, role, generation, agentId, objectId: null, createdAt: this.now() });
     }
     if (record === null) throw errors.aborted('alias_collision', 'could not draw an unused alias, retry');
     if (record.agentId !== agentId) {

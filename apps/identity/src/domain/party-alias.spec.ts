@@ -40,7 +40,10 @@ describe('party aliases', () => {
   });
 
   it('should require contract_id, agent_id and a role to mint', () => {
-    expect(validateMintAlias({ contractId: 'ctr_1', role: 'buyer', agentId: 'a1' })).toEqual({ contractId: 'ctr_1', role: 'buyer', agentId: 'a1' });
+    expect(validateMintAlias({ contractId: 'ctr_1', role: 'buyer', agentId: 'a1' })).toEqual({ contractId: 'ctr_1', role: 'buyer', agentId: 'a1', generation: 0 });
+    expect(validateMintAlias({ contractId: 'ctr_1', role: 'buyer', agentId: 'a1', generation: 3 })).toEqual({ contractId: 'ctr_1', role: 'buyer', agentId: 'a1', generation: 3 });
+    expect(codeOf(() => validateMintAlias({ contractId: 'ctr_1', role: 'buyer', agentId: 'a1', generation: -1 }))).toEqual({ grpc: status.INVALID_ARGUMENT, code: 'validation_failed' });
+    expect(codeOf(() => validateMintAlias({ contractId: 'ctr_1', role: 'buyer', agentId: 'a1', generation: 1.5 }))).toEqual({ grpc: status.INVALID_ARGUMENT, code: 'validation_failed' });
     expect(codeOf(() => validateMintAlias({ contractId: '', role: 'buyer', agentId: 'a1' }))).toEqual({ grpc: status.INVALID_ARGUMENT, code: 'validation_failed' });
     expect(codeOf(() => validateMintAlias({ contractId: 'ctr_1', role: null, agentId: 'a1' }))).toEqual({ grpc: status.INVALID_ARGUMENT, code: 'validation_failed' });
     expect(codeOf(() => validateMintAlias({ contractId: 'ctr_1', role: 'seller', agentId: ' ' }))).toEqual({ grpc: status.INVALID_ARGUMENT, code: 'validation_failed' });

@@ -28,7 +28,12 @@ export interface MintAliasInput {
   contractId: string;
   role: PartyRole | null;
   agentId: string;
+  /** 0 (or absent) = the first alias; N > 0 = a fresh alias after an operator alias update. */
+  generation?: number;
 }
+
+/** The highest generation accepted (a guard against a runaway caller, far above any real use). */
+export const MAX_ALIAS_GENERATION = 1_000_000;
 
 export interface RevealInput {
   contractId: string;
@@ -40,11 +45,15 @@ function required(field: string, value: string): void {
   if (value.trim() === '') throw errors.invalidArgument('validation_failed', `${field} is required`, { field });
 }
 
-export function validateMintAlias(input: MintAliasInput): { contractId: string; role: PartyRole; agentId: string } {
+export function validateMintAlias(input: MintAliasInput): { contractId: string; role: PartyRole; agentId: string; generation: number } {
   required('contract_id', input.contractId);
   required('agent_id', input.agentId);
   if (input.role === null) throw errors.invalidArgument('validation_failed', 'role must be buyer or seller', { field: 'role' });
-  return { contractId: input.contractId, role: input.role, agentId: input.agentId };
+  const generation = input.generation ?? 0;
+  if (!Number.isInteger(generation) || generation < 0 || generation > MAX_ALIAS_GENERATION) {
+    throw errors.invalidArgument('validation_failed', `generation must be 0-${MAX_ALIAS_GENERATION}`, { field: 'generation' });
+  }
+  return { contractId: input.contractId, role: input.role, agentId: input.agentId, generation };
 }
 
 export function validateReveal(input: RevealInput): RevealInput {

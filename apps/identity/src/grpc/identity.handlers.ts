@@ -77,7 +77,7 @@ export function identityHandlers(service: AgentService, aliases: AliasService, l
 
     mintPartyAlias: unary(logger, 'MintPartyAlias', async (req: identityV1.MintPartyAliasRequest, ctx) => {
       const minted = await aliases.mintPartyAlias(
-        { contractId: req.contractId, role: PARTY_ROLES[req.role] ?? null, agentId: req.agentId },
+        { contractId: req.contractId, role: PARTY_ROLES[req.role] ?? null, agentId: req.agentId, generation: req.generation },
         ctx,
       );
       return {
