@@ -112,6 +112,8 @@ function receiptRow(r: Receipt) {
     settled_at: iso(r.settledAt),
     signature: r.signature,
     signer_public_key: r.signerPublicKey,
+    corrects_receipt_id: r.correctsReceiptId ?? null,
+    reason: r.reason ?? null,
   };
 }
 

@@ -95,6 +95,8 @@ export function receiptFromRow(r: Row): Receipt {
     settledAt: date(r['settled_at']),
     signerPublicKey: str(r['signer_public_key']),
     signature: str(r['signature']),
+    correctsReceiptId: strOrNull(r['corrects_receipt_id'] ?? null),
+    reason: strOrNull(r['reason'] ?? null),
   };
 }
 
@@ -173,6 +175,18 @@ export class WalletReader {
   async receipt(receiptId: string): Promise<Receipt | undefined> {
     const { rows } = await this.pool.query('SELECT * FROM receipts WHERE receipt_id = $1', [receiptId]);
     return rows[0] ? receiptFromRow(rows[0]) : undefined;
+  }
+
+  /** The correction receipt of a settlement receipt, if it was corrected (at most one). */
+  async correctionOf(receiptId: string): Promise<Receipt | undefined> {
+    const { rows } = await this.pool.query('SELECT * FROM receipts WHERE corrects_receipt_id = $1', [receiptId]);
+    return rows[0] ? receiptFromRow(rows[0]) : undefined;
+  }
+
+  /** A system account's balance (0 when it was never posted to). */
+  async systemBalance(accountId: string): Promise<bigint> {
+    const { rows } = await this.pool.query<{ balance: string }>('SELECT balance FROM accounts WHERE account_id = $1', [accountId]);
+    return rows[0] ? BigInt(rows[0].balance) : 0n;
   }
 
   async latestReceiptOfContract(contractId: string): Promise<Receipt | undefined> {

@@ -82,3 +82,18 @@ export function depositPostings(agentId: string, currency: string, amount: bigin
 export function withdrawalPayoutPostings(agentId: string, currency: string, amount: bigint): Posting[] {
   return balancedPostings(move(agentAccount(agentId, currency, 'held'), systemAccount(currency, 'withdrawals_clearing'), amount));
 }
+
+/**
+ * Erroneous clear: reverses a settlement in one entry — the payee pays back `amount - fee`, the
+ * fees account pays back `fee`, the payer gets `amount` back as available. What the settlement
+ * returned to the payer (refunded_amount) is already theirs and is not touched.
+ */
+export function correctionPostings(input: { payer: string; payee: string; currency: string; amount: bigint; fee: bigint }): Posting[] {
+  const { payer, payee, currency, amount, fee } = input;
+  if (amount <= 0n || fee < 0n || fee > amount) throw new Error('correction amounts out of range');
+  return balancedPostings([
+    { account: agentAccount(payee, currency, 'available'), amount: -(amount - fee) },
+    { account: systemAccount(currency, 'fees'), amount: -fee },
+    { account: agentAccount(payer, currency, 'available'), amount },
+  ]);
+}

@@ -1,7 +1,7 @@
 import { signCanonical, verifyCanonical } from '@exchange/crypto';
 import { formatAmount } from '@exchange/platform';
 
-export type ReceiptKind = 'settlement' | 'refund';
+export type ReceiptKind = 'settlement' | 'refund' | 'correction';
 
 export interface Receipt {
   receiptId: string;
@@ -20,6 +20,9 @@ export interface Receipt {
   settledAt: Date;
   signerPublicKey: string;
   signature: string;
+  /** Correction receipts only: the settlement receipt reversed, and the operator's reason. */
+  correctsReceiptId?: string | null;
+  reason?: string | null;
 }
 
 export type UnsignedReceipt = Omit<Receipt, 'signature'>;
@@ -44,6 +47,9 @@ export function receiptPayload(r: UnsignedReceipt): Record<string, unknown> {
     journal_entry_ids: [...r.journalEntryIds],
     settled_at: r.settledAt.toISOString(),
     signer_public_key: r.signerPublicKey,
+    // Only correction receipts carry these, so settlement and refund payloads (and their
+    // signatures) are exactly what they were before corrections existed.
+    ...(r.kind === 'correction' ? { corrects_receipt_id: r.correctsReceiptId ?? null, reason: r.reason ?? null } : {}),
   };
 }
 

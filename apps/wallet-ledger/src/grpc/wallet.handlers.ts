@@ -1,5 +1,4 @@
-import { status } from '@grpc/grpc-js';
-import { DomainError, unary, type CallContext, type Logger } from '@exchange/platform';
+import { unary, type CallContext, type Logger } from '@exchange/platform';
 import type { walletV1 } from '@exchange/proto';
 import type { Caller } from '../events/wallet.events';
 import type { BalancesService } from '../service/balances.service';
@@ -50,10 +49,9 @@ export function walletHandlers(s: WalletServices, logger: Logger): walletV1.Wall
     settle: unary(logger, 'Settle', (req: walletV1.SettleRequest, ctx) => s.settlement.settle(req, caller(ctx))),
     refund: unary(logger, 'Refund', (req: walletV1.RefundRequest, ctx) => s.settlement.refund(req, caller(ctx))),
     getReceipt: unary(logger, 'GetReceipt', (req: walletV1.GetReceiptRequest) => s.settlement.getReceipt(req)),
-    // TEMPORARY (issue 6 scaffolding): replaced by the erroneous-clear implementation.
-    correctSettlement: unary(logger, 'CorrectSettlement', async (): Promise<walletV1.CorrectSettlementResponse> => {
-      throw new DomainError(status.UNIMPLEMENTED, 'not_implemented', 'CorrectSettlement is not implemented yet');
-    }),
+    correctSettlement: unary(logger, 'CorrectSettlement', (req: walletV1.CorrectSettlementRequest, ctx) =>
+      s.settlement.correctSettlement(req, caller(ctx)),
+    ),
 
     checkLedger: unary(logger, 'CheckLedger', () => s.operations.checkLedger()),
     getControls: unary(logger, 'GetControls', () => s.operations.getControls()),

@@ -161,10 +161,16 @@ export function toProtoWithdrawal(w: Withdrawal): walletV1.Withdrawal {
   };
 }
 
+const RECEIPT_KIND: Record<Receipt['kind'], walletV1.ReceiptKind> = {
+  settlement: walletV1.ReceiptKind.RECEIPT_KIND_SETTLEMENT,
+  refund: walletV1.ReceiptKind.RECEIPT_KIND_REFUND,
+  correction: walletV1.ReceiptKind.RECEIPT_KIND_CORRECTION,
+};
+
 export function toProtoReceipt(r: Receipt): walletV1.Receipt {
   return {
     receiptId: r.receiptId,
-    kind: r.kind === 'settlement' ? walletV1.ReceiptKind.RECEIPT_KIND_SETTLEMENT : walletV1.ReceiptKind.RECEIPT_KIND_REFUND,
+    kind: RECEIPT_KIND[r.kind],
     contractId: r.contractId,
     holdId: r.holdId,
     payer: r.payer,
@@ -177,6 +183,8 @@ export function toProtoReceipt(r: Receipt): walletV1.Receipt {
     settledAt: r.settledAt,
     signature: r.signature,
     signerPublicKey: r.signerPublicKey,
+    correctsReceiptId: opt(r.correctsReceiptId ?? null),
+    reason: opt(r.reason ?? null),
   };
 }
 

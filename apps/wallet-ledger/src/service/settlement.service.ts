@@ -1,7 +1,9 @@
 import { errors, formatAmount, newId, parseAmount, parsePositiveAmount } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
 import { consumedHold, releasedHold } from '../domain/holds';
-import { consumePostings, releasePostings } from '../domain/postings';
+import { accountId, systemAccount } from '../domain/accounts';
+import { planCorrection } from '../domain/correction';
+import { consumePostings, correctionPostings, releasePostings } from '../domain/postings';
 import type { MutationPlan } from '../domain/ledger.ports';
 import { signReceipt, type Receipt } from '../domain/receipt';
 import type { Hold } from '../domain/wallet.model';
@@ -11,6 +13,11 @@ import { toProtoHold, toProtoReceipt } from '../grpc/wallet.mapper';
 import { decide, execute, type Planned } from './execute';
 import type { HoldsService } from './holds.service';
 import { activeAgent, claimFor, requireText, type WalletContext } from './wallet-context';
+
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('the hold of a settlement receipt is missing');
+  return value;
+}
 
 export interface ExchangeSigner {
   privateKey: Uint8Array;
@@ -162,6 +169,68 @@ export class SettlementService {
         events: [walletEvents.receiptIssued(receipt, p.after, p.caller)],
       },
     };
+  }
+
+  /**
+   * Erroneous clear: one compensating entry reversing a settlement receipt, with a signed
+   * correction receipt referencing it. Idempotent like Settle (scope = the payer). It obeys no
+   * kill switch — the operator corrects while settlements are halted — but read-only mode.
+   */
+  async correctSettlement(req: walletV1.CorrectSettlementRequest, caller: Caller): Promise<walletV1.CorrectSettlementResponse> {
+    const payer = requireText(req.agentId, 'agent_id');
+    const idempotency = claimFor(payer, req.idempotencyKey, 'correct_settlement', walletV1.CorrectSettlementRequest.toJSON(req));
+    const receiptId = requireText(req.receiptId, 'receipt_id');
+    const reason = requireText(req.reason, 'reason', 500);
+    await this.ctx.agents.get(payer);
+
+    try {
+      return await execute(this.ctx.writer, {
+        idempotency,
+        codec: walletV1.CorrectSettlementResponse,
+        plan: async () => {
+          const original = await this.ctx.reader.receipt(receiptId);
+          const [existingCorrection, feesBalance, hold] = await Promise.all([
+            this.ctx.reader.correctionOf(receiptId),
+            original ? this.ctx.reader.systemBalance(accountId(systemAccount(original.currency, 'fees'))) : Promise.resolve(0n),
+            original ? this.ctx.reader.hold(original.holdId) : Promise.resolve(undefined),
+          ]);
+          const now = this.ctx.clock();
+          const entryId = newId('jrn');
+          const decided = decide(now, () =>
+            planCorrection({
+              payer,
+              original,
+              existingCorrection,
+              feesBalance,
+              receiptId: newId('rcpt'),
+              journalEntryId: entryId,
+              reason,
+              now,
+              signerPublicKey: this.signer.publicKey,
+            }),
+          );
+          if ('refused' in decided) return decided;
+          const receipt = signReceipt(decided.value, this.signer.privateKey);
+          const { currency, payee, amount, fee } = receipt;
+          return {
+            result: { receipt: toProtoReceipt(receipt), idempotentReplayed: false },
+            onInsufficient: (available) => walletErrors.insufficientFunds(currency, formatAmount(available), formatAmount(amount - fee)),
+            plan: {
+              now,
+              entry: { entryId, kind: 'correction', currency, postings: correctionPostings({ payer, payee, currency, amount, fee }) },
+              writes: [{ table: 'receipts', value: receipt }],
+              events: [walletEvents.receiptIssued(receipt, must(hold), caller)],
+            },
+          };
+        },
+      });
+    } catch (err) {
+      // Two corrections of one receipt racing with different keys: the unique index keeps one.
+      if ((err as { code?: string }).code === '23505') {
+        throw errors.failedPrecondition('invalid_state', `receipt ${receiptId} is already corrected`, { current: 'corrected', wanted: 'corrected' });
+      }
+      throw err;
+    }
   }
 
   async getReceipt(req: walletV1.GetReceiptRequest): Promise<walletV1.GetReceiptResponse> {
