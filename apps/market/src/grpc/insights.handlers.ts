@@ -1,0 +1,17 @@
+import { unary, type Logger } from '@exchange/platform';
+import type { marketV1Insights } from '@exchange/proto';
+import type { InsightsService } from '../insights/insights.service';
+
+/** proto in, proto out; recommendations fall back to the gateway's request id to seed exploration. */
+export function insightsHandlers(s: InsightsService, logger: Logger): marketV1Insights.MarketInsightsServiceServer {
+  return {
+    getReputation: unary(logger, 'GetReputation', (req: marketV1Insights.GetReputationRequest) => s.getReputation(req)),
+    getVerifierReputation: unary(logger, 'GetVerifierReputation', (req: marketV1Insights.GetVerifierReputationRequest) => s.getVerifierReputation(req)),
+    recommendSellers: unary(logger, 'RecommendSellers', (req: marketV1Insights.RecommendSellersRequest, ctx) => s.recommendSellers(req, ctx.requestId)),
+    recommendContracts: unary(logger, 'RecommendContracts', (req: marketV1Insights.RecommendContractsRequest, ctx) =>
+      s.recommendContracts(req, ctx.requestId),
+    ),
+    getPriceIndex: unary(logger, 'GetPriceIndex', (req: marketV1Insights.GetPriceIndexRequest) => s.getPriceIndex(req)),
+    getTaskTape: unary(logger, 'GetTaskTape', (req: marketV1Insights.GetTaskTapeRequest) => s.getTaskTape(req)),
+  };
+}

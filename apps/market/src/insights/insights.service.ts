@@ -1,0 +1,241 @@
+import { errors, formatAmount } from '@exchange/platform';
+import { marketV1Insights, type commonV1 } from '@exchange/proto';
+import * as marketRepo from '../data/market.repo';
+import { TAG } from '../domain/validation';
+import type { MarketContext } from '../saga/context';
+import * as repo from './insights.repo';
+import { clampBoost, noMatchingSignals, type MatchingSignals } from './matching';
+import { priceIndex } from './percentiles';
+import {
+  jaccard,
+  priceFit,
+  rankWithExploration,
+  recency,
+  resolveExplorationRate,
+  resolveLimit,
+  LOW_HISTORY_BELOW,
+  type Candidate,
+} from './recommend';
+import { computeReputation, REPUTATION_FORMULA } from './reputation';
+import { bestListing, referencePrice, sellerTags } from './seller-fit';
+import { computeVerifierReputation, VERIFIER_REPUTATION_FORMULA } from './verifier-reputation';
+import { DAY_MS, DEFAULT_WINDOW_DAYS, resolveAsOf, resolveWindowDays, windowStartOf, WINDOW_MS, type InsightWindowName } from './window';
+
+const W = marketV1Insights.InsightWindow;
+
+/** Seller recency halves every 30 days without activity; an open contract's every 7 days after it was posted. */
+export const SELLER_RECENCY_HALF_LIFE_DAYS = 30;
+export const CONTRACT_RECENCY_HALF_LIFE_DAYS = 7;
+
+const WINDOW_NAMES: ReadonlyMap<marketV1Insights.InsightWindow, InsightWindowName> = new Map([
+  [W.INSIGHT_WINDOW_UNSPECIFIED, 'all'],
+  [W.INSIGHT_WINDOW_ALL, 'all'],
+  [W.INSIGHT_WINDOW_1H, '1h'],
+  [W.INSIGHT_WINDOW_1D, '1d'],
+  [W.INSIGHT_WINDOW_7D, '7d'],
+  [W.INSIGHT_WINDOW_30D, '30d'],
+]);
+const WINDOW_ENUM: Readonly<Record<InsightWindowName, marketV1Insights.InsightWindow>> = {
+  all: W.INSIGHT_WINDOW_ALL,
+  '1h': W.INSIGHT_WINDOW_1H,
+  '1d': W.INSIGHT_WINDOW_1D,
+  '7d': W.INSIGHT_WINDOW_7D,
+  '30d': W.INSIGHT_WINDOW_30D,
+};
+
+function resolveWindow(value: marketV1Insights.InsightWindow, allowed: readonly InsightWindowName[]): InsightWindowName {
+  const name = WINDOW_NAMES.get(value);
+  if (name === undefined || !allowed.includes(name)) {
+    throw errors.invalidArgument('validation_failed', `window must be one of ${allowed.join(', ')}`, { field: 'window' });
+  }
+  return name;
+}
+
+const money = (amount: bigint, currency: string): commonV1.Money => ({ amount: formatAmount(amount), currency });
+
+/** Reputation, recommendations, price index and task tape: read-only views over the market database. */
+export class InsightsService {
+  constructor(
+    private readonly ctx: MarketContext,
+    private readonly matching: MatchingSignals = noMatchingSignals,
+  ) {}
+
+  async getReputation(req: marketV1Insights.GetReputationRequest): Promise<marketV1Insights.GetReputationResponse> {
+    const windowDays = resolveWindowDays(req.windowDays);
+    const asOf = resolveAsOf(req.asOf, this.ctx.clock());
+    // Frozen agents keep their history: existence is all that is checked (404 agent_not_found).
+    await this.ctx.agents.get(req.agentId || '(empty)');
+    const start = new Date(asOf.getTime() - windowDays * DAY_MS);
+    const facts = (await repo.reputationFacts(this.ctx.pool, [req.agentId], start, asOf)).get(req.agentId)!;
+    const r = computeReputation(facts, asOf, windowDays);
+    return {
+      reputation: {
+        agentId: req.agentId,
+        score: r.score,
+        confidence: r.confidence,
+        windowDays,
+        asOf,
+        components: r.components,
+        receiptIds: req.includeReceipts ? r.receiptIds : [],
+        volume: r.volume.map((v) => money(v.amount, v.currency)),
+        formula: REPUTATION_FORMULA,
+      },
+    };
+  }
+
+  async getVerifierReputation(req: marketV1Insights.GetVerifierReputationRequest): Promise<marketV1Insights.GetVerifierReputationResponse> {
+    const windowDays = resolveWindowDays(req.windowDays);
+    const asOf = resolveAsOf(req.asOf, this.ctx.clock());
+    if (!req.verifierId || !(await repo.verifierKnown(this.ctx.pool, req.verifierId))) throw errors.notFound('verifier', req.verifierId || '(empty)');
+    const start = new Date(asOf.getTime() - windowDays * DAY_MS);
+    const r = computeVerifierReputation(await repo.verifierFacts(this.ctx.pool, req.verifierId, start, asOf), asOf, windowDays);
+    return {
+      reputation: {
+        verifierId: req.verifierId,
+        score: r.score,
+        confidence: r.confidence,
+        windowDays,
+        asOf,
+        reports: r.reports,
+        passed: r.passed,
+        failed: r.failed,
+        disputed: r.disputed,
+        agreements: r.agreements,
+        agreementRate: r.agreementRate ?? undefined,
+        medianLatencyMs: r.medianLatencyMs === null ? undefined : String(r.medianLatencyMs),
+        formula: VERIFIER_REPUTATION_FORMULA,
+      },
+    };
+  }
+
+  /** rep-v1 scores as of now over the default window, for many agents at once. */
+  private async reputations(agentIds: readonly string[], now: Date): Promise<Map<string, number>> {
+    const start = new Date(now.getTime() - DEFAULT_WINDOW_DAYS * DAY_MS);
+    const facts = await repo.reputationFacts(this.ctx.pool, agentIds, start, now);
+    return new Map([...facts].map(([id, f]) => [id, computeReputation(f, now, DEFAULT_WINDOW_DAYS).score]));
+  }
+
+  async recommendSellers(req: marketV1Insights.RecommendSellersRequest, fallbackRequestId: string): Promise<marketV1Insights.RecommendSellersResponse> {
+    const limit = resolveLimit(req.limit);
+    const rate = resolveExplorationRate(req.explorationRate);
+    const requestId = req.requestId || fallbackRequestId;
+    const contract = await marketRepo.getContract(this.ctx.pool, req.contractId);
+    if (!contract) throw errors.notFound('contract', req.contractId || '(empty)');
+    const now = this.ctx.clock();
+    const exclude = [contract.buyerId, ...(contract.verifierId ? [contract.verifierId] : [])];
+    const ids = await repo.sellerCandidates(this.ctx.pool, exclude);
+    const [profiles, reps, boosts] = await Promise.all([
+      repo.sellerProfiles(this.ctx.pool, ids),
+      this.reputations(ids, now),
+      this.matching.forSellers(contract.contractId, ids),
+    ]);
+    const candidates: Candidate<{ listingId: string | null }>[] = ids.map((id) => {
+      const p = profiles.get(id)!;
+      return {
+        id,
+        lowHistory: p.settled < LOW_HISTORY_BELOW,
+        item: { listingId: bestListing(p.listings, contract.tags, contract.currency)?.listingId ?? null },
+        signals: {
+          tagMatch: jaccard(contract.tags, sellerTags(p)),
+          reputation: reps.get(id) ?? 0.5,
+          priceFit: priceFit(referencePrice(p, contract.tags, contract.currency), contract.budget),
+          recency: recency(p.lastActivity, now, SELLER_RECENCY_HALF_LIFE_DAYS),
+          matching: clampBoost(boosts.get(id)),
+        },
+      };
+    });
+    const { ranked, explorationSlots } = rankWithExploration(candidates, limit, rate, requestId);
+    return {
+      sellers: ranked.map((r) => ({
+        sellerId: r.id,
+        score: r.score,
+        rank: r.rank,
+        exploration: r.exploration,
+        signals: { ...r.signals, matching: r.signals.matching ?? undefined },
+        listingId: r.item.listingId ?? undefined,
+      })),
+      explorationSlots,
+      requestId,
+    };
+  }
+
+  async recommendContracts(req: marketV1Insights.RecommendContractsRequest, fallbackRequestId: string): Promise<marketV1Insights.RecommendContractsResponse> {
+    const limit = resolveLimit(req.limit);
+    const rate = resolveExplorationRate(req.explorationRate);
+    const requestId = req.requestId || fallbackRequestId;
+    await this.ctx.agents.get(req.sellerId || '(empty)');
+    const now = this.ctx.clock();
+    const open = await repo.openContractsFor(this.ctx.pool, req.sellerId, now);
+    const [profiles, buyerReps, boosts] = await Promise.all([
+      repo.sellerProfiles(this.ctx.pool, [req.sellerId]),
+      this.reputations([...new Set(open.map((c) => c.buyerId))], now),
+      this.matching.forContracts(
+        req.sellerId,
+        open.map((c) => c.contractId),
+      ),
+    ]);
+    const seller = profiles.get(req.sellerId)!;
+    const tags = sellerTags(seller);
+    // From the seller's side: its tags against the contract's, its usual price against the budget,
+    // the buyer's reputation (will it pay without a fight) and how fresh the contract is.
+    const candidates: Candidate<null>[] = open.map((c) => ({
+      id: c.contractId,
+      lowHistory: c.offers < LOW_HISTORY_BELOW,
+      item: null,
+      signals: {
+        tagMatch: jaccard(c.tags, tags),
+        reputation: buyerReps.get(c.buyerId) ?? 0.5,
+        priceFit: priceFit(referencePrice(seller, c.tags, c.currency), c.budget),
+        recency: recency(c.createdAt, now, CONTRACT_RECENCY_HALF_LIFE_DAYS),
+        matching: clampBoost(boosts.get(c.contractId)),
+      },
+    }));
+    const { ranked, explorationSlots } = rankWithExploration(candidates, limit, rate, requestId);
+    return {
+      contracts: ranked.map((r) => ({
+        contractId: r.id,
+        score: r.score,
+        rank: r.rank,
+        exploration: r.exploration,
+        signals: { ...r.signals, matching: r.signals.matching ?? undefined },
+      })),
+      explorationSlots,
+      requestId,
+    };
+  }
+
+  async getPriceIndex(req: marketV1Insights.GetPriceIndexRequest): Promise<marketV1Insights.GetPriceIndexResponse> {
+    const window = resolveWindow(req.window, ['all', '1h', '1d', '7d', '30d']);
+    const asOf = resolveAsOf(req.asOf, this.ctx.clock());
+    const tag = req.tag === undefined || req.tag === '' ? null : req.tag;
+    if (tag !== null && !TAG.test(tag)) throw errors.invalidArgument('validation_failed', `tag must match ${TAG.source}`, { field: 'tag' });
+    const rows = await repo.clearingPrices(this.ctx.pool, { start: windowStartOf(asOf, WINDOW_MS[window]), asOf, includeSandbox: req.includeSandbox, tag });
+    return {
+      entries: priceIndex(rows, tag).map((e) => ({
+        tag: e.tag,
+        currency: e.currency,
+        count: e.count,
+        median: formatAmount(e.median),
+        p25: formatAmount(e.p25),
+        p75: formatAmount(e.p75),
+        min: formatAmount(e.min),
+        max: formatAmount(e.max),
+      })),
+      window: WINDOW_ENUM[window],
+      asOf,
+      includeSandbox: req.includeSandbox,
+    };
+  }
+
+  async getTaskTape(req: marketV1Insights.GetTaskTapeRequest): Promise<marketV1Insights.GetTaskTapeResponse> {
+    const window = resolveWindow(req.window, ['all', '1h', '1d', '7d']);
+    const asOf = resolveAsOf(req.asOf, this.ctx.clock());
+    const includeSandbox = req.includeSandbox ?? true;
+    const t = await repo.tape(this.ctx.pool, { start: windowStartOf(asOf, WINDOW_MS[window]), asOf, includeSandbox });
+    const figure = (rows: repo.TapeRow[]): marketV1Insights.TapeFigure => ({
+      count: rows.reduce((n, r) => n + r.count, 0),
+      volume: rows.map((r) => money(r.volume, r.currency)),
+    });
+    return { window: WINDOW_ENUM[window], asOf, opened: figure(t.opened), awarded: figure(t.awarded), settled: figure(t.settled), includeSandbox };
+  }
+}
