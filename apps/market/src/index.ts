@@ -6,6 +6,8 @@ import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type 
 import { identityV1, walletV1 } from '@exchange/proto';
 import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
 import { startMarketGrpcServer, type MarketAreaHandlers } from './grpc/server';
+import { insightsHandlers } from './grpc/insights.handlers';
+import { InsightsService } from './insights/insights.service';
 import { AgentDirectory } from '@exchange/identity-client';
 import { IdentityBuyerAliases } from './identity/buyer-aliases';
 import type { MarketContext } from './saga/context';
@@ -113,6 +115,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   try {
     // Each area of part 2 adds its handlers here (integrity, insights, catalog, coordination, governance).
     const areas: MarketAreaHandlers = {};
+    areas.insights = insightsHandlers(new InsightsService(ctx), logger);
     grpc = await startMarketGrpcServer({ service, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
