@@ -18,6 +18,7 @@ describe('readMarketConfig', () => {
       MARKET_RECOVERY_INTERVAL_MS: 2000,
       MARKET_DISPUTE_WINDOW_DAYS: 7,
       AGENT_CACHE_TTL_MS: 1000,
+      MARKET_RESALE_MAX_DEPTH: 3,
       MARKET_DB_POOL_MAX: 10,
       MARKET_FAULT_INJECTION: '',
     });

@@ -38,6 +38,8 @@ export const MarketConfigSchema = Type.Object({
   MARKET_DISPUTE_WINDOW_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 7 }),
   /** How long an identity answer is reused; 0 = ask every time. */
   AGENT_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** How many resales deep a contract may be (1 = a resale of an original contract). */
+  MARKET_RESALE_MAX_DEPTH: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
   MARKET_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
   /** Crash points for tests (comma list); honoured only in sandbox. */
   MARKET_FAULT_INJECTION: Type.String({ pattern: `^\\s*(${FAULT_POINT}\\s*(,\\s*${FAULT_POINT}\\s*)*)?$`, default: '' }),

@@ -8,6 +8,10 @@ import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config
 import { startMarketGrpcServer, type MarketAreaHandlers } from './grpc/server';
 import { insightsHandlers } from './grpc/insights.handlers';
 import { InsightsService } from './insights/insights.service';
+import { CoordinationService } from './coordination/coordination.service';
+import { GovernanceService } from './governance/governance.service';
+import { coordinationHandlers } from './grpc/coordination.handlers';
+import { governanceHandlers } from './grpc/governance.handlers';
 import { AgentDirectory } from '@exchange/identity-client';
 import { IdentityBuyerAliases } from './identity/buyer-aliases';
 import type { MarketContext } from './saga/context';
@@ -85,6 +89,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     clock: deps.clock ?? (() => new Date()),
     logger,
     feeBps: config.MARKET_FEE_BPS,
+    resaleMaxDepth: config.MARKET_RESALE_MAX_DEPTH,
     awardGraceMs: config.MARKET_AWARD_GRACE_MS,
     disputeWindowDays: config.MARKET_DISPUTE_WINDOW_DAYS,
     faults: faultPointsFrom(config),
@@ -115,6 +120,8 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   try {
     // Each area of part 2 adds its handlers here (integrity, insights, catalog, coordination, governance).
     const areas: MarketAreaHandlers = {};
+    areas.governance = governanceHandlers(new GovernanceService(ctx), logger);
+    areas.coordination = coordinationHandlers(new CoordinationService(ctx), logger);
     areas.insights = insightsHandlers(new InsightsService(ctx), logger);
     grpc = await startMarketGrpcServer({ service, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({

@@ -25,7 +25,7 @@ export interface FakeIdentity {
   put(agent: FakeAgent): void;
   freeze(agentId: string, frozen?: boolean): void;
   setLevel(agentId: string, level: identityV1.IdentityLevel): void;
-  /** Minted aliases: "<contract_id>|<role>" → {alias, agentId}. */
+  /** Minted aliases: "<contract_id>|<role>" (generation 0) or "<contract_id>|<role>|<generation>" → {alias, agentId}. */
   aliases: Map<string, { alias: string; agentId: string }>;
   /** Public key (base64) the alias tokens and reveals are signed with. */
   exchangePublicKey: string;
@@ -106,7 +106,8 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
       }
       const role = req.role === identityV1.PartyRole.PARTY_ROLE_BUYER ? 'buyer' : req.role === identityV1.PartyRole.PARTY_ROLE_SELLER ? 'seller' : null;
       if (role === null || req.contractId === '' || req.agentId === '') throw errors.invalidArgument('validation_failed', 'contract_id, role and agent_id are required');
-      const key = `${req.contractId}|${role}`;
+      // Generation N > 0 (an operator alias update) is a fresh alias of its own; 0 keeps the old key.
+      const key = req.generation ? `${req.contractId}|${role}|${req.generation}` : `${req.contractId}|${role}`;
       const existing = aliases.get(key);
       const entry = existing ?? { alias: `anon:${[...randomBytes(12)].map((b) => 'abcdefghijklmnopqrstuvwxyz234567'[b & 31]).join('')}`, agentId: req.agentId };
       if (existing && existing.agentId !== req.agentId) throw errors.failedPrecondition('alias_agent_mismatch', 'the role has another agent');

@@ -1,3 +1,5 @@
+import type { ResaleReview } from '../governance/resale';
+
 // The market's entities as the domain sees them: money in BIGINT micro-units, times as Dates,
 // enums as lowercase strings (the JSON/HTTP form); src/grpc maps them to and from the proto.
 
@@ -58,6 +60,8 @@ export interface Contract {
   fixtureId: string | null;
   /** Resale (subcontracting): the contract whose awarded seller posted this one. */
   resaleOf: string | null;
+  /** The operator review of a resale, when read with it (src/governance attaches it). */
+  resaleReview?: ResaleReview | null;
   /** The buyer was a sandbox agent or the exchange runs in sandbox. */
   sandbox: boolean;
   /** Erroneous clear (SETTLED → CORRECTED). */

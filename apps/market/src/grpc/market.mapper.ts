@@ -20,6 +20,7 @@ import type {
   VerifierListing,
 } from '../domain/model';
 import type { MetricsWindow } from '../domain/verification';
+import { toProtoReview } from '../governance/governance.mapper';
 
 // proto ⇄ domain. Enums: the proto's numbers ⇄ the domain's lowercase names.
 
@@ -146,6 +147,7 @@ export function toProtoContract(c: Contract): marketV1.Contract {
     workProductTemplateId: opt(c.workProductTemplateId),
     fixtureId: opt(c.fixtureId),
     resaleOf: opt(c.resaleOf),
+    resaleReview: c.resaleReview ? toProtoReview(c.resaleReview) : undefined,
     sandbox: c.sandbox,
     correctedAt: opt(c.correctedAt),
     correctionReceiptId: opt(c.correctionReceiptId),

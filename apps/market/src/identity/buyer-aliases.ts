@@ -1,4 +1,4 @@
-import type { Logger, PromiseClient } from '@exchange/platform';
+import { errors, type Logger, type PromiseClient } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 
 export type IdentityClient = PromiseClient<typeof identityV1.IdentityServiceService>;
@@ -7,6 +7,11 @@ export type IdentityClient = PromiseClient<typeof identityV1.IdentityServiceServ
 export interface BuyerAliases {
   /** The alias, or null when identity (or the registry behind it) could not mint it now. */
   mint(contractId: string, buyerId: string, traceId: string | null): Promise<string | null>;
+  /**
+   * A fresh alias of generation N > 0 (an operator alias update). Throws 503 identity_unavailable
+   * when identity could not mint it: the update then changes nothing.
+   */
+  mintGeneration(contractId: string, buyerId: string, generation: number, traceId: string | null): Promise<string>;
 }
 
 /**
@@ -30,6 +35,19 @@ export class IdentityBuyerAliases implements BuyerAliases {
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, contract_id: contractId }, 'buyer alias not minted yet; retried later');
       return null;
+    }
+  }
+
+  async mintGeneration(contractId: string, buyerId: string, generation: number, traceId: string | null): Promise<string> {
+    try {
+      const res = await this.identity.mintPartyAlias(
+        { contractId, role: identityV1.PartyRole.PARTY_ROLE_BUYER, agentId: buyerId, generation },
+        { traceId: traceId ?? undefined },
+      );
+      return res.alias;
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, contract_id: contractId, generation }, 'buyer alias generation not minted');
+      throw errors.unavailable('identity_unavailable', 'identity could not mint the new buyer alias; nothing was changed, retry');
     }
   }
 }

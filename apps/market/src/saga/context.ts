@@ -19,6 +19,8 @@ export interface MarketContext {
   clock: () => Date;
   logger: Logger;
   feeBps: number;
+  /** MARKET_RESALE_MAX_DEPTH (absent = 3). */
+  resaleMaxDepth?: number;
   awardGraceMs: number;
   disputeWindowDays: number;
   faults: ReadonlySet<FaultPoint>;

@@ -18,6 +18,8 @@ import type { MarketContext } from '../saga/context';
 import { drain, runStep, type StepOutcome } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { idempotent } from './idempotency';
+import { DEFAULT_RESALE_MAX_DEPTH } from '../governance/resale';
+import { checkResaleAward, checkResaleOffer, planResale, recordResaleReview, withResaleReview, withResaleReviews } from '../governance/resale.hooks';
 
 /** Base64 of a 64-byte ed25519 signature; anything else is not a signature (no identity call). */
 const SIGNATURE_B64 = /^[A-Za-z0-9+/]{86}==$/;
@@ -133,6 +135,7 @@ export class MarketService {
       if (verifierId !== null && !(await repo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
       const listingId = req.listingId === undefined || req.listingId === '' ? null : req.listingId;
       if (listingId !== null && !(await repo.getListing(this.pool, listingId))) throw notFound('listing', listingId);
+      const resale = await planResale(this.pool, req.resaleOf, buyerId, this.ctx.resaleMaxDepth ?? DEFAULT_RESALE_MAX_DEPTH);
       const contract: Contract = {
         contractId: newId('ctr'),
         buyerId,
@@ -165,18 +168,22 @@ export class MarketService {
         templateId: null,
         workProductTemplateId: null,
         fixtureId: null,
-        resaleOf: null,
+        resaleOf: resale?.resaleOf ?? null,
         sandbox: false,
         correctedAt: null,
         correctionReceiptId: null,
         correctionReason: null,
       };
-      await this.tx(async (client) => {
+      const inserted = await this.tx(async (client) => {
         await repo.insertContract(client, contract);
-        await events.contract(client, 'created', contract, caller);
+        // A resale waits for the operator's lineage review, created with it.
+        const review = resale ? await recordResaleReview(client, contract, resale, caller, now) : null;
+        const c: Contract = review ? { ...contract, resaleReview: review } : contract;
+        await events.contract(client, 'created', c, caller);
+        return c;
       });
       // After the commit: the alias of a private buyer (null on failure, minted later).
-      const created = contract.buyerPrivate ? await this.withBuyerAlias(contract, caller.traceId) : contract;
+      const created = inserted.buyerPrivate ? await this.withBuyerAlias(inserted, caller.traceId) : inserted;
       return { contract: map.toProtoContract(created), idempotentReplayed: false };
     });
   }
@@ -194,7 +201,7 @@ export class MarketService {
   }
 
   async getContract(req: marketV1.GetContractRequest, caller: Caller): Promise<marketV1.GetContractResponse> {
-    const c = await this.withBuyerAlias(await this.contractOr404(req.contractId), caller.traceId);
+    const c = await this.withBuyerAlias(await withResaleReview(this.pool, await this.contractOr404(req.contractId)), caller.traceId);
     return { contract: map.toProtoContract(contractView(c, caller)) };
   }
 
@@ -205,7 +212,8 @@ export class MarketService {
     // The buyer_id filter never finds a private contract for a viewer who is not its party.
     const hidePrivateBuyerFrom = buyerId === undefined ? undefined : privateFilterViewer(caller);
     const page = await repo.listContracts(this.pool, { buyerId, sellerId: req.sellerId || undefined, status, hidePrivateBuyerFrom }, q);
-    const contracts = await Promise.all(page.data.map((c) => this.withBuyerAlias(c, caller.traceId)));
+    const reviewed = await withResaleReviews(this.pool, page.data);
+    const contracts = await Promise.all(reviewed.map((c) => this.withBuyerAlias(c, caller.traceId)));
     return { contracts: contracts.map((c) => map.toProtoContract(contractView(c, caller))), page: { nextCursor: page.nextCursor ?? '' } };
   }
 
@@ -311,6 +319,7 @@ export class MarketService {
         checkBeforeDeadline(c, now);
         if (sellerId === c.buyerId) throw errors.permissionDenied('self_dealing', 'the buyer cannot make an offer on its own contract');
         if (sellerId === c.verifierId) throw errors.permissionDenied('conflict_of_interest', "the contract's verifier cannot make an offer on it");
+        await checkResaleOffer(client, c, sellerId);
         if (price.currency !== c.currency) {
           throw errors.invalidArgument('currency_mismatch', `price currency ${price.currency} is not the budget currency ${c.currency}`, { field: 'price' });
         }
@@ -391,6 +400,7 @@ export class MarketService {
         if (!c) throw notFound('contract', req.contractId);
         transition('contract', c.status, 'awarded');
         checkBeforeDeadline(c, this.ctx.clock());
+        await checkResaleAward(client, c);
         const o = await repo.getOffer(client, req.offerId);
         if (!o || o.contractId !== c.contractId) throw notFound('offer', req.offerId);
         transition('offer', o.status, 'awarded');
