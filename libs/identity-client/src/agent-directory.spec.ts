@@ -33,7 +33,7 @@ describe('AgentDirectory', () => {
     const dir = new AgentDirectory(client, 0, testLogger);
     await expect(dir.active('a:none')).rejects.toMatchObject({ code: 'agent_not_found' });
     await expect(dir.active('a:frozen')).rejects.toMatchObject({ code: 'agent_frozen' });
-    await expect(dir.active('a:1')).resolves.toEqual({ agentId: 'a:1', frozen: false });
+    await expect(dir.active('a:1')).resolves.toEqual({ agentId: 'a:1', frozen: false, level: identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED });
   });
 
   it('should verify a signature with a key of the agent only', async () => {

@@ -7,6 +7,8 @@ export type IdentityClient = PromiseClient<typeof identityV1.IdentityServiceServ
 export interface AgentInfo {
   agentId: string;
   frozen: boolean;
+  /** identity_level (the market marks a SANDBOX_UNVERIFIED buyer's contracts sandbox). */
+  level: identityV1.IdentityLevel;
 }
 
 const MAX_ENTRIES = 10_000;
@@ -67,7 +69,7 @@ export class AgentDirectory {
     try {
       const { agent } = await this.client.getAgent({ agentId });
       if (!agent) throw errors.notFound('agent', agentId);
-      return { agentId: agent.agentId, frozen: agent.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN };
+      return { agentId: agent.agentId, frozen: agent.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN, level: agent.identityLevel };
     } catch (err) {
       const info = errorInfoFromGrpc(err);
       if (info.grpcCode === status.NOT_FOUND || info.grpcCode === status.INVALID_ARGUMENT) throw errors.notFound('agent', agentId);

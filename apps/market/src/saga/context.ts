@@ -19,6 +19,8 @@ export interface MarketContext {
   clock: () => Date;
   logger: Logger;
   feeBps: number;
+  /** EXCHANGE_ENV: in sandbox every new contract is marked sandbox (absent = mainnet rules). */
+  exchangeEnv?: 'sandbox' | 'mainnet';
   /** MARKET_RESALE_MAX_DEPTH (absent = 3). */
   resaleMaxDepth?: number;
   awardGraceMs: number;

@@ -14,6 +14,7 @@ import {
   validateType,
   visibilityFrom,
 } from '../domain/validation';
+import { checkFixturePayload } from '../domain/fixture';
 import { withTransaction } from '../data/db';
 import { objectsRepo, type ObjectFilter, type ObjectRow } from '../data/registry.repo';
 import { toProtoObject } from '../grpc/registry.mapper';
@@ -40,6 +41,7 @@ export class ObjectsService {
       });
     }
     const { payload, canonical } = parsePayload(req.payloadJson);
+    checkFixturePayload(type, payload);
     const subjectRef = attestationSubject(type, payload);
     const visibility = visibilityFrom(req.visibility, 'public');
     const parties = validateParties(req.parties);
