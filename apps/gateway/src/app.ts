@@ -5,6 +5,7 @@ import agentCache from './plugins/app/agent-cache';
 import auth from './plugins/app/auth';
 import errorMapping, { isGrpcError } from './plugins/app/error-mapping';
 import grpcClients from './plugins/app/grpc-clients';
+import integrityGuard from './plugins/app/integrity-guard';
 import jsonBody from './plugins/app/json-body';
 import problemPlugin from './plugins/app/problem';
 import requestContext from './plugins/app/request-context';
@@ -21,6 +22,7 @@ import receiptsRoutes from './routes/v1/receipts/index';
 import resultsRoutes from './routes/v1/results/index';
 import verificationRoutes from './routes/v1/verification/index';
 import walletsRoutes from './routes/v1/wallets/index';
+import integrityRoutes from './routes/v1/integrity/index';
 import aliasMintRoutes from './routes/v1/registry/alias-mint';
 import aliasReadRoutes from './routes/v1/registry/aliases';
 import artifactsRoutes from './routes/v1/registry/artifacts';
@@ -61,6 +63,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL, walletLedgerAddress: config.WALLET_LEDGER_GRPC_URL, marketAddress: config.MARKET_GRPC_URL, registryAddress: config.REGISTRY_GRPC_URL });
   await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS });
   await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
+  await fastify.register(integrityGuard, { ttlMs: config.GATEWAY_INTEGRITY_CACHE_MS });
   fastify.addSchema(Problem);
 
   fastify.setErrorHandler((error, request, reply) => {
@@ -120,6 +123,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(resultsRoutes, { prefix: '/v1' });
   await fastify.register(verificationRoutes, { prefix: '/v1' });
   await fastify.register(disputesRoutes, { prefix: '/v1' });
+  // Market part 2 (issue 6): integrity, insights, catalog, coordination, governance.
+  await fastify.register(integrityRoutes, { prefix: '/v1/market-integrity' });
   // Registry areas (objects, artifacts, attestations/receipts/casefiles, aliases), full paths under /v1.
   await fastify.register(objectsRoutes, { prefix: '/v1' });
   await fastify.register(artifactsRoutes, { prefix: '/v1', maxBytes: config.ARTIFACT_MAX_BYTES });

@@ -40,6 +40,8 @@ export const GatewayConfigSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   /** How long (ms) an agent's identity level / status stays cached for rate limits and freeze checks. */
   AGENT_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  /** How long (ms) the market's integrity snapshot (read_only, kill switches) stays cached for the gateway's guard. */
+  GATEWAY_INTEGRITY_CACHE_MS: Type.Integer({ minimum: 0, default: 1000 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },

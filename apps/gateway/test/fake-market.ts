@@ -2,6 +2,7 @@ import { errors, startGrpcServer, unary, type CallContext, type GrpcServerHandle
 import { marketV1 } from '@exchange/proto';
 import { testLogger } from '@exchange/testing';
 import type { RecordedCall } from './fake-identity';
+import { part2Handlers, type Part2State } from './fake-market-part2';
 
 // An in-memory market behind a REAL grpc-js server (port 0), for the gateway's mapping, auth and
 // error tests. It stores what it is sent and answers with resources built from the requests,
@@ -17,6 +18,8 @@ export interface FakeMarket {
   handle: GrpcServerHandle;
   calls: RecordedCall[];
   contracts: Map<string, marketV1.Contract>;
+  /** State of the issue-6 services (integrity snapshot, audit, threads, reviews). */
+  part2: Part2State;
   /** The next call of `method` (camelCase, e.g. "awardOffer") fails with `err` (once). */
   failNext(method: string, err: Error): void;
   lastCall<T = unknown>(method: string): { request: T; ctx: RecordedCall['ctx'] };
@@ -83,8 +86,9 @@ export async function startFakeMarket(): Promise<FakeMarket> {
           title: req.title,
           description: req.description,
           tags: req.tags,
-          budget: req.budget,
-          deadline: req.deadline,
+          // Left out with a template: the fake "inherits" fixed values.
+          budget: req.budget ?? { amount: '50', currency: 'CREDIT' },
+          deadline: req.deadline ?? new Date('2030-01-01T00:00:00.000Z'),
           acceptanceCriteria: req.acceptanceCriteria,
           verificationMode: req.verificationMode || M.VerificationMode.VERIFICATION_MODE_BUYER,
           buyerPrivate: req.buyerPrivate,
@@ -92,6 +96,10 @@ export async function startFakeMarket(): Promise<FakeMarket> {
           sandbox: false,
           verifierId: req.verifierId,
           listingId: req.listingId,
+          templateId: req.templateId,
+          workProductTemplateId: req.workProductTemplateId,
+          fixtureId: req.fixtureId,
+          resaleOf: req.resaleOf,
           status: M.ContractStatus.CONTRACT_STATUS_OPEN,
           escrowStatus: M.EscrowStatus.ESCROW_STATUS_NONE,
           createdAt: now(),
@@ -329,26 +337,32 @@ export async function startFakeMarket(): Promise<FakeMarket> {
     },
   };
 
-  const implementation = Object.fromEntries(
-    Object.entries(handlers).map(([method, fn]) => [
-      method,
-      unary(testLogger, method, async (req: unknown, ctx: CallContext) => {
-        calls.push({ method, ctx: { requestId: ctx.requestId, traceId: ctx.traceId, actor: ctx.actor, agentId: ctx.agentId }, request: req });
-        const failure = failures.get(method);
-        if (failure) {
-          failures.delete(method);
-          throw failure;
-        }
-        return (fn as (r: unknown, c: CallContext) => Promise<unknown>)(req, ctx);
-      }),
-    ]),
-  ) as unknown as marketV1.MarketServiceServer;
+  const implement = (fns: object) =>
+    Object.fromEntries(
+      Object.entries(fns).map(([method, fn]) => [
+        method,
+        unary(testLogger, method, async (req: unknown, ctx: CallContext) => {
+          calls.push({ method, ctx: { requestId: ctx.requestId, traceId: ctx.traceId, actor: ctx.actor, agentId: ctx.agentId }, request: req });
+          const failure = failures.get(method);
+          if (failure) {
+            failures.delete(method);
+            throw failure;
+          }
+          return (fn as (r: unknown, c: CallContext) => Promise<unknown>)(req, ctx);
+        }),
+      ]),
+    );
+  const implementation = implement(handlers) as unknown as marketV1.MarketServiceServer;
+  const part2 = part2Handlers(contracts, id, now);
   const handle = await startGrpcServer({
     name: 'exchange.market.v1.MarketService',
     host: '127.0.0.1',
     port: 0,
     logger: testLogger,
-    register: (server) => server.addService(M.MarketServiceService, implementation),
+    register: (server) => {
+      server.addService(M.MarketServiceService, implementation);
+      for (const { definition, handlers: fns } of part2.services) server.addService(definition, implement(fns) as never);
+    },
   });
   handle.setServing();
   return {
@@ -356,6 +370,7 @@ export async function startFakeMarket(): Promise<FakeMarket> {
     handle,
     calls,
     contracts,
+    part2: part2.state,
     failNext: (method, err) => void failures.set(method, err),
     lastCall<T>(method: string) {
       const call = calls.filter((c) => c.method === method).at(-1);

@@ -106,6 +106,83 @@ describe('POST /v1/contracts', () => {
       updated_at: expect.stringMatching(ISO),
       awarded_at: null,
       settled_at: null,
+      template_id: null,
+      work_product_template_id: null,
+      fixture_id: null,
+      resale_of: null,
+      resale_review: null,
+      sandbox: false,
+      corrected_at: null,
+      correction_receipt_id: null,
+      correction_reason: null,
+    });
+  });
+
+  it('should pass the catalog and resale references, and leave budget, deadline and criteria to a template', async () => {
+    const res = await signed(buyer, 'POST', '/v1/contracts', {
+      title: 'Fix the parser',
+      template_id: 'code-change-with-tests',
+      work_product_template_id: 'patch-with-test-report',
+      fixture_id: 'json-extract-golden-1',
+      resale_of: 'ctr_parent-1',
+    });
+    expect(res.statusCode).toBe(201);
+    const req = h.market.lastCall<marketV1.CreateContractRequest>('createContract').request;
+    expect(req).toMatchObject({
+      templateId: 'code-change-with-tests',
+      workProductTemplateId: 'patch-with-test-report',
+      fixtureId: 'json-extract-golden-1',
+      resaleOf: 'ctr_parent-1',
+      acceptanceCriteria: '',
+    });
+    expect(req.budget).toBeUndefined();
+    expect(req.deadline).toBeUndefined();
+    expect(res.json()).toMatchObject({
+      template_id: 'code-change-with-tests',
+      work_product_template_id: 'patch-with-test-report',
+      fixture_id: 'json-extract-golden-1',
+      resale_of: 'ctr_parent-1',
+    });
+  });
+
+  it('should carry the market’s 400 when neither the body nor a template gives a budget, and refuse a malformed fixture_id', async () => {
+    h.market.failNext('createContract', errors.invalidArgument('validation_failed', 'budget is required without a template that suggests one'));
+    expectProblem(await signed(buyer, 'POST', '/v1/contracts', { title: 'no budget', acceptance_criteria: 'x', deadline: DEADLINE }), 400, 'validation_failed');
+    expectProblem(await signed(buyer, 'POST', '/v1/contracts', contractBody({ fixture_id: 'Not A Fixture' })), 400, 'validation_failed');
+  });
+
+  it('should map a resale contract’s review', async () => {
+    const created = await newContract();
+    const c = h.market.contracts.get(created.contract_id)!;
+    h.market.contracts.set(c.contractId, {
+      ...c,
+      resaleOf: 'ctr_parent-1',
+      resaleReview: {
+        decisionRef: 'rld_1',
+        contractId: c.contractId,
+        resaleOf: 'ctr_parent-1',
+        rootContractId: 'ctr_parent-1',
+        depth: 1,
+        lineage: ['ctr_parent-1'],
+        status: M.ResaleReviewStatus.RESALE_REVIEW_STATUS_PENDING,
+        createdAt: new Date(DEADLINE),
+        updatedAt: new Date(DEADLINE),
+      },
+    });
+    const res = await signed(buyer, 'GET', `/v1/contracts/${c.contractId}`);
+    expect(res.json().resale_review).toEqual({
+      decision_ref: 'rld_1',
+      contract_id: c.contractId,
+      resale_of: 'ctr_parent-1',
+      root_contract_id: 'ctr_parent-1',
+      depth: 1,
+      lineage: ['ctr_parent-1'],
+      status: 'pending',
+      decided_by: null,
+      reason: null,
+      decided_at: null,
+      created_at: DEADLINE,
+      updated_at: DEADLINE,
     });
   });
 

@@ -12,7 +12,7 @@ export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'expired'] as const;
 export const DEPOSIT_METHODS = ['sandbox', 'bank', 'crypto'] as const;
 export const PAYOUT_DESTINATION_TYPES = ['bank_account', 'crypto_address', 'sandbox'] as const;
 export const WITHDRAWAL_STATUSES = ['requested', 'processing', 'completed', 'failed', 'cancelled'] as const;
-export const RECEIPT_KINDS = ['settlement', 'refund'] as const;
+export const RECEIPT_KINDS = ['settlement', 'refund', 'correction'] as const;
 
 export type HoldStatusName = (typeof HOLD_STATUSES)[number];
 export type DepositStatusName = (typeof DEPOSIT_STATUSES)[number];
@@ -437,10 +437,14 @@ export const Receipt = Type.Object(
     signature: Type.String({
       description: 'Base64 ed25519 signature over canonical JSON (legacy v1) of this object without `signature`',
     }),
+    corrects_receipt_id: Type.Optional(
+      Type.String({ description: 'Correction receipts only (kind `correction`): the settlement receipt this one reverses' }),
+    ),
+    reason: Type.Optional(Type.String({ description: 'Correction receipts only: the operator’s reason for the erroneous clear' })),
   },
   {
     additionalProperties: false,
-    description: 'A settlement or refund receipt signed by the exchange key; verify it offline (see /skill.md)',
+    description: 'A settlement, refund or correction receipt signed by the exchange key; verify it offline (see /skill.md)',
     examples: [
       {
         receipt_id: 'rcpt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e',

@@ -53,7 +53,16 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   access_denied: 403,
   casefile_unreadable: 400,
   object_signature_invalid: 400,
+  // Market integrity (issue 6): the market and wallet-ledger refuse with UNAVAILABLE and these codes.
+  read_only: 503,
+  market_restricted: 503,
+  market_halted: 503,
 };
+
+/** `kill_switch:<name>` codes are 503 whatever gRPC status carried them. */
+function statusOfCode(code: string): number | undefined {
+  return STATUS_BY_CODE[code] ?? (code.startsWith('kill_switch:') ? 503 : undefined);
+}
 
 /** 5xx causes whose message is never shown: the client gets a fixed code and sentence instead. */
 const INTERNAL = { code: 'internal', detail: 'internal error' };
@@ -76,7 +85,7 @@ export function problemFromGrpcError(err: unknown): ProblemInit {
   const code = info.code;
   let status = GRPC_TO_HTTP[info.grpcCode] ?? 500;
   if (info.grpcCode === GrpcStatus.RESOURCE_EXHAUSTED && isCapCode(code)) status = 403;
-  status = STATUS_BY_CODE[code] ?? status;
+  status = statusOfCode(code) ?? status;
   // A service may answer UNAVAILABLE on purpose (read_only, kill_switch:<name>): keep its code.
   const ownUnavailable = status === 503 && hasErrorCodeMetadata(err);
   if (status >= 500 && !ownUnavailable) {

@@ -1,5 +1,14 @@
 import { createServiceClient, type PromiseClient } from '@exchange/platform';
-import { identityV1, marketV1, walletV1 } from '@exchange/proto';
+import {
+  identityV1,
+  marketV1,
+  marketV1Catalog,
+  marketV1Coordination,
+  marketV1Governance,
+  marketV1Insights,
+  marketV1Integrity,
+  walletV1,
+} from '@exchange/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import fp from 'fastify-plugin';
 import { service as healthService } from 'grpc-health-check';
@@ -24,6 +33,13 @@ export type WalletLedgerClient = PromiseClient<typeof WalletLedgerDefinition>;
 
 const MarketDefinition = { ...marketV1.MarketServiceService, healthCheck: healthCheckMethod };
 export type MarketClient = PromiseClient<typeof MarketDefinition>;
+
+// The market's other services (issue 6) listen on the market's address too.
+export type IntegrityClient = PromiseClient<typeof marketV1Integrity.MarketIntegrityServiceService>;
+export type InsightsClient = PromiseClient<typeof marketV1Insights.MarketInsightsServiceService>;
+export type CatalogClient = PromiseClient<typeof marketV1Catalog.MarketCatalogServiceService>;
+export type CoordinationClient = PromiseClient<typeof marketV1Coordination.CoordinationServiceService>;
+export type GovernanceClient = PromiseClient<typeof marketV1Governance.ContractGovernanceServiceService>;
 
 export interface BackingService {
   name: string;
@@ -59,6 +75,15 @@ declare module 'fastify' {
     identity: IdentityClient;
     walletLedger: WalletLedgerClient;
     market: MarketClient;
+    /** Market integrity: state, kill switches, erroneous clear, audit. */
+    integrity: IntegrityClient;
+    /** Market insights: reputation, recommendations, price index, task tape. */
+    insights: InsightsClient;
+    /** Market catalog: templates and fixtures. */
+    catalog: CatalogClient;
+    coordination: CoordinationClient;
+    /** Operator decisions on contracts: buyer alias, resale reviews. */
+    governance: GovernanceClient;
     /** Registry: objects, artifacts (streamed), attestations, casefiles. */
     registry: RegistryClient;
     /** Every backing service, for /health. */
@@ -79,11 +104,25 @@ export default fp<GrpcClientsOptions>(
     const market = createServiceClient(MarketDefinition as unknown as ServiceDefinition & typeof MarketDefinition, opts.marketAddress, {
       defaultDeadlineMs: opts.defaultDeadlineMs,
     });
+    const marketService = <D extends object>(definition: D) =>
+      createServiceClient(definition as unknown as ServiceDefinition & D, opts.marketAddress, { defaultDeadlineMs: opts.defaultDeadlineMs });
+    const marketParts = {
+      integrity: marketService(marketV1Integrity.MarketIntegrityServiceService),
+      insights: marketService(marketV1Insights.MarketInsightsServiceService),
+      catalog: marketService(marketV1Catalog.MarketCatalogServiceService),
+      coordination: marketService(marketV1Coordination.CoordinationServiceService),
+      governance: marketService(marketV1Governance.ContractGovernanceServiceService),
+    };
     const registry = createRegistryClient(opts.registryAddress, { defaultDeadlineMs: opts.defaultDeadlineMs, healthCheck: healthCheckMethod });
     fastify.decorate('identity', identity);
     fastify.decorate('registry', registry);
     fastify.decorate('walletLedger', walletLedger);
     fastify.decorate('market', market);
+    fastify.decorate('integrity', marketParts.integrity);
+    fastify.decorate('insights', marketParts.insights);
+    fastify.decorate('catalog', marketParts.catalog);
+    fastify.decorate('coordination', marketParts.coordination);
+    fastify.decorate('governance', marketParts.governance);
     fastify.decorate('backingServices', [
       backingService('identity', opts.identityAddress, identity),
       backingService('wallet-ledger', opts.walletLedgerAddress, walletLedger),
@@ -95,6 +134,7 @@ export default fp<GrpcClientsOptions>(
       walletLedger.close();
       market.close();
       registry.close();
+      for (const client of Object.values(marketParts)) client.close();
     });
   },
   { name: 'grpc-clients' },

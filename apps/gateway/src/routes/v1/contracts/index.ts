@@ -49,7 +49,12 @@ const contractsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         operationId: 'createContract',
         summary: 'Create a contract (a buyer’s intent)',
         description:
-          'Opens a contract with a budget, a deadline and acceptance criteria. Errors: 400 `invalid_deadline` (not in the future), ' +
+          'Opens a contract with a budget, a deadline and acceptance criteria — each may be left out with a `template_id`, which ' +
+          'supplies them (deadline = now + the template’s default duration); without a template a missing one is 400 ' +
+          '`validation_failed` naming the field (from the market). Catalog: 404 `contract_template_not_found`, ' +
+          '`work_product_template_not_found`, `fixture_not_found`. Resale (`resale_of`): 403 `resale_not_party`, 409 `invalid_state`, ' +
+          '`resale_depth_exceeded`. Integrity: 503 `market_restricted`, `market_halted`, `kill_switch:new_contracts`, `read_only`. ' +
+          'Errors: 400 `invalid_deadline` (not in the future), ' +
           '`invalid_amount`, `verifier_required` (mode `verifier` without `verifier_id`), `verifier_not_allowed` (verifier_id with ' +
           'another mode), `verifier_is_buyer`; 404 `verifier_not_found`, `listing_not_found`. ' +
           PARTY_ERRORS +
@@ -68,13 +73,18 @@ const contractsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           title: b.title,
           description: b.description ?? '',
           tags: b.tags ?? [],
-          budget: { amount: b.budget.amount, currency: b.budget.currency },
-          deadline: new Date(b.deadline),
-          acceptanceCriteria: b.acceptance_criteria,
+          // Left out with a template: the market inherits them (and answers 400 naming the field without one).
+          budget: b.budget ? { amount: b.budget.amount, currency: b.budget.currency } : undefined,
+          deadline: b.deadline === undefined ? undefined : new Date(b.deadline),
+          acceptanceCriteria: b.acceptance_criteria ?? '',
           verificationMode: verificationModeFromJson(b.verification_mode),
           verifierId: b.verifier_id,
           listingId: b.listing_id,
           buyerPrivate: b.buyer_private ?? false,
+          templateId: b.template_id,
+          workProductTemplateId: b.work_product_template_id,
+          fixtureId: b.fixture_id,
+          resaleOf: b.resale_of,
           idempotencyKey: marketKeyOf(request),
         },
         request.auth.callOptions,

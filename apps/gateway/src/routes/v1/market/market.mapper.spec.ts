@@ -2,6 +2,7 @@ import { marketV1 } from '@exchange/proto';
 import {
   contractStatusFilter,
   contractToJson,
+  resaleReviewToJson,
   disputeOutcomeFromJson,
   disputeToJson,
   MarketContractError,
@@ -76,7 +77,67 @@ describe('contractToJson', () => {
       updated_at: '2026-11-21T18:00:00.000Z',
       awarded_at: null,
       settled_at: null,
+      template_id: null,
+      work_product_template_id: null,
+      fixture_id: null,
+      resale_of: null,
+      resale_review: null,
+      sandbox: false,
+      corrected_at: null,
+      correction_receipt_id: null,
+      correction_reason: null,
     });
+  });
+
+  it('should map the catalog, resale, sandbox and correction fields when present', () => {
+    const json = contractToJson(
+      contract({
+        status: M.ContractStatus.CONTRACT_STATUS_CORRECTED,
+        templateId: 'code-change-with-tests',
+        workProductTemplateId: 'patch-with-test-report',
+        fixtureId: 'fx-1',
+        resaleOf: 'ctr_0',
+        resaleReview: {
+          decisionRef: 'rld_1',
+          contractId: 'ctr_1',
+          resaleOf: 'ctr_0',
+          rootContractId: 'ctr_0',
+          depth: 1,
+          lineage: ['ctr_0'],
+          status: M.ResaleReviewStatus.RESALE_REVIEW_STATUS_APPROVED,
+          decidedBy: 'operator:default',
+          reason: 'ok',
+          decidedAt: T,
+          createdAt: T,
+          updatedAt: T,
+        },
+        sandbox: true,
+        correctedAt: T,
+        correctionReceiptId: 'rcpt_2',
+        correctionReason: 'forged',
+      }),
+    );
+    expect(json).toMatchObject({
+      status: 'corrected',
+      template_id: 'code-change-with-tests',
+      work_product_template_id: 'patch-with-test-report',
+      fixture_id: 'fx-1',
+      resale_of: 'ctr_0',
+      resale_review: { decision_ref: 'rld_1', status: 'approved', decided_by: 'operator:default', decided_at: T.toISOString(), lineage: ['ctr_0'] },
+      sandbox: true,
+      corrected_at: T.toISOString(),
+      correction_receipt_id: 'rcpt_2',
+      correction_reason: 'forged',
+    });
+  });
+
+  it('should refuse a resale review without a known status', () => {
+    expect(() =>
+      resaleReviewToJson({
+        decisionRef: 'rld_1', contractId: 'c', resaleOf: 'p', rootContractId: 'p', depth: 1, lineage: [],
+        status: M.ResaleReviewStatus.RESALE_REVIEW_STATUS_UNSPECIFIED, createdAt: T, updatedAt: T,
+      }),
+    ).toThrow(MarketContractError);
   });
 
   it('should map the award, escrow and dispute fields when present', () => {

@@ -10,6 +10,8 @@ import type {
   OfferJson,
   OfferStatusName,
   ResultJson,
+  ResaleReviewJson,
+  ResaleReviewStatusName,
   ResultStatusName,
   VerdictName,
   VerificationMetricsJson,
@@ -91,6 +93,15 @@ const WINDOW: Readonly<Record<number, VerificationWindowName>> = {
   [M.VerificationWindow.VERIFICATION_WINDOW_1D]: '1d',
   [M.VerificationWindow.VERIFICATION_WINDOW_7D]: '7d',
 };
+
+const RESALE_REVIEW_STATUS: Readonly<Record<number, ResaleReviewStatusName>> = {
+  [M.ResaleReviewStatus.RESALE_REVIEW_STATUS_PENDING]: 'pending',
+  [M.ResaleReviewStatus.RESALE_REVIEW_STATUS_APPROVED]: 'approved',
+  [M.ResaleReviewStatus.RESALE_REVIEW_STATUS_REJECTED]: 'rejected',
+};
+const RESALE_REVIEW_STATUS_FROM_JSON = invert(RESALE_REVIEW_STATUS) as Readonly<Record<ResaleReviewStatusName, marketV1.ResaleReviewStatus>>;
+export const resaleReviewStatusFilter = (status: ResaleReviewStatusName | undefined) =>
+  status === undefined ? undefined : RESALE_REVIEW_STATUS_FROM_JSON[status];
 
 const CONTRACT_STATUS_FROM_JSON = invert(CONTRACT_STATUS) as Readonly<Record<ContractStatusName, marketV1.ContractStatus>>;
 const VERIFICATION_MODE_FROM_JSON = invert(VERIFICATION_MODE) as Readonly<Record<VerificationModeName, marketV1.VerificationMode>>;
@@ -178,6 +189,33 @@ export function contractToJson(contract: marketV1.Contract | undefined): Contrac
     updated_at: iso(c.updatedAt, 'contract updated_at'),
     awarded_at: isoOrNull(c.awardedAt),
     settled_at: isoOrNull(c.settledAt),
+    template_id: orNull(c.templateId),
+    work_product_template_id: orNull(c.workProductTemplateId),
+    fixture_id: orNull(c.fixtureId),
+    resale_of: orNull(c.resaleOf),
+    resale_review: c.resaleReview ? resaleReviewToJson(c.resaleReview) : null,
+    sandbox: c.sandbox,
+    corrected_at: isoOrNull(c.correctedAt),
+    correction_receipt_id: orNull(c.correctionReceiptId),
+    correction_reason: orNull(c.correctionReason),
+  };
+}
+
+export function resaleReviewToJson(review: marketV1.ResaleReview | undefined): ResaleReviewJson {
+  const r = required(review, 'resale review');
+  return {
+    decision_ref: r.decisionRef,
+    contract_id: r.contractId,
+    resale_of: r.resaleOf,
+    root_contract_id: r.rootContractId,
+    depth: r.depth,
+    lineage: [...r.lineage],
+    status: enumToJson(RESALE_REVIEW_STATUS, r.status, 'resale review status'),
+    decided_by: orNull(r.decidedBy),
+    reason: orNull(r.reason),
+    decided_at: isoOrNull(r.decidedAt),
+    created_at: iso(r.createdAt, 'resale review created_at'),
+    updated_at: iso(r.updatedAt, 'resale review updated_at'),
   };
 }
 

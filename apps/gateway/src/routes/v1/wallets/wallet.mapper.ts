@@ -64,6 +64,7 @@ const WITHDRAWAL_STATUS: Readonly<Record<number, WithdrawalStatusName>> = {
 const RECEIPT_KIND: Readonly<Record<number, ReceiptKindName>> = {
   [ReceiptKind.RECEIPT_KIND_SETTLEMENT]: 'settlement',
   [ReceiptKind.RECEIPT_KIND_REFUND]: 'refund',
+  [ReceiptKind.RECEIPT_KIND_CORRECTION]: 'correction',
 };
 
 const DEPOSIT_METHOD_FROM_JSON = invert(DEPOSIT_METHOD) as Readonly<Record<DepositMethodName, walletV1.DepositMethod>>;
@@ -210,6 +211,9 @@ export function receiptToJson(receipt: walletV1.Receipt | undefined): ReceiptJso
     settled_at: iso(r.settledAt, 'settled_at'),
     signer_public_key: r.signerPublicKey,
     signature: r.signature,
+    // Only on correction receipts, so the JSON of the others stays exactly what was signed.
+    ...(r.correctsReceiptId !== undefined ? { corrects_receipt_id: r.correctsReceiptId } : {}),
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
   };
 }
 
