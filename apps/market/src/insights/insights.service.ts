@@ -1,6 +1,7 @@
 import { errors, formatAmount } from '@exchange/platform';
 import { marketV1Insights, type commonV1 } from '@exchange/proto';
 import * as marketRepo from '../data/market.repo';
+import { must } from '../domain/invariant';
 import { TAG } from '../domain/validation';
 import type { MarketContext } from '../saga/context';
 import * as repo from './insights.repo';
@@ -51,6 +52,15 @@ function resolveWindow(value: marketV1Insights.InsightWindow, allowed: readonly 
   return name;
 }
 
+/**
+ * Recommendation signals decay from the start of the current UTC hour, not from the instant of
+ * the call: "same request id + same data → same answer" holds all hour long. Facts newer than the
+ * epoch still count (at full weight); filters (open, deadline ahead) use the real now.
+ */
+export function decayEpoch(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+}
+
 const money = (amount: bigint, currency: string): commonV1.Money => ({ amount: formatAmount(amount), currency });
 
 /** Reputation, recommendations, price index and task tape: read-only views over the market database. */
@@ -66,8 +76,8 @@ export class InsightsService {
     // Frozen agents keep their history: existence is all that is checked (404 agent_not_found).
     await this.ctx.agents.get(req.agentId || '(empty)');
     const start = new Date(asOf.getTime() - windowDays * DAY_MS);
-    const facts = (await repo.reputationFacts(this.ctx.pool, [req.agentId], start, asOf)).get(req.agentId)!;
-    const r = computeReputation(facts, asOf, windowDays);
+    const facts = (await repo.reputationFacts(this.ctx.pool, [req.agentId], start, asOf)).get(req.agentId);
+    const r = computeReputation(must(facts, 'reputation facts'), asOf, windowDays);
     return {
       reputation: {
         agentId: req.agentId,
@@ -108,11 +118,11 @@ export class InsightsService {
     };
   }
 
-  /** rep-v1 scores as of now over the default window, for many agents at once. */
-  private async reputations(agentIds: readonly string[], now: Date): Promise<Map<string, number>> {
+  /** rep-v1 scores as of now over the default window (decayed from `epoch`), for many agents at once. */
+  private async reputations(agentIds: readonly string[], now: Date, epoch: Date): Promise<Map<string, number>> {
     const start = new Date(now.getTime() - DEFAULT_WINDOW_DAYS * DAY_MS);
     const facts = await repo.reputationFacts(this.ctx.pool, agentIds, start, now);
-    return new Map([...facts].map(([id, f]) => [id, computeReputation(f, now, DEFAULT_WINDOW_DAYS).score]));
+    return new Map([...facts].map(([id, f]) => [id, computeReputation(f, now, DEFAULT_WINDOW_DAYS, epoch).score]));
   }
 
   async recommendSellers(req: marketV1Insights.RecommendSellersRequest, fallbackRequestId: string): Promise<marketV1Insights.RecommendSellersResponse> {
@@ -122,15 +132,16 @@ export class InsightsService {
     const contract = await marketRepo.getContract(this.ctx.pool, req.contractId);
     if (!contract) throw errors.notFound('contract', req.contractId || '(empty)');
     const now = this.ctx.clock();
+    const epoch = decayEpoch(now);
     const exclude = [contract.buyerId, ...(contract.verifierId ? [contract.verifierId] : [])];
     const ids = await repo.sellerCandidates(this.ctx.pool, exclude);
     const [profiles, reps, boosts] = await Promise.all([
       repo.sellerProfiles(this.ctx.pool, ids),
-      this.reputations(ids, now),
+      this.reputations(ids, now, epoch),
       this.matching.forSellers(contract.contractId, ids),
     ]);
     const candidates: Candidate<{ listingId: string | null }>[] = ids.map((id) => {
-      const p = profiles.get(id)!;
+      const p = must(profiles.get(id), 'seller profile');
       return {
         id,
         lowHistory: p.settled < LOW_HISTORY_BELOW,
@@ -139,7 +150,7 @@ export class InsightsService {
           tagMatch: jaccard(contract.tags, sellerTags(p)),
           reputation: reps.get(id) ?? 0.5,
           priceFit: priceFit(referencePrice(p, contract.tags, contract.currency), contract.budget),
-          recency: recency(p.lastActivity, now, SELLER_RECENCY_HALF_LIFE_DAYS),
+          recency: recency(p.lastActivity, epoch, SELLER_RECENCY_HALF_LIFE_DAYS),
           matching: clampBoost(boosts.get(id)),
         },
       };
@@ -165,16 +176,17 @@ export class InsightsService {
     const requestId = req.requestId || fallbackRequestId;
     await this.ctx.agents.get(req.sellerId || '(empty)');
     const now = this.ctx.clock();
+    const epoch = decayEpoch(now);
     const open = await repo.openContractsFor(this.ctx.pool, req.sellerId, now);
     const [profiles, buyerReps, boosts] = await Promise.all([
       repo.sellerProfiles(this.ctx.pool, [req.sellerId]),
-      this.reputations([...new Set(open.map((c) => c.buyerId))], now),
+      this.reputations([...new Set(open.map((c) => c.buyerId))], now, epoch),
       this.matching.forContracts(
         req.sellerId,
         open.map((c) => c.contractId),
       ),
     ]);
-    const seller = profiles.get(req.sellerId)!;
+    const seller = must(profiles.get(req.sellerId), 'seller profile');
     const tags = sellerTags(seller);
     // From the seller's side: its tags against the contract's, its usual price against the budget,
     // the buyer's reputation (will it pay without a fight) and how fresh the contract is.
@@ -186,7 +198,7 @@ export class InsightsService {
         tagMatch: jaccard(c.tags, tags),
         reputation: buyerReps.get(c.buyerId) ?? 0.5,
         priceFit: priceFit(referencePrice(seller, c.tags, c.currency), c.budget),
-        recency: recency(c.createdAt, now, CONTRACT_RECENCY_HALF_LIFE_DAYS),
+        recency: recency(c.createdAt, epoch, CONTRACT_RECENCY_HALF_LIFE_DAYS),
         matching: clampBoost(boosts.get(c.contractId)),
       },
     }));

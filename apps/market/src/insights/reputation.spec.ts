@@ -94,4 +94,12 @@ describe('computeReputation (rep-v1)', () => {
     // (1 + 1) / (2 + 3) = 0.4 < 0.5
     expect(mixed.score).toBeCloseTo(0.4, 9);
   });
+
+  it('should measure ages from decayFrom when given, counting later facts at full weight', () => {
+    const facts = { ...empty, asSeller: [settlement('a', ago(5), 1n, null), settlement('b', asOf, 1n, null)] };
+    // decayFrom = as_of − 5 days: the first is 0 days old (w 1), the second newer (w 1): (1 + 2) / 4
+    expect(computeReputation(facts, asOf, 10, ago(5)).score).toBeCloseTo(0.75, 9);
+    // from as_of: w 0.5 + 1 → (1 + 1.5) / 3.5
+    expect(computeReputation(facts, asOf, 10).score).toBeCloseTo(2.5 / 3.5, 9);
+  });
 });

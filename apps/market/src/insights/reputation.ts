@@ -64,11 +64,16 @@ function counted(s: Settlement, start: Date, asOf: Date): boolean {
   return inWindow(s.settledAt, start, asOf) && !(s.correctedAt !== null && s.correctedAt.getTime() <= asOf.getTime());
 }
 
-export function computeReputation(facts: ReputationFacts, asOf: Date, windowDays: number): ReputationFigures {
+/**
+ * `decayFrom` (default as_of) is the instant ages are measured from: recommendations pass the
+ * start of the current hour so the same request gives the same scores all hour (later facts count
+ * at full weight).
+ */
+export function computeReputation(facts: ReputationFacts, asOf: Date, windowDays: number, decayFrom: Date = asOf): ReputationFigures {
   const start = new Date(asOf.getTime() - windowDays * DAY_MS);
   const halfLife = (windowDays * DAY_MS) / 2;
   const obs: Weighted[] = [];
-  const add = (at: Date, x: number, weight: number) => obs.push({ x, w: weight * decay(asOf.getTime() - at.getTime(), halfLife) });
+  const add = (at: Date, x: number, weight: number) => obs.push({ x, w: weight * decay(decayFrom.getTime() - at.getTime(), halfLife) });
   const c: ReputationComponents = {
     settledAsSeller: 0,
     settledAsBuyer: 0,

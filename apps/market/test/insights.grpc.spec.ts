@@ -1,0 +1,422 @@
+import { status } from '@grpc/grpc-js';
+import { createServiceClient, type PromiseClient } from '@exchange/platform';
+import { marketV1, marketV1Insights } from '@exchange/proto';
+import { awardedContract, grpcError, startMarketHarness, type MarketHarness } from './market-harness';
+import { insertContract, insertDispute, insertListing, insertOffer, insertReport } from './insights-fixtures';
+
+type InsightsClient = PromiseClient<typeof marketV1Insights.MarketInsightsServiceService>;
+const W = marketV1Insights.InsightWindow;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const M = 1_000_000n; // micro-units per unit
+
+describe('market insights (gRPC, seeded history)', () => {
+  let h: MarketHarness;
+  let insights: InsightsClient;
+  // as_of one day back: the facts after it must never count.
+  let T: Date;
+  const at = (offsetMs: number) => new Date(T.getTime() + offsetMs);
+
+  beforeAll(async () => {
+    h = await startMarketHarness({ name: 'market_insights' });
+    insights = createServiceClient(marketV1Insights.MarketInsightsServiceService, `127.0.0.1:${h.market.grpcPort}`);
+    T = new Date(Math.floor((Date.now() - DAY) / 1000) * 1000);
+  }, 120_000);
+  afterAll(async () => {
+    insights?.close();
+    await h?.close();
+  });
+
+  describe('GetReputation (rep-v1)', () => {
+    it('should match the hand-computed score as of a past time, unchanged by later activity', async () => {
+      const seller = h.newAgent('seller').agentId;
+      const buyer = h.newAgent('buyer').agentId;
+      const sql = h.marketSql;
+      const c1 = await insertContract(sql, { buyerId: buyer, sellerId: seller, price: 10n * M, createdAt: at(-6 * DAY), awardedAt: at(-6 * DAY), settledAt: T, receiptId: 'rcpt_r1' });
+      await insertContract(sql, { buyerId: buyer, sellerId: seller, price: 20n * M, createdAt: at(-6 * DAY), awardedAt: at(-6 * DAY), settledAt: at(-5 * DAY), receiptId: 'rcpt_r0' });
+      // corrected by as_of: not a settlement
+      await insertContract(sql, { buyerId: buyer, sellerId: seller, price: 7n * M, createdAt: at(-2 * DAY), awardedAt: at(-2 * DAY), settledAt: at(-DAY), correctedAt: at(-DAY / 2), receiptId: 'rcpt_corr' });
+      // before the window (10 days)
+      await insertContract(sql, { buyerId: buyer, sellerId: seller, price: 3n * M, createdAt: at(-20 * DAY), awardedAt: at(-20 * DAY), settledAt: at(-11 * DAY), receiptId: 'rcpt_old' });
+      const failed = await insertContract(sql, { buyerId: buyer, sellerId: seller, createdAt: at(-6 * DAY), awardedAt: at(-6 * DAY), status: 'awarded' });
+      await insertReport(sql, { contractId: failed, sellerId: seller, verifierId: buyer, verdict: 'fail', resultAt: at(-5 * DAY - 1000), reportAt: at(-5 * DAY) });
+      const lost = await insertContract(sql, { buyerId: buyer, sellerId: seller, createdAt: at(-3 * DAY), awardedAt: at(-3 * DAY), status: 'refunded' });
+      await insertDispute(sql, { contractId: lost, openedBy: buyer, outcome: 'buyer', resolvedAt: T });
+      const split = await insertContract(sql, { buyerId: buyer, sellerId: seller, createdAt: at(-3 * DAY), awardedAt: at(-3 * DAY), status: 'split' });
+      await insertDispute(sql, { contractId: split, openedBy: buyer, outcome: 'split', sellerShareBps: 2500, resolvedAt: T });
+      // the agent as buyer: one settlement, one dispute it opened and lost
+      const other = h.newAgent('other').agentId;
+      await insertContract(sql, { id: `ctr_zz_${seller}`, buyerId: seller, sellerId: other, price: 5n * M, createdAt: at(-2 * DAY), awardedAt: at(-2 * DAY), settledAt: T, receiptId: 'rcpt_rb' });
+      const openedLost = await insertContract(sql, { buyerId: seller, sellerId: other, createdAt: at(-6 * DAY), awardedAt: at(-6 * DAY), status: 'settled' });
+      await insertDispute(sql, { contractId: openedLost, openedBy: seller, outcome: 'seller', resolvedAt: at(-5 * DAY) });
+
+      const ask = (over: Partial<marketV1Insights.GetReputationRequest> = {}) =>
+        insights.getReputation({ agentId: seller, windowDays: 10, asOf: T, includeReceipts: true, ...over }).then((r) => r.reputation!);
+      const expected = {
+        agentId: seller,
+        windowDays: 10,
+        asOf: T,
+        formula: 'rep-v1',
+        components: {
+          settledAsSeller: 2,
+          settledAsBuyer: 1,
+          verificationsPassed: 0,
+          verificationsFailed: 1,
+          disputesWon: 0,
+          disputesLost: 2,
+          disputesSplit: 1,
+          evidenceWeight: 6.75,
+        },
+        volume: [{ amount: '30', currency: 'CREDIT' }],
+        receiptIds: ['rcpt_r0', 'rcpt_r1', 'rcpt_rb'],
+      };
+      const first = await ask();
+      // Σw = 6.75, Σw·x = 2.5 → (1 + 2.5) / 8.75 = 0.4; confidence 6.75 / 8.75 (half-life 5 days)
+      expect(first).toMatchObject(expected);
+      expect(first.score).toBeCloseTo(0.4, 9);
+      expect(first.confidence).toBeCloseTo(6.75 / 8.75, 9);
+
+      // Later activity: a settlement and a lost dispute after as_of.
+      await insertContract(sql, { buyerId: buyer, sellerId: seller, price: 50n * M, createdAt: at(HOUR), awardedAt: at(HOUR), settledAt: at(2 * HOUR), receiptId: 'rcpt_late' });
+      await insertDispute(sql, { contractId: c1, openedBy: buyer, outcome: 'buyer', resolvedAt: at(3 * HOUR) });
+      expect(await ask()).toEqual(first);
+
+      expect((await ask({ includeReceipts: false })).receiptIds).toEqual([]);
+      const now = await ask({ asOf: undefined, windowDays: undefined });
+      expect(now.windowDays).toBe(90);
+      expect(now.components).toMatchObject({ settledAsSeller: 4, disputesLost: 3 });
+      expect(now.volume).toEqual([{ amount: '83', currency: 'CREDIT' }]);
+    });
+
+    it('should count a settlement made through the market service with its receipt', async () => {
+      const a = await awardedContract(h);
+      const { result } = await h.client.submitResult(
+        { contractId: a.contract.contractId, sellerId: '', summary: 'done', artifactRefs: [], payloadJson: undefined, idempotencyKey: '' },
+        h.as(a.seller),
+      );
+      const checks = [{ name: 'ok', ok: true }];
+      const signature = h.signReport(a.buyer, { verifierId: a.buyer.agentId, resultId: result!.resultId, verdict: 'pass', score: 1, checks });
+      const settled = await h.client.submitVerification(
+        { contractId: a.contract.contractId, verifierId: '', resultId: result!.resultId, verdict: marketV1.Verdict.VERDICT_PASS, score: 1, checks, signature, idempotencyKey: '' },
+        h.as(a.buyer),
+      );
+      const { reputation } = await insights.getReputation({ agentId: a.seller.agentId, includeReceipts: true });
+      expect(reputation!.components).toMatchObject({ settledAsSeller: 1, verificationsPassed: 1 });
+      expect(reputation!.receiptIds).toEqual([settled.contract!.receiptId]);
+      expect(reputation!.volume).toEqual([{ amount: '100', currency: 'CREDIT' }]);
+      // two fresh observations (w 1 and 0.5, x 1): (1 + 1.5) / 3.5, up to the seconds of decay
+      expect(reputation!.score).toBeCloseTo(2.5 / 3.5, 4);
+      const buyerRep = (await insights.getReputation({ agentId: a.buyer.agentId, includeReceipts: false })).reputation!;
+      expect(buyerRep.components?.settledAsBuyer).toBe(1);
+    });
+
+    it('should answer the prior for an empty window', async () => {
+      const agent = h.newAgent('new').agentId;
+      const { reputation } = await insights.getReputation({ agentId: agent, includeReceipts: true });
+      expect(reputation).toMatchObject({
+        score: 0.5,
+        confidence: 0,
+        windowDays: 90,
+        volume: [],
+        receiptIds: [],
+        components: { settledAsSeller: 0, settledAsBuyer: 0, verificationsPassed: 0, verificationsFailed: 0, disputesWon: 0, disputesLost: 0, disputesSplit: 0, evidenceWeight: 0 },
+      });
+    });
+
+    it('should refuse unknown agents (404), a future as_of and window_days outside 1–3650 (400)', async () => {
+      expect(await grpcError(insights.getReputation({ agentId: 'test:nobody', includeReceipts: false }))).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'agent_not_found' });
+      const agent = h.newAgent().agentId;
+      const future = new Date(Date.now() + HOUR);
+      expect(await grpcError(insights.getReputation({ agentId: agent, asOf: future, includeReceipts: false }))).toMatchObject({
+        grpcCode: status.INVALID_ARGUMENT,
+        code: 'validation_failed',
+      });
+      for (const windowDays of [0, 3651]) {
+        expect(await grpcError(insights.getReputation({ agentId: agent, windowDays, includeReceipts: false }))).toMatchObject({ code: 'validation_failed' });
+      }
+    });
+  });
+
+  describe('GetVerifierReputation (vrep-v1)', () => {
+    it('should compute agreement with disputes resolved by as_of and the median latency', async () => {
+      const verifier = h.newAgent('verifier').agentId;
+      const seller = h.newAgent('seller').agentId;
+      const buyer = h.newAgent('buyer').agentId;
+      const sql = h.marketSql;
+      const mk = () => insertContract(sql, { buyerId: buyer, sellerId: seller, verifierId: verifier, createdAt: at(-3 * DAY), awardedAt: at(-3 * DAY), status: 'disputed' });
+      const a = await mk();
+      await insertReport(sql, { contractId: a, sellerId: seller, verifierId: verifier, verdict: 'fail', resultAt: at(-2 * DAY - 1000), reportAt: at(-2 * DAY) });
+      await insertDispute(sql, { contractId: a, openedBy: seller, outcome: 'buyer', resolvedAt: at(-DAY) }); // agrees: 1
+      const b = await mk();
+      await insertReport(sql, { contractId: b, sellerId: seller, verifierId: verifier, verdict: 'pass', resultAt: at(-2 * DAY - 3000), reportAt: at(-2 * DAY) });
+      await insertDispute(sql, { contractId: b, openedBy: buyer, outcome: 'split', sellerShareBps: 2500, resolvedAt: at(-DAY) }); // 0.25
+      const c = await mk();
+      await insertReport(sql, { contractId: c, sellerId: seller, verifierId: verifier, verdict: 'pass', resultAt: at(-2 * DAY - 2000), reportAt: at(-2 * DAY) });
+      await insertDispute(sql, { contractId: c, openedBy: buyer, outcome: 'buyer', resolvedAt: at(HOUR) }); // after as_of
+      await insertReport(sql, { contractId: c, sellerId: seller, verifierId: verifier, verdict: 'fail', resultAt: at(HOUR), reportAt: at(2 * HOUR) }); // after as_of
+
+      const { reputation } = await insights.getVerifierReputation({ verifierId: verifier, windowDays: 30, asOf: T });
+      // (2·0.5 + 1.25) / (2 + 2) = 0.5625
+      expect(reputation).toEqual({
+        verifierId: verifier,
+        score: 0.5625,
+        confidence: 0.5,
+        windowDays: 30,
+        asOf: T,
+        reports: 3,
+        passed: 2,
+        failed: 1,
+        disputed: 2,
+        agreements: 1.25,
+        agreementRate: 0.625,
+        medianLatencyMs: '2000',
+        formula: 'vrep-v1',
+      });
+      const now = (await insights.getVerifierReputation({ verifierId: verifier })).reputation!;
+      // now the later dispute (buyer) judges both reports on c: the pass disagrees (0), the fail agrees (1)
+      // → (1 + 2.25) / (2 + 4)
+      expect(now).toMatchObject({ reports: 4, disputed: 4, agreements: 2.25, agreementRate: 0.5625 });
+      expect(now.score).toBeCloseTo(3.25 / 6, 9);
+    });
+
+    it('should answer a registered verifier without reports at the prior, with nulls', async () => {
+      const v = h.newAgent('verifier');
+      await h.client.registerVerifier({ verifierId: '', name: 'V', description: 'checks', tags: ['nlp'], fee: undefined, idempotencyKey: '' }, h.as(v));
+      const { reputation } = await insights.getVerifierReputation({ verifierId: v.agentId });
+      expect(reputation).toMatchObject({ score: 0.5, confidence: 0, reports: 0, disputed: 0, agreements: 0 });
+      expect(reputation!.agreementRate).toBeUndefined();
+      expect(reputation!.medianLatencyMs).toBeUndefined();
+    });
+
+    it('should refuse an unknown verifier (404 verifier_not_found) and bad windows (400)', async () => {
+      expect(await grpcError(insights.getVerifierReputation({ verifierId: 'test:nobody' }))).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'verifier_not_found' });
+      expect(await grpcError(insights.getVerifierReputation({ verifierId: 'test:nobody', windowDays: 0 }))).toMatchObject({ code: 'validation_failed' });
+    });
+  });
+
+  describe('GetPriceIndex', () => {
+    beforeAll(async () => {
+      const sql = h.marketSql;
+      const buyer = h.newAgent('buyer').agentId;
+      const seller = h.newAgent('seller').agentId;
+      const settled = (price: bigint, settledAt: Date, over: Partial<Parameters<typeof insertContract>[1]> = {}) =>
+        insertContract(sql, { buyerId: buyer, sellerId: seller, tags: ['px-a'], price, createdAt: at(-20 * DAY), awardedAt: at(-20 * DAY), settledAt, ...over });
+      await settled(10n * M, at(-2 * HOUR), { tags: ['px-a', 'px-b'] });
+      await settled(20n * M, at(-30 * HOUR));
+      await settled(30n * M, at(-3 * DAY));
+      await settled(40n * M, at(-10 * DAY));
+      await settled(1000n * M, at(-90 * 60_000), { sandbox: true });
+      await settled(500n * M, at(-HOUR), { correctedAt: at(-30 * 60_000) });
+      await settled(700n * M, at(HOUR)); // after as_of
+      await settled(5n * M, at(-30 * 60_000), { currency: 'EUR' });
+    });
+
+    const ask = (over: Partial<marketV1Insights.GetPriceIndexRequest> = {}) =>
+      insights.getPriceIndex({ window: W.INSIGHT_WINDOW_ALL, asOf: T, includeSandbox: false, tag: 'px-a', ...over });
+    const row = (tag: string, currency: string, count: number, min: string, p25: string, median: string, p75: string, max: string) => ({
+      tag,
+      currency,
+      count,
+      min,
+      p25,
+      median,
+      p75,
+      max,
+    });
+
+    it('should give R-7 percentiles per tag and currency as of a past time', async () => {
+      const res = await ask();
+      expect(res).toEqual({
+        window: W.INSIGHT_WINDOW_ALL,
+        asOf: T,
+        includeSandbox: false,
+        entries: [row('px-a', 'CREDIT', 4, '10', '17.5', '25', '32.5', '40'), row('px-a', 'EUR', 1, '5', '5', '5', '5', '5')],
+      });
+      // with the sandbox contract: 10, 20, 30, 40, 1000
+      expect((await ask({ includeSandbox: true })).entries[0]).toEqual(row('px-a', 'CREDIT', 5, '10', '20', '30', '40', '1000'));
+      // before the erroneous clear the corrected contract still counted: 10, 20, 30, 40, 500
+      expect((await ask({ asOf: at(-45 * 60_000) })).entries[0]).toEqual(row('px-a', 'CREDIT', 5, '10', '20', '30', '40', '500'));
+      // one contract counts in each of its tags
+      expect((await ask({ tag: 'px-b' })).entries).toEqual([row('px-b', 'CREDIT', 1, '10', '10', '10', '10', '10')]);
+    });
+
+    it('should cut the windows at as_of', async () => {
+      expect((await ask({ window: W.INSIGHT_WINDOW_1D })).entries.map((e) => [e.currency, e.count, e.median])).toEqual([
+        ['CREDIT', 1, '10'],
+        ['EUR', 1, '5'],
+      ]);
+      expect((await ask({ window: W.INSIGHT_WINDOW_7D })).entries[0]).toMatchObject({ count: 3, median: '20' });
+      expect((await ask({ window: W.INSIGHT_WINDOW_30D })).entries[0]).toMatchObject({ count: 4 });
+      expect((await ask({ window: W.INSIGHT_WINDOW_1H })).entries.map((e) => e.currency)).toEqual(['EUR']);
+    });
+
+    it('should answer [] for an empty window', async () => {
+      expect((await ask({ window: W.INSIGHT_WINDOW_1H, tag: 'px-b' })).entries).toEqual([]);
+      expect((await ask({ asOf: at(-30 * DAY) })).entries).toEqual([]);
+    });
+
+    it('should refuse a future as_of, an unknown window and a malformed tag', async () => {
+      expect(await grpcError(ask({ asOf: new Date(Date.now() + HOUR) }))).toMatchObject({ code: 'validation_failed' });
+      expect(await grpcError(ask({ window: 99 as marketV1Insights.InsightWindow }))).toMatchObject({ code: 'validation_failed' });
+      expect(await grpcError(ask({ tag: 'Not A Tag' }))).toMatchObject({ code: 'validation_failed' });
+    });
+  });
+
+  describe('GetTaskTape', () => {
+    // Far in the past so the other tests' contracts stay out of the windows.
+    let T2: Date;
+    beforeAll(async () => {
+      T2 = new Date(T.getTime() - 400 * DAY);
+      const at2 = (ms: number) => new Date(T2.getTime() + ms);
+      const sql = h.marketSql;
+      const buyer = h.newAgent('buyer').agentId;
+      const seller = h.newAgent('seller').agentId;
+      await insertContract(sql, { buyerId: buyer, sellerId: seller, budget: 100n * M, price: 90n * M, createdAt: at2(-2 * HOUR), awardedAt: at2(-HOUR), settledAt: at2(-30 * 60_000) });
+      await insertContract(sql, { buyerId: buyer, budget: 50n * M, createdAt: at2(-3 * HOUR), sandbox: true });
+      await insertContract(sql, { buyerId: buyer, sellerId: seller, budget: 70n * M, price: 60n * M, currency: 'EUR', createdAt: at2(-2 * DAY), awardedAt: at2(-5 * HOUR) });
+      await insertContract(sql, {
+        buyerId: buyer,
+        sellerId: seller,
+        budget: 40n * M,
+        price: 30n * M,
+        createdAt: at2(-3 * HOUR),
+        awardedAt: at2(-2 * HOUR),
+        settledAt: at2(-HOUR),
+        correctedAt: at2(-10 * 60_000),
+      });
+      await insertContract(sql, { buyerId: buyer, budget: 1n * M, createdAt: at2(HOUR) }); // after as_of
+    });
+    const ask = (over: Partial<marketV1Insights.GetTaskTapeRequest> = {}) => insights.getTaskTape({ window: W.INSIGHT_WINDOW_1D, asOf: T2, ...over });
+
+    it('should count opened, awarded and settled per currency in the window', async () => {
+      expect(await ask()).toEqual({
+        window: W.INSIGHT_WINDOW_1D,
+        asOf: T2,
+        includeSandbox: true,
+        opened: { count: 3, volume: [{ amount: '190', currency: 'CREDIT' }] },
+        awarded: { count: 3, volume: [{ amount: '120', currency: 'CREDIT' }, { amount: '60', currency: 'EUR' }] },
+        settled: { count: 1, volume: [{ amount: '90', currency: 'CREDIT' }] },
+      });
+      expect((await ask({ includeSandbox: false })).opened).toEqual({ count: 2, volume: [{ amount: '140', currency: 'CREDIT' }] });
+      expect((await ask({ window: W.INSIGHT_WINDOW_ALL })).opened).toEqual({
+        count: 4,
+        volume: [
+          { amount: '190', currency: 'CREDIT' },
+          { amount: '70', currency: 'EUR' },
+        ],
+      });
+      const hour = await ask({ window: W.INSIGHT_WINDOW_1H });
+      expect([hour.opened!.count, hour.awarded!.count, hour.settled!.count]).toEqual([0, 0, 1]);
+    });
+
+    it('should answer zeros for an empty window and refuse 30d and a future as_of', async () => {
+      const empty = await ask({ asOf: new Date(T2.getTime() - 100 * DAY) });
+      expect([empty.opened, empty.awarded, empty.settled]).toEqual([
+        { count: 0, volume: [] },
+        { count: 0, volume: [] },
+        { count: 0, volume: [] },
+      ]);
+      expect(await grpcError(ask({ window: W.INSIGHT_WINDOW_30D }))).toMatchObject({ grpcCode: status.INVALID_ARGUMENT, code: 'validation_failed' });
+      expect(await grpcError(ask({ asOf: new Date(Date.now() + HOUR) }))).toMatchObject({ code: 'validation_failed' });
+    });
+  });
+
+  describe('RecommendSellers / RecommendContracts', () => {
+    const now = () => h.clock.now();
+    let buyer: string;
+    let verifier: string;
+    let strong: string;
+    let pricey: string;
+    let strongListing: string;
+    let contractId: string;
+    const newcomers: string[] = [];
+
+    beforeAll(async () => {
+      const sql = h.marketSql;
+      buyer = h.newAgent('buyer').agentId;
+      verifier = h.newAgent('verifier').agentId;
+      strong = h.newAgent('strong').agentId;
+      pricey = h.newAgent('pricey').agentId;
+      const t = (ms: number) => new Date(now().getTime() + ms);
+      strongListing = await insertListing(sql, { sellerId: strong, tags: ['rec-x', 'rec-y'], price: 80n * M, createdAt: t(-DAY) });
+      await insertListing(sql, { sellerId: pricey, tags: ['rec-x'], price: 200n * M, createdAt: t(-DAY) });
+      for (const s of [strong, pricey]) {
+        for (let i = 0; i < 3; i++) {
+          await insertContract(sql, { buyerId: h.newAgent('b').agentId, sellerId: s, tags: ['rec-x'], price: 50n * M, createdAt: t(-5 * DAY), awardedAt: t(-5 * DAY), settledAt: t(-4 * DAY) });
+        }
+      }
+      // the verifier and the buyer have listings too: they must never be proposed
+      await insertListing(sql, { sellerId: verifier, tags: ['rec-x', 'rec-y'], price: 1n * M, createdAt: t(-DAY) });
+      await insertListing(sql, { sellerId: buyer, tags: ['rec-x', 'rec-y'], price: 1n * M, createdAt: t(-DAY) });
+      for (let i = 0; i < 12; i++) {
+        const n = h.newAgent('newcomer').agentId;
+        newcomers.push(n);
+        await insertListing(sql, { sellerId: n, tags: ['rec-other'], price: 100n * M, createdAt: t(-2 * DAY) });
+      }
+      contractId = await insertContract(sql, { buyerId: buyer, verifierId: verifier, tags: ['rec-x', 'rec-y'], budget: 100n * M, createdAt: t(-HOUR), deadline: t(DAY) });
+    });
+
+    it('should rank by the documented signals and never propose the buyer or the verifier', async () => {
+      const res = await insights.recommendSellers({ contractId, limit: 50, explorationRate: 0, requestId: 'req_rank' });
+      expect(res.explorationSlots).toBe(0);
+      expect(res.requestId).toBe('req_rank');
+      const ids = res.sellers.map((s) => s.sellerId);
+      expect(ids).not.toContain(buyer);
+      expect(ids).not.toContain(verifier);
+      expect(res.sellers[0]).toMatchObject({ sellerId: strong, rank: 1, exploration: false, listingId: strongListing });
+      expect(res.sellers[0].signals).toMatchObject({ tagMatch: 1, priceFit: 1 });
+      expect(res.sellers[0].signals!.matching).toBeUndefined();
+      expect(res.sellers[0].signals!.reputation).toBeGreaterThan(0.5);
+      const p = res.sellers.find((s) => s.sellerId === pricey)!;
+      expect(p.signals).toMatchObject({ tagMatch: 0.5, priceFit: 0.5 });
+      expect(p.rank).toBe(2);
+      expect(res.sellers.map((s) => s.rank)).toEqual(res.sellers.map((_, i) => i + 1));
+      for (let i = 1; i < res.sellers.length; i++) expect(res.sellers[i - 1].score).toBeGreaterThanOrEqual(res.sellers[i].score);
+    });
+
+    it('should give the same answer for the same request id and round(limit × rate) exploration slots', async () => {
+      const ask = (requestId: string) => insights.recommendSellers({ contractId, limit: 10, explorationRate: 0.3, requestId });
+      const a = await ask('req_fixed');
+      expect(await ask('req_fixed')).toEqual(a);
+      expect(a.explorationSlots).toBe(3);
+      const explored = a.sellers.filter((s) => s.exploration);
+      expect(Math.abs(explored.length - 3)).toBeLessThanOrEqual(1);
+      expect(explored.map((s) => s.rank)).toEqual([3, 6, 9]);
+      expect(a.sellers.slice(0, 2).map((s) => s.sellerId)).toEqual([strong, pricey]);
+      // without a request id the handler seeds with the call's request id, and echoes it
+      const generated = await insights.recommendSellers({ contractId, limit: 10, explorationRate: 0.3, requestId: '' });
+      expect(generated.requestId).not.toBe('');
+    });
+
+    it('should refuse limit and exploration_rate out of range (400) and an unknown contract (404)', async () => {
+      for (const bad of [{ limit: 0 }, { limit: 51 }, { explorationRate: 1.5 }, { explorationRate: -0.1 }]) {
+        expect(await grpcError(insights.recommendSellers({ contractId, requestId: 'r', ...bad }))).toMatchObject({ code: 'validation_failed' });
+      }
+      expect(await grpcError(insights.recommendSellers({ contractId: 'ctr_missing', requestId: 'r' }))).toMatchObject({
+        grpcCode: status.NOT_FOUND,
+        code: 'contract_not_found',
+      });
+    });
+
+    it('should recommend open contracts a seller may still offer on', async () => {
+      const sql = h.marketSql;
+      const t = (ms: number) => new Date(now().getTime() + ms);
+      const own = await insertContract(sql, { buyerId: strong, tags: ['rec-x'], createdAt: t(-HOUR), deadline: t(DAY) });
+      const verifies = await insertContract(sql, { buyerId: buyer, verifierId: strong, tags: ['rec-x'], createdAt: t(-HOUR), deadline: t(DAY) });
+      const offered = await insertContract(sql, { buyerId: buyer, tags: ['rec-x'], createdAt: t(-HOUR), deadline: t(DAY) });
+      await insertOffer(sql, { contractId: offered, sellerId: strong, createdAt: t(-HOUR / 2) });
+      const late = await insertContract(sql, { buyerId: buyer, tags: ['rec-x'], createdAt: t(-2 * DAY), deadline: t(-HOUR) });
+      const res = await insights.recommendContracts({ sellerId: strong, limit: 50, explorationRate: 0, requestId: 'req_c' });
+      const ids = res.contracts.map((c) => c.contractId);
+      expect(ids).toContain(contractId);
+      for (const excluded of [own, verifies, offered, late]) expect(ids).not.toContain(excluded);
+      const best = res.contracts.find((c) => c.contractId === contractId)!;
+      expect(best.signals).toMatchObject({ tagMatch: 1, priceFit: 1, reputation: 0.5 });
+      expect(await insights.recommendContracts({ sellerId: strong, limit: 5, explorationRate: 0.4, requestId: 'req_c' })).toEqual(
+        await insights.recommendContracts({ sellerId: strong, limit: 5, explorationRate: 0.4, requestId: 'req_c' }),
+      );
+      expect(await grpcError(insights.recommendContracts({ sellerId: 'test:nobody', requestId: 'r' }))).toMatchObject({ code: 'agent_not_found' });
+      expect(await grpcError(insights.recommendContracts({ sellerId: strong, limit: 51, requestId: 'r' }))).toMatchObject({ code: 'validation_failed' });
+    });
+  });
+});
