@@ -10,6 +10,7 @@
  *   h.wallet                       wallet-ledger gRPC client
  *   h.market                       MarketHandle (workers.sweep(), workers.recover(), stop())
  *   h.identity                     FakeIdentity (put/freeze agents)
+ *   h.bus                          the in-process event bus the market uses (publish other services' events)
  *   h.clock                        { now(): Date; advance(ms): void }  the market's clock
  *   h.operator(name?)              CallOptions for an operator ("operator:ops")
  *   h.as(agent | agentId)          CallOptions for an agent acting as itself
@@ -63,6 +64,7 @@ export interface MarketHarness {
   market: MarketHandle;
   config: MarketConfig;
   identity: FakeIdentity;
+  bus: EventBus;
   clock: { now(): Date; advance(ms: number): void };
   marketDb: TestDatabase;
   walletDb: TestDatabase;
@@ -149,6 +151,7 @@ export async function startMarketHarness(opts: { name?: string; env?: Record<str
     client: undefined as unknown as MarketClient,
     wallet,
     identity,
+    bus,
     clock,
     marketDb,
     walletDb,
