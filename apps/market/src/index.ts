@@ -18,6 +18,8 @@ import type { MarketContext } from './saga/context';
 import { MarketService } from './service/market.service';
 import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
 import { sweepDeadlines } from './workers/sweeper';
+import { integrityHandlers } from './grpc/integrity.handlers';
+import { IntegrityService } from './integrity/integrity.service';
 
 export { MarketConfigSchema, type MarketConfig } from './config';
 export { MARKET_SERVICE_NAME } from './grpc/server';
@@ -49,6 +51,8 @@ export interface MarketHandle {
     sweep(): Promise<number>;
     /** Runs every pending saga step (whatever its age); returns how many completed. */
     recover(): Promise<number>;
+    /** Pushes the integrity controls to wallet-ledger unless it acknowledged them; true when in sync. */
+    syncWalletControls(): Promise<boolean>;
   };
   stop(): Promise<void>;
 }
@@ -96,19 +100,23 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     notify: () => relay?.notify(),
   };
   const service = new MarketService(ctx);
+  const integrity = new IntegrityService(ctx);
   const workers = {
     sweep: () => sweepDeadlines(ctx),
     recover: async () => (await recoverSteps(ctx, null)) + (await recoverBuyerAliases(ctx)),
+    syncWalletControls: () => integrity.syncWallet(),
   };
   const sweeper = new Periodic('deadline-sweeper', config.MARKET_SWEEP_INTERVAL_MS, workers.sweep, logger);
   const recovery = new Periodic('saga-recovery', config.MARKET_RECOVERY_INTERVAL_MS, async () => (await recoverSteps(ctx, RECOVERY_MIN_AGE_MS)) + (await recoverBuyerAliases(ctx)), logger);
+  // Retries the wallet controls push while wallet-ledger has not acknowledged the latest change.
+  const walletSync = new Periodic('integrity-wallet-sync', config.MARKET_RECOVERY_INTERVAL_MS, async () => ((await integrity.syncWallet()) ? 0 : 1), logger);
 
   let grpc: GrpcServerHandle | undefined;
   let bus: EventBus | undefined;
   const ownsBus = deps.bus === undefined;
   const stop = async () => {
     await grpc?.shutdown();
-    await Promise.all([sweeper.stop(), recovery.stop()]);
+    await Promise.all([sweeper.stop(), recovery.stop(), walletSync.stop()]);
     await relay?.stop();
     if (ownsBus) await bus?.close();
     identity.close();
@@ -123,6 +131,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     areas.governance = governanceHandlers(new GovernanceService(ctx), logger);
     areas.coordination = coordinationHandlers(new CoordinationService(ctx), logger);
     areas.insights = insightsHandlers(new InsightsService(ctx), logger);
+    areas.integrity = integrityHandlers(integrity, logger);
     grpc = await startMarketGrpcServer({ service, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
@@ -136,8 +145,11 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     // Whatever a crash left pending is finished (or found still unreachable) before we serve.
     const recovered = await workers.recover();
     if (recovered > 0) logger.info({ recovered }, 'market saga steps recovered at start');
+    // The market is the single writer of wallet-ledger's controls: a change not yet acknowledged is pushed now.
+    if (!(await integrity.syncWallet().catch(() => false))) logger.warn('wallet controls not pushed at start; retried by the worker');
     sweeper.start();
     recovery.start();
+    walletSync.start();
     grpc.setServing();
   } catch (err) {
     await stop().catch((cleanupErr) => logger.error({ err: cleanupErr }, 'market cleanup after failed start failed'));

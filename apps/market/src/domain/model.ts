@@ -166,7 +166,7 @@ export interface Dispute {
   updatedAt: Date;
 }
 
-export type SagaKind = 'award' | 'settle' | 'release' | 'resolve';
+export type SagaKind = 'award' | 'settle' | 'release' | 'resolve' | 'correct';
 export type SagaStatus = 'pending' | 'done' | 'failed' | 'superseded';
 
 export interface SagaStep {

@@ -30,7 +30,8 @@ export type ContractVerb =
   | 'refunded'
   | 'split'
   | 'cancelled'
-  | 'expired';
+  | 'expired'
+  | 'corrected';
 
 /** Where a caller-less change (sweeper, recovery) comes from. */
 export const SYSTEM_CALLER: Caller = { actor: 'system:market', agentId: null, traceId: null };

@@ -12,6 +12,8 @@ import { transition } from '../domain/states';
 import { events, SYSTEM_CALLER } from '../events/market.events';
 import type { MarketContext } from './context';
 import { errorInfoFromGrpc, isDefiniteFailure } from './wallet-errors';
+import { applyCorrection, type CorrectParams } from '../integrity/correction';
+import { enforceIntegrity } from '../integrity/gate';
 
 /** How a step run ended: done, refused for good (award/resolve), or still pending (definite = refused but retried later). */
 export type StepOutcome =
@@ -26,7 +28,7 @@ function storedError(step: SagaStep): GrpcErrorInfo {
   return { grpcCode: status.FAILED_PRECONDITION, code: sep > 0 ? text.slice(0, sep) : text, message: sep > 0 ? text.slice(sep + 2) : text };
 }
 
-const FAULT_OF: Record<SagaKind, FaultPoint> = {
+const FAULT_OF: Partial<Record<SagaKind, FaultPoint>> = {
   award: 'award:after_hold',
   settle: 'settle:after_consume',
   release: 'release:after_refund',
@@ -52,13 +54,15 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
     const now = ctx.clock();
     let answer: WalletAnswer;
     try {
+      // Settlement gate (integrity): a settle step recorded before the switch/halt waits, pending.
+      if (step.kind === 'settle') await enforceIntegrity(client, 'settle');
       answer = await callWallet(ctx, step);
     } catch (err) {
       const error = errorInfoFromGrpc(err);
       const definite = isDefiniteFailure(err);
       const attempts = step.attempts + 1;
       const lastError = `${error.code}: ${error.message}`.slice(0, 1000);
-      if (definite && (step.kind === 'award' || step.kind === 'resolve')) {
+      if (definite && (step.kind === 'award' || step.kind === 'resolve' || step.kind === 'correct')) {
         await repo.updateStep(client, step.stepId, 'failed', attempts, lastError, true, now);
         return { status: 'failed', error } as StepOutcome;
       }
@@ -66,8 +70,9 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
       await repo.updateStep(client, step.stepId, 'pending', attempts, lastError, definite, now);
       return { status: 'pending', definite, error } as StepOutcome;
     }
-    if (ctx.faults.has(FAULT_OF[step.kind])) {
-      ctx.logger.warn({ fault: FAULT_OF[step.kind], step_id: step.stepId }, 'fault injection: killing the process');
+    const fault = FAULT_OF[step.kind];
+    if (fault && ctx.faults.has(fault)) {
+      ctx.logger.warn({ fault, step_id: step.stepId }, 'fault injection: killing the process');
       process.kill(process.pid, 'SIGKILL');
       await new Promise(() => undefined); // never commit
     }
@@ -163,6 +168,12 @@ async function callWallet(ctx: MarketContext, step: SagaStep): Promise<WalletAns
         });
       }
       return {};
+    }
+    case 'correct': {
+      // Erroneous clear: wallet-ledger reverses the settlement receipt; the buyer is the scope.
+      const p = step.params as unknown as CorrectParams;
+      const res = await ctx.wallet.correctSettlement({ agentId: p.buyerId, receiptId: p.receiptId, reason: p.reason, idempotencyKey: key });
+      return { receiptId: res.receipt?.receiptId };
     }
   }
 }
@@ -261,5 +272,8 @@ async function apply(
       await events.contract(client, after.status as 'settled' | 'refunded' | 'split', after, caller);
       return;
     }
+    case 'correct':
+      await applyCorrection(client, contract, step, answer.receiptId, now, caller, ctx.logger);
+      return;
   }
 }

@@ -18,6 +18,7 @@ import type { MarketContext } from '../saga/context';
 import { drain, runStep, type StepOutcome } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { idempotent } from './idempotency';
+import { enforceIntegrity } from '../integrity/gate';
 import { DEFAULT_RESALE_MAX_DEPTH } from '../governance/resale';
 import { checkResaleAward, checkResaleOffer, planResale, recordResaleReview, withResaleReview, withResaleReviews } from '../governance/resale.hooks';
 
@@ -118,6 +119,7 @@ export class MarketService {
 
   createContract(req: marketV1.CreateContractRequest, caller: Caller): Promise<marketV1.CreateContractResponse> {
     return idempotent(this.ctx, caller, 'CreateContract', req, marketV1.CreateContractRequest.toJSON(req), marketV1.CreateContractResponse, async () => {
+      await enforceIntegrity(this.pool, 'new_contract');
       const now = this.ctx.clock();
       const buyerId = resolveParty(caller, 'buyer_id', req.buyerId);
       const title = v.text('title', req.title, 1, 200);
@@ -393,6 +395,7 @@ export class MarketService {
   awardOffer(req: marketV1.AwardOfferRequest, caller: Caller): Promise<marketV1.AwardOfferResponse> {
     return idempotent(this.ctx, caller, 'AwardOffer', req, marketV1.AwardOfferRequest.toJSON(req), marketV1.AwardOfferResponse, async () => {
       requireOperator(caller);
+      await enforceIntegrity(this.pool, 'award');
       await this.contractOr404(req.contractId);
       await this.drainOrFail(req.contractId);
       const step = await this.tx(async (client) => {
@@ -454,6 +457,7 @@ export class MarketService {
         await events.result(client, 'submitted', r, caller);
         await events.contract(client, 'delivered', contract, caller);
         if (c.verificationMode === 'auto') {
+          await enforceIntegrity(client, 'settle'); // refused → the whole delivery rolls back
           r = { ...r, status: transition('result', r.status, 'accepted') };
           await repo.setResultStatus(client, r.resultId, r.status, now);
           contract = { ...contract, status: transition('contract', contract.status, 'accepted') };
@@ -517,6 +521,7 @@ export class MarketService {
       if (!SIGNATURE_B64.test(req.signature) || (await this.ctx.agents.verifySignature(verifierId, message, req.signature)) === null) {
         throw errors.invalidArgument('report_signature_invalid', 'the signature does not verify with a key of verifier_id');
       }
+      if (verdict === 'pass') await enforceIntegrity(this.pool, 'settle');
       let settle: SagaStep | null = null;
       const report = await this.tx(async (client) => {
         const locked = must(await repo.lockContract(client, c.contractId), 'contract');
@@ -756,6 +761,8 @@ export class MarketService {
         }
         const plan = resolutionPlan({ escrowHeld: c.escrowStatus === 'held', price: must(c.price, 'price'), feeBps: this.ctx.feeBps, outcome, sellerShareBps });
         transition('contract', c.status, plan.contractStatus);
+        // Paying the seller out of escrow is a settlement; refunds and post-settlement transfers back are not.
+        if (plan.wallet === 'settle') await enforceIntegrity(client, 'settle');
         const params: ResolveParams = {
           disputeId: d.disputeId,
           buyerId: c.buyerId,

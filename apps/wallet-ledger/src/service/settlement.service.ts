@@ -27,7 +27,8 @@ export interface ExchangeSigner {
 
 /**
  * Market settlement and refund of a buyer's hold, each with a receipt signed by the exchange key.
- * Both obey the `settlements` kill switch.
+ * Settle obeys the `settlements` kill switch (also forced on while the market is halted); Refund
+ * does not: money going back to the payer is always allowed (read-only mode still applies).
  */
 export class SettlementService {
   constructor(
@@ -96,7 +97,6 @@ export class SettlementService {
 
     return execute(this.ctx.writer, {
       idempotency,
-      control: 'settlements',
       codec: walletV1.RefundResponse,
       plan: async () => {
         const hold = await this.holds.ownedHold(payer, req.holdId);

@@ -1,0 +1,159 @@
+import { decodeCursor, errors, newId, resolveLimit } from '@exchange/platform';
+import { marketV1Integrity } from '@exchange/proto';
+import type pg from 'pg';
+import { withTransaction } from '../data/db';
+import * as repo from '../data/market.repo';
+import { requireOperator, type Caller } from '../domain/caller';
+import * as v from '../domain/validation';
+import * as map from '../grpc/market.mapper';
+import type { MarketContext } from '../saga/context';
+import { drain, runStep } from '../saga/executor';
+import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
+import { idempotent } from '../service/idempotency';
+import { correctStep } from './correction';
+import { integrityChanged } from './integrity.events';
+import { stateFromProto, toProtoAudit, toProtoSnapshot } from './integrity.mapper';
+import { insertAudit, listAudit, readIntegrity, saveKillSwitch, saveState, type AuditEntry } from './integrity.repo';
+import { checkStateChange, isKillSwitchName, KILL_SWITCHES, type Integrity } from './integrity-states';
+import { syncWalletControls } from './wallet-sync';
+
+const AUDIT_ACTIONS = ['state_changed', 'kill_switch_set', 'erroneous_clear', 'buyer_alias_updated', 'resale_review_decided'];
+
+/**
+ * MarketIntegrityService: state, kill switches, the audit log and the erroneous clear. Every
+ * change locks the integrity row, writes its audit row and exchange.market.integrity.* event in
+ * that transaction, then pushes the wallet controls (failure → wallet_controls_synced false,
+ * retried by the integrity-wallet-sync worker).
+ */
+export class IntegrityService {
+  constructor(private readonly ctx: MarketContext) {}
+
+  async getState(): Promise<marketV1Integrity.GetIntegrityStateResponse> {
+    return { integrity: toProtoSnapshot(await readIntegrity(this.ctx.pool)) };
+  }
+
+  setState(req: marketV1Integrity.SetIntegrityStateRequest, caller: Caller): Promise<marketV1Integrity.SetIntegrityStateResponse> {
+    const R = marketV1Integrity.SetIntegrityStateResponse;
+    return idempotent(this.ctx, caller, 'SetIntegrityState', req, marketV1Integrity.SetIntegrityStateRequest.toJSON(req), R, async () => {
+      requireOperator(caller);
+      const wanted = stateFromProto(req.state);
+      const reason = v.text('reason', req.reason, 1, 500);
+      const integrity = await this.change(caller, reason, async (client, before, operator, now) => {
+        checkStateChange(before.state, wanted);
+        await saveState(client, wanted, reason, operator, now);
+        return { action: 'state_changed', subject: wanted, details: { before: before.state, after: wanted } };
+      });
+      return { integrity, idempotentReplayed: false };
+    });
+  }
+
+  setKillSwitch(req: marketV1Integrity.SetKillSwitchRequest, caller: Caller): Promise<marketV1Integrity.SetKillSwitchResponse> {
+    const R = marketV1Integrity.SetKillSwitchResponse;
+    return idempotent(this.ctx, caller, 'SetKillSwitch', req, marketV1Integrity.SetKillSwitchRequest.toJSON(req), R, async () => {
+      requireOperator(caller);
+      const name = req.name;
+      if (!isKillSwitchName(name)) {
+        throw errors.invalidArgument('validation_failed', `name must be one of ${KILL_SWITCHES.join(', ')}`, { field: 'name' });
+      }
+      const reason = v.text('reason', req.reason, 1, 500);
+      const integrity = await this.change(caller, reason, async (client, before, operator, now) => {
+        const was = before.killSwitches.find((k) => k.name === name)?.enabled ?? false;
+        await saveKillSwitch(client, name, req.enabled, reason, operator, now);
+        return { action: 'kill_switch_set', subject: name, details: { name, before: { enabled: was }, after: { enabled: req.enabled } } };
+      });
+      return { integrity, idempotentReplayed: false };
+    });
+  }
+
+  async listAudit(req: marketV1Integrity.ListIntegrityAuditRequest, caller: Caller): Promise<marketV1Integrity.ListIntegrityAuditResponse> {
+    requireOperator(caller);
+    const action = req.action === undefined || req.action === '' ? undefined : req.action;
+    if (action !== undefined && !AUDIT_ACTIONS.includes(action)) {
+      throw errors.invalidArgument('validation_failed', `action must be one of ${AUDIT_ACTIONS.join(', ')}`, { field: 'action' });
+    }
+    const page = await listAudit(this.ctx.pool, { action }, {
+      limit: resolveLimit(req.page?.limit),
+      after: req.page?.cursor ? decodeCursor(req.page.cursor) : null,
+    });
+    return { entries: page.data.map(toProtoAudit), page: { nextCursor: page.nextCursor ?? '' } };
+  }
+
+  /**
+   * Erroneous clear: SETTLED → CORRECTED. A `correct` saga step is recorded under the contract
+   * lock, then run: wallet-ledger reverses the settlement receipt (CorrectSettlement, key
+   * mkt:<contract>:correct:<step>) and the step's transaction marks the contract corrected with
+   * its audit row and events. A wallet refusal (insufficient_funds…) fails the step: the
+   * contract stays SETTLED and a new request may try again.
+   */
+  correctErroneousClear(
+    req: marketV1Integrity.CorrectErroneousClearRequest,
+    caller: Caller,
+  ): Promise<marketV1Integrity.CorrectErroneousClearResponse> {
+    const R = marketV1Integrity.CorrectErroneousClearResponse;
+    return idempotent(this.ctx, caller, 'CorrectErroneousClear', req, marketV1Integrity.CorrectErroneousClearRequest.toJSON(req), R, async () => {
+      requireOperator(caller);
+      if (req.contractId === '') throw errors.invalidArgument('validation_failed', 'contract_id is required', { field: 'contract_id' });
+      const reason = v.text('reason', req.reason, 1, 500);
+      if (!(await repo.getContract(this.ctx.pool, req.contractId))) throw errors.notFound('contract', req.contractId);
+      const { reachable } = await drain(this.ctx, req.contractId);
+      if (!reachable) throw walletUnavailable();
+      const step = await withTransaction(this.ctx.pool, async (client) => {
+        const c = await repo.lockContract(client, req.contractId);
+        if (!c) throw errors.notFound('contract', req.contractId);
+        if (c.status !== 'settled') throw errors.invalidState('contract', c.status, 'corrected');
+        if (c.receiptId === null) {
+          throw errors.failedPrecondition('invalid_state', 'the contract has no settlement receipt', { current: c.status, wanted: 'corrected' });
+        }
+        if (await repo.hasPendingStep(client, c.contractId, 'correct')) {
+          throw errors.failedPrecondition('invalid_state', 'a correction of this contract is in progress', { current: c.status, wanted: 'corrected' });
+        }
+        const s = correctStep(c, { buyerId: c.buyerId, receiptId: c.receiptId, reason, operator: operatorOf(caller) }, this.ctx.clock());
+        await repo.insertStep(client, s);
+        return s;
+      });
+      const outcome = await runStep(this.ctx, step.stepId, caller);
+      if (outcome.status === 'failed') throw asDomainError(outcome.error);
+      if (outcome.status === 'pending') throw outcome.definite ? asDomainError(outcome.error) : walletUnavailable();
+      const contract = await repo.getContract(this.ctx.pool, req.contractId);
+      if (!contract || contract.correctionReceiptId === null) throw new Error('the correction was not recorded');
+      const { receipt } = await this.ctx.wallet.getReceipt({ receiptId: contract.correctionReceiptId, contractId: '' });
+      return { contract: map.toProtoContract(contract), receipt, idempotentReplayed: false };
+    });
+  }
+
+  /** Pushes the wallet controls when wallet-ledger has not acknowledged the current version (worker, start-up). */
+  syncWallet(opts: { force?: boolean } = {}): Promise<boolean> {
+    return syncWalletControls(this.ctx, opts);
+  }
+
+  /** One integrity change: lock, apply, audit + event in one transaction; then the wallet push. */
+  private async change(
+    caller: Caller,
+    reason: string,
+    apply: (
+      client: pg.PoolClient,
+      before: Integrity,
+      operator: string,
+      now: Date,
+    ) => Promise<{ action: string; subject: string; details: Record<string, unknown> }>,
+  ): Promise<marketV1Integrity.IntegritySnapshot> {
+    const operator = operatorOf(caller);
+    await withTransaction(this.ctx.pool, async (client) => {
+      const before = await readIntegrity(client, { lock: true });
+      const now = this.ctx.clock();
+      const what = await apply(client, before, operator, now);
+      const audit: AuditEntry = { auditId: newId('aud'), operator, reason, createdAt: now, ...what };
+      await insertAudit(client, audit);
+      await integrityChanged(client, audit, await readIntegrity(client), caller);
+    });
+    this.ctx.notify();
+    await syncWalletControls(this.ctx).catch((err) => {
+      this.ctx.logger.warn({ err: (err as Error).message }, 'wallet controls push failed');
+    });
+    return toProtoSnapshot(await readIntegrity(this.ctx.pool));
+  }
+}
+
+function operatorOf(caller: Caller): string {
+  return caller.actor ?? 'operator:unknown';
+}

@@ -1,0 +1,329 @@
+import { status } from '@grpc/grpc-js';
+import { createServiceClient, type PromiseClient } from '@exchange/platform';
+import { marketV1, marketV1Integrity, walletV1 } from '@exchange/proto';
+import { awardedContract, contractInput, grpcError, openContract, startMarketHarness, type MarketHarness, type TestAgent } from './market-harness';
+
+const CS = marketV1.ContractStatus;
+const IS = marketV1Integrity.IntegrityState;
+type IntegrityClient = PromiseClient<typeof marketV1Integrity.MarketIntegrityServiceService>;
+
+describe('market integrity (state, kill switches, enforcement, wallet controls)', () => {
+  let h: MarketHarness;
+  let integrity: IntegrityClient;
+
+  beforeAll(async () => {
+    h = await startMarketHarness({ name: 'market_integrity' });
+    integrity = createServiceClient(marketV1Integrity.MarketIntegrityServiceService, `127.0.0.1:${h.market.grpcPort}`);
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const setState = (state: marketV1Integrity.IntegrityState, reason = 'test') =>
+    integrity.setIntegrityState({ state, reason, idempotencyKey: '' }, h.operator());
+  const setSwitch = (name: string, enabled: boolean, reason = 'test') =>
+    integrity.setKillSwitch({ name, enabled, reason, idempotencyKey: '' }, h.operator());
+
+  /** Back to normal with every switch off (the database is shared by the whole file). */
+  afterEach(async () => {
+    const { integrity: now } = await integrity.getIntegrityState({});
+    for (const k of now!.killSwitches) if (k.enabled) await setSwitch(k.name, false, 'test cleanup');
+    if (now!.state !== IS.INTEGRITY_STATE_NORMAL) await setState(IS.INTEGRITY_STATE_NORMAL, 'test cleanup');
+  });
+
+  /** An awarded contract with a delivered result, ready for the buyer's report. */
+  async function delivered() {
+    const a = await awardedContract(h);
+    const { result } = await h.client.submitResult(
+      { contractId: a.contract.contractId, sellerId: '', summary: 'done', artifactRefs: [], payloadJson: '{}', idempotencyKey: '' },
+      h.as(a.seller),
+    );
+    return { ...a, result: result! };
+  }
+
+  function verify(buyer: TestAgent, contractId: string, resultId: string, verdict: 'pass' | 'fail' = 'pass') {
+    const checks = [{ name: 'ok', ok: verdict === 'pass' }];
+    const signature = h.signReport(buyer, { verifierId: buyer.agentId, resultId, verdict, score: 1, checks });
+    return h.client.submitVerification(
+      {
+        contractId,
+        verifierId: '',
+        resultId,
+        verdict: verdict === 'pass' ? marketV1.Verdict.VERDICT_PASS : marketV1.Verdict.VERDICT_FAIL,
+        score: 1,
+        checks,
+        signature,
+        idempotencyKey: '',
+      },
+      h.as(buyer),
+    );
+  }
+
+  async function settled() {
+    const d = await delivered();
+    const res = await verify(d.buyer, d.contract.contractId, d.result.resultId);
+    expect(res.contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
+    return { ...d, contract: res.contract! };
+  }
+
+  const walletControls = async () => (await h.wallet.getControls({})).controls!;
+
+  describe('GetIntegrityState / SetIntegrityState', () => {
+    it('should start normal with all six switches off, in order, and in sync', async () => {
+      const { integrity: s } = await integrity.getIntegrityState({}, h.as(h.newAgent()));
+      expect(s).toMatchObject({ state: IS.INTEGRITY_STATE_NORMAL, walletControlsSynced: true });
+      expect(s!.killSwitches.map((k) => [k.name, k.enabled])).toEqual([
+        ['new_contracts', false],
+        ['awards', false],
+        ['settlements', false],
+        ['withdrawals', false],
+        ['faucet', false],
+        ['read_only', false],
+      ]);
+    });
+
+    it('should go up one step at a time, down any number, audit every change and push halted to the wallet', async () => {
+      const skip = await grpcError(setState(IS.INTEGRITY_STATE_RESTRICTED));
+      expect(skip).toMatchObject({ grpcCode: status.FAILED_PRECONDITION, code: 'invalid_state', details: { current: 'normal', wanted: 'restricted' } });
+      const same = await grpcError(setState(IS.INTEGRITY_STATE_NORMAL));
+      expect(same).toMatchObject({ code: 'invalid_state', details: { current: 'normal', wanted: 'normal' } });
+
+      const up = await setState(IS.INTEGRITY_STATE_ELEVATED, 'odd volume');
+      expect(up.integrity).toMatchObject({ state: IS.INTEGRITY_STATE_ELEVATED, reason: 'odd volume', setBy: 'operator:ops', walletControlsSynced: true });
+      await setState(IS.INTEGRITY_STATE_RESTRICTED);
+      const halted = await setState(IS.INTEGRITY_STATE_HALTED, 'incident');
+      expect(halted.integrity!.state).toBe(IS.INTEGRITY_STATE_HALTED);
+      expect(await walletControls()).toEqual({ readOnly: false, killSwitches: ['settlements'] });
+
+      const down = await setState(IS.INTEGRITY_STATE_NORMAL, 'resolved');
+      expect(down.integrity).toMatchObject({ state: IS.INTEGRITY_STATE_NORMAL, reason: 'resolved', walletControlsSynced: true });
+      expect(await walletControls()).toEqual({ readOnly: false, killSwitches: [] });
+
+      const audit = await integrity.listIntegrityAudit({ action: 'state_changed', page: { limit: 4, cursor: '' } }, h.operator());
+      expect(audit.entries.map((e) => [e.subject, e.reason, e.operator])).toEqual([
+        ['normal', 'resolved', 'operator:ops'],
+        ['halted', 'incident', 'operator:ops'],
+        ['restricted', 'test', 'operator:ops'],
+        ['elevated', 'odd volume', 'operator:ops'],
+      ]);
+      expect(JSON.parse(audit.entries[0].detailsJson)).toEqual({ before: 'halted', after: 'normal' });
+      const events = (await h.outbox()).filter((e) => e.type.startsWith('exchange.market.integrity.'));
+      expect(events.map((e) => e.type).slice(-4)).toEqual(Array(4).fill('exchange.market.integrity.state_changed'));
+      expect(events.at(-1)!.data).toMatchObject({ audit: { action: 'state_changed', subject: 'normal' }, integrity: { state: 'INTEGRITY_STATE_NORMAL' } });
+    });
+
+    it('should refuse agents, a missing reason and an unknown state or switch', async () => {
+      const agent = h.newAgent();
+      const denied = await grpcError(integrity.setIntegrityState({ state: IS.INTEGRITY_STATE_ELEVATED, reason: 'r', idempotencyKey: '' }, h.as(agent)));
+      expect(denied).toMatchObject({ grpcCode: status.PERMISSION_DENIED, code: 'operator_required' });
+      expect(await grpcError(integrity.listIntegrityAudit({ page: undefined }, h.as(agent)))).toMatchObject({ code: 'operator_required' });
+      expect(await grpcError(setState(IS.INTEGRITY_STATE_ELEVATED, ''))).toMatchObject({ grpcCode: status.INVALID_ARGUMENT, code: 'validation_failed' });
+      expect(await grpcError(setState(IS.INTEGRITY_STATE_ELEVATED, 'x'.repeat(501)))).toMatchObject({ code: 'validation_failed' });
+      expect(await grpcError(setState(IS.INTEGRITY_STATE_UNSPECIFIED))).toMatchObject({ code: 'validation_failed', details: { field: 'state' } });
+      expect(await grpcError(setSwitch('everything', true))).toMatchObject({ code: 'validation_failed', details: { field: 'name' } });
+      expect((await integrity.getIntegrityState({})).integrity!.state).toBe(IS.INTEGRITY_STATE_NORMAL);
+    });
+
+    it('should replay a change by idempotency key', async () => {
+      const req = { state: IS.INTEGRITY_STATE_ELEVATED, reason: 'once', idempotencyKey: 'integrity-key-1' };
+      const first = await integrity.setIntegrityState(req, h.operator());
+      const again = await integrity.setIntegrityState(req, h.operator());
+      expect(again).toEqual({ ...first, idempotentReplayed: true });
+      const audit = await integrity.listIntegrityAudit({ action: 'state_changed', page: { limit: 1, cursor: '' } }, h.operator());
+      expect(audit.entries[0].reason).toBe('once');
+      expect(audit.page!.nextCursor).not.toBe('');
+    });
+  });
+
+  describe('enforcement: each state and switch blocks exactly its actions', () => {
+    it('restricted: new contracts only', async () => {
+      const open = await openContract(h);
+      const d = await delivered();
+      await setState(IS.INTEGRITY_STATE_ELEVATED);
+      await h.client.createContract(contractInput(), h.as(open.buyer)); // elevated blocks nothing
+      await setState(IS.INTEGRITY_STATE_RESTRICTED);
+      expect(await grpcError(h.client.createContract(contractInput(), h.as(open.buyer)))).toMatchObject({
+        grpcCode: status.UNAVAILABLE,
+        code: 'market_restricted',
+      });
+      await h.client.awardOffer({ contractId: open.contract.contractId, offerId: open.offer.offerId, idempotencyKey: '' }, h.operator());
+      expect((await verify(d.buyer, d.contract.contractId, d.result.resultId)).contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
+    });
+
+    it('halted: new contracts, awards and settlements; refunds still go back; nothing changes on a refusal', async () => {
+      const open = await openContract(h);
+      const d = await delivered();
+      const toCancel = await awardedContract(h);
+      await setState(IS.INTEGRITY_STATE_ELEVATED);
+      await setState(IS.INTEGRITY_STATE_RESTRICTED);
+      await setState(IS.INTEGRITY_STATE_HALTED);
+      expect(await grpcError(h.client.createContract(contractInput(), h.as(open.buyer)))).toMatchObject({ code: 'market_halted' });
+      expect(
+        await grpcError(h.client.awardOffer({ contractId: open.contract.contractId, offerId: open.offer.offerId, idempotencyKey: '' }, h.operator())),
+      ).toMatchObject({ grpcCode: status.UNAVAILABLE, code: 'market_halted' });
+      const eventsBefore = (await h.outbox(d.contract.contractId)).length;
+      expect(await grpcError(verify(d.buyer, d.contract.contractId, d.result.resultId))).toMatchObject({ code: 'market_halted' });
+      expect((await h.client.getContract({ contractId: d.contract.contractId })).contract!.status).toBe(CS.CONTRACT_STATUS_DELIVERED);
+      expect((await h.outbox(d.contract.contractId)).length).toBe(eventsBefore);
+      expect(await h.balances(d.buyer.agentId)).toEqual({ available: '50', held: '100' });
+      // Money going back is never blocked.
+      const cancelled = await h.client.cancelContract({ contractId: toCancel.contract.contractId, reason: 'halt', idempotencyKey: '' }, h.as(toCancel.seller));
+      expect(cancelled.contract!.status).toBe(CS.CONTRACT_STATUS_CANCELLED);
+      expect(await h.balances(toCancel.buyer.agentId)).toEqual({ available: '150', held: '0' });
+
+      await setState(IS.INTEGRITY_STATE_NORMAL);
+      expect((await verify(d.buyer, d.contract.contractId, d.result.resultId)).contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
+    });
+
+    it('new_contracts and awards switches block only their action', async () => {
+      const open = await openContract(h);
+      await setSwitch('new_contracts', true);
+      expect(await grpcError(h.client.createContract(contractInput(), h.as(open.buyer)))).toMatchObject({
+        grpcCode: status.UNAVAILABLE,
+        code: 'kill_switch:new_contracts',
+      });
+      await setSwitch('new_contracts', false);
+      await setSwitch('awards', true);
+      await h.client.createContract(contractInput(), h.as(open.buyer));
+      const award = () => h.client.awardOffer({ contractId: open.contract.contractId, offerId: open.offer.offerId, idempotencyKey: '' }, h.operator());
+      expect(await grpcError(award())).toMatchObject({ code: 'kill_switch:awards' });
+      await setSwitch('awards', false);
+      expect((await award()).contract!.status).toBe(CS.CONTRACT_STATUS_AWARDED);
+    });
+
+    it('settlements switch: passing reports and auto settles wait, failing reports do not; the wallet refuses too', async () => {
+      const d = await delivered();
+      const auto = await awardedContract(h, { contract: { verificationMode: marketV1.VerificationMode.VERIFICATION_MODE_AUTO } });
+      await setSwitch('settlements', true);
+      expect(await walletControls()).toEqual({ readOnly: false, killSwitches: ['settlements'] });
+      expect(await grpcError(verify(d.buyer, d.contract.contractId, d.result.resultId))).toMatchObject({ code: 'kill_switch:settlements' });
+      const deliverAuto = () =>
+        h.client.submitResult(
+          { contractId: auto.contract.contractId, sellerId: '', summary: 'done', artifactRefs: [], payloadJson: '{}', idempotencyKey: '' },
+          h.as(auto.seller),
+        );
+      expect(await grpcError(deliverAuto())).toMatchObject({ code: 'kill_switch:settlements' });
+      expect((await h.client.getContract({ contractId: auto.contract.contractId })).contract!.status).toBe(CS.CONTRACT_STATUS_AWARDED);
+      // A failing report moves no money: allowed.
+      const f = await delivered();
+      expect((await verify(f.buyer, f.contract.contractId, f.result.resultId, 'fail')).contract!.status).toBe(CS.CONTRACT_STATUS_AWARDED);
+
+      await setSwitch('settlements', false);
+      expect((await verify(d.buyer, d.contract.contractId, d.result.resultId)).contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
+      expect((await deliverAuto()).contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
+    });
+
+    it('withdrawals and faucet switches reach the wallet and block nothing in the market', async () => {
+      const buyer = h.newAgent('buyer');
+      await setSwitch('faucet', true);
+      await setSwitch('withdrawals', true);
+      expect(await walletControls()).toEqual({ readOnly: false, killSwitches: ['withdrawals', 'faucet'] });
+      const faucet = await grpcError(h.wallet.faucet({ agentId: buyer.agentId, amount: '1', currency: 'CREDIT', category: 'c', idempotencyKey: 'k1' }));
+      expect(faucet).toMatchObject({ grpcCode: status.UNAVAILABLE, code: 'kill_switch:faucet' });
+      await setSwitch('faucet', false);
+      await h.fund(buyer.agentId, '150');
+      const { contract } = await h.client.createContract(contractInput(), h.as(buyer));
+      expect(contract!.status).toBe(CS.CONTRACT_STATUS_OPEN);
+    });
+
+    it('read_only: every gated action, and the wallet goes read-only', async () => {
+      const open = await openContract(h);
+      const d = await delivered();
+      await setSwitch('read_only', true);
+      expect(await walletControls()).toMatchObject({ readOnly: true });
+      expect(await grpcError(h.client.createContract(contractInput(), h.as(open.buyer)))).toMatchObject({ code: 'read_only' });
+      expect(
+        await grpcError(h.client.awardOffer({ contractId: open.contract.contractId, offerId: open.offer.offerId, idempotencyKey: '' }, h.operator())),
+      ).toMatchObject({ code: 'read_only' });
+      expect(await grpcError(verify(d.buyer, d.contract.contractId, d.result.resultId))).toMatchObject({ code: 'read_only' });
+      // Reads still work, and so does the integrity API (it is how read-only mode is left).
+      expect((await h.client.getContract({ contractId: d.contract.contractId })).contract!.status).toBe(CS.CONTRACT_STATUS_DELIVERED);
+      await setSwitch('read_only', false);
+      expect(await walletControls()).toEqual({ readOnly: false, killSwitches: [] });
+    });
+  });
+
+  describe('wallet controls propagation', () => {
+    it('should answer the change with wallet_controls_synced=false while wallet-ledger is down, and the worker catches up', async () => {
+      await h.stopWallet();
+      try {
+        const res = await setSwitch('withdrawals', true, 'wallet down');
+        expect(res.integrity).toMatchObject({ walletControlsSynced: false });
+        expect(res.integrity!.killSwitches.find((k) => k.name === 'withdrawals')).toMatchObject({ enabled: true, reason: 'wallet down', setBy: 'operator:ops' });
+        expect(await h.market.workers.syncWalletControls()).toBe(false);
+      } finally {
+        await h.startWallet();
+      }
+      expect((await integrity.getIntegrityState({})).integrity!.walletControlsSynced).toBe(false);
+      expect(await h.market.workers.syncWalletControls()).toBe(true);
+      expect((await integrity.getIntegrityState({})).integrity!.walletControlsSynced).toBe(true);
+      expect(await walletControls()).toEqual({ readOnly: false, killSwitches: ['withdrawals'] });
+    });
+  });
+
+  describe('CorrectErroneousClear', () => {
+    it('should reverse the settlement exactly, mark the contract corrected, audit it, and refuse a second time', async () => {
+      const feesBefore = await h.feesBalance();
+      const s = await settled();
+      expect(await h.balances(s.buyer.agentId)).toEqual({ available: '50', held: '0' });
+      expect(await h.balances(s.seller.agentId)).toEqual({ available: '99', held: '0' });
+      const res = await integrity.correctErroneousClear({ contractId: s.contract.contractId, reason: 'cleared in error', idempotencyKey: '' }, h.operator());
+      expect(res.contract).toMatchObject({
+        status: CS.CONTRACT_STATUS_CORRECTED,
+        correctionReason: 'cleared in error',
+        correctionReceiptId: res.receipt!.receiptId,
+        receiptId: s.contract.receiptId,
+      });
+      expect(res.contract!.correctedAt).toBeInstanceOf(Date);
+      expect(res.receipt).toMatchObject({
+        kind: walletV1.ReceiptKind.RECEIPT_KIND_CORRECTION,
+        correctsReceiptId: s.contract.receiptId,
+        reason: 'cleared in error',
+        amount: '100',
+        fee: '1',
+      });
+      expect(await h.balances(s.buyer.agentId)).toEqual({ available: '150', held: '0' });
+      expect(await h.balances(s.seller.agentId)).toEqual({ available: '0', held: '0' });
+      expect(await h.feesBalance()).toBe(feesBefore);
+      expect((await h.wallet.checkLedger({})).ok).toBe(true);
+
+      const types = (await h.outbox(s.contract.contractId)).map((e) => e.type);
+      expect(types.filter((t) => t === 'exchange.market.contract.corrected')).toHaveLength(1);
+      expect(types.filter((t) => t === 'exchange.market.integrity.erroneous_clear')).toHaveLength(1);
+      const audit = await integrity.listIntegrityAudit({ action: 'erroneous_clear', page: { limit: 1, cursor: '' } }, h.operator());
+      expect(audit.entries[0]).toMatchObject({ subject: s.contract.contractId, reason: 'cleared in error', operator: 'operator:ops' });
+
+      const twice = await grpcError(integrity.correctErroneousClear({ contractId: s.contract.contractId, reason: 'again', idempotencyKey: '' }, h.operator()));
+      expect(twice).toMatchObject({ grpcCode: status.FAILED_PRECONDITION, code: 'invalid_state', details: { current: 'corrected', wanted: 'corrected' } });
+    });
+
+    it('should refuse a contract not settled, an agent and an unknown contract', async () => {
+      const a = await awardedContract(h);
+      const notSettled = await grpcError(integrity.correctErroneousClear({ contractId: a.contract.contractId, reason: 'r', idempotencyKey: '' }, h.operator()));
+      expect(notSettled).toMatchObject({ code: 'invalid_state', details: { current: 'awarded', wanted: 'corrected' } });
+      const agent = await grpcError(integrity.correctErroneousClear({ contractId: a.contract.contractId, reason: 'r', idempotencyKey: '' }, h.as(a.buyer)));
+      expect(agent).toMatchObject({ code: 'operator_required' });
+      const missing = await grpcError(integrity.correctErroneousClear({ contractId: 'ctr_missing', reason: 'r', idempotencyKey: '' }, h.operator()));
+      expect(missing).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'contract_not_found' });
+      const noReason = await grpcError(integrity.correctErroneousClear({ contractId: a.contract.contractId, reason: '', idempotencyKey: '' }, h.operator()));
+      expect(noReason).toMatchObject({ code: 'validation_failed' });
+    });
+
+    it('should answer insufficient_funds when the seller spent the payout, leave the contract settled, and succeed later', async () => {
+      const s = await settled();
+      const other = h.newAgent('other');
+      await h.wallet.transfer({ agentId: s.seller.agentId, toAgentId: other.agentId, amount: '90', currency: 'CREDIT', idempotencyKey: 'spend-1' });
+      const short = await grpcError(integrity.correctErroneousClear({ contractId: s.contract.contractId, reason: 'wrong', idempotencyKey: '' }, h.operator()));
+      expect(short).toMatchObject({ grpcCode: status.FAILED_PRECONDITION, code: 'insufficient_funds' });
+      expect((await h.client.getContract({ contractId: s.contract.contractId })).contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
+      expect(await h.balances(s.buyer.agentId)).toEqual({ available: '50', held: '0' });
+      expect((await h.outbox(s.contract.contractId)).map((e) => e.type)).not.toContain('exchange.market.contract.corrected');
+
+      await h.wallet.transfer({ agentId: other.agentId, toAgentId: s.seller.agentId, amount: '90', currency: 'CREDIT', idempotencyKey: 'spend-2' });
+      const ok = await integrity.correctErroneousClear({ contractId: s.contract.contractId, reason: 'wrong', idempotencyKey: '' }, h.operator());
+      expect(ok.contract!.status).toBe(CS.CONTRACT_STATUS_CORRECTED);
+      expect(await h.balances(s.buyer.agentId)).toEqual({ available: '150', held: '0' });
+      expect((await h.wallet.checkLedger({})).ok).toBe(true);
+    });
+  });
+});
