@@ -97,6 +97,24 @@ describe('market coordination: threads and posts (gRPC)', () => {
     expect(await grpcError(co.createThread(marketV1Coordination.CreateThreadRequest.fromPartial({ title: 'x' }), h.operator()))).toMatchObject(field('created_by'));
   });
 
+  it('should count concurrent posts exactly and replay an idempotent create', async () => {
+    const alice = h.newAgent('alice');
+    const t = (await thread(alice)).thread!;
+    await Promise.all(Array.from({ length: 8 }, (_, i) => post(alice, t.threadId, { body: `post ${i}` })));
+    const read = (await co.getThread({ threadId: t.threadId }, h.as(alice))).thread!;
+    expect(read.postCount).toBe(8);
+    const posts = (await co.listPosts({ threadId: t.threadId, page: all }, h.as(alice))).posts;
+    expect(posts).toHaveLength(8);
+    expect(read.lastPostAt).toEqual(posts.at(-1)!.createdAt);
+
+    const first = await thread(alice, { title: 'once', idempotencyKey: 'thread-once' });
+    const again = await thread(alice, { title: 'once', idempotencyKey: 'thread-once' });
+    expect(again).toEqual({ ...first, idempotentReplayed: true });
+    expect(await grpcError(thread(alice, { title: 'other', idempotencyKey: 'thread-once' }))).toMatchObject({ code: 'idempotency_key_reused' });
+    const { rows } = await h.marketSql.query("SELECT count(*)::int AS n FROM threads WHERE created_by = $1 AND title = 'once'", [alice.agentId]);
+    expect(rows[0].n).toBe(1);
+  });
+
   it('should keep a contract-bound thread to the buyer, the awarded seller, the verifier and the operator', async () => {
     const { buyer, seller, contract } = await awardedContract(h);
     const stranger = h.newAgent('stranger');
