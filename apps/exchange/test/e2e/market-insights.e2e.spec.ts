@@ -76,7 +76,7 @@ describe('GET /v1/reputation/{agent_id}', () => {
   });
 
   it('refuses an unknown agent (404), bad windows and a future as_of (400) and anonymous callers (401)', async () => {
-    expectProblem(await m.op('GET', '/v1/reputation/e2e%3Anobody'), 404, 'agent_not_found');
+    expectProblem(await m.op('GET', '/v1/reputation/e2e%3Aagent%3Anobody'), 404, 'agent_not_found');
     const path = `/v1/reputation/${encodeURIComponent(settled.seller.agentId)}`;
     expectProblem(await m.op('GET', `${path}?window_days=0`), 400, 'validation_failed');
     expectProblem(await m.op('GET', `${path}?window_days=3651`), 400, 'validation_failed');
@@ -111,7 +111,7 @@ describe('GET /v1/reputation/verifier/{verifier_id}', () => {
   });
 
   it('refuses an unknown verifier (404), a bad window (400) and anonymous callers (401)', async () => {
-    expectProblem(await m.op('GET', '/v1/reputation/verifier/e2e%3Anobody'), 404, 'verifier_not_found');
+    expectProblem(await m.op('GET', '/v1/reputation/verifier/e2e%3Aagent%3Anobody'), 404, 'verifier_not_found');
     const path = `/v1/reputation/verifier/${encodeURIComponent(settled.buyer.agentId)}`;
     expectProblem(await m.op('GET', `${path}?window_days=abc`), 400, 'validation_failed');
     expectProblem(await m.op('GET', `${path}?as_of=${encodeURIComponent(FUTURE())}`), 400, 'validation_failed');
@@ -171,7 +171,7 @@ describe('GET /v1/recommendations/sellers/{seller_id}/contracts', () => {
   });
 
   it('refuses an unknown seller (404), a bad limit (400) and anonymous callers (401)', async () => {
-    expectProblem(await m.op('GET', '/v1/recommendations/sellers/e2e%3Anobody/contracts'), 404, 'agent_not_found');
+    expectProblem(await m.op('GET', '/v1/recommendations/sellers/e2e%3Aagent%3Anobody/contracts'), 404, 'agent_not_found');
     expectProblem(await m.op('GET', `${path()}?limit=abc`), 400, 'validation_failed');
     expect((await anonymous(path())).status).toBe(401);
   });
