@@ -102,6 +102,12 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['post', '/v1/market-integrity/kill-switches', ['200', '400', '401', '403', '409', '429', '503']],
   ['post', '/v1/market-integrity/erroneous-clear', ['200', '400', '401', '403', '404', '409', '429', '503']],
   ['get', '/v1/market-integrity/audit', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/reputation/{agent_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/reputation/verifier/{verifier_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/recommendations/contracts/{contract_id}/sellers', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/recommendations/sellers/{seller_id}/contracts', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/price-index', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/task-tape', ['200', '400', '401', '403', '429', '503']],
   ['get', '/openapi.json', ['200', '429']],
   ['get', '/api-reference', ['200']],
 ];
