@@ -20,8 +20,6 @@ import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
 import { sweepDeadlines } from './workers/sweeper';
 import { integrityHandlers } from './grpc/integrity.handlers';
 import { IntegrityService } from './integrity/integrity.service';
-import { integrityHandlers } from './grpc/integrity.handlers';
-import { IntegrityService } from './integrity/integrity.service';
 
 export { MarketConfigSchema, type MarketConfig } from './config';
 export { MARKET_SERVICE_NAME } from './grpc/server';
@@ -103,17 +101,13 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   };
   const service = new MarketService(ctx);
   const integrity = new IntegrityService(ctx);
-  const integrity = new IntegrityService(ctx);
   const workers = {
     sweep: () => sweepDeadlines(ctx),
     recover: async () => (await recoverSteps(ctx, null)) + (await recoverBuyerAliases(ctx)),
     syncWalletControls: () => integrity.syncWallet(),
-    syncWalletControls: () => integrity.syncWallet(),
   };
   const sweeper = new Periodic('deadline-sweeper', config.MARKET_SWEEP_INTERVAL_MS, workers.sweep, logger);
   const recovery = new Periodic('saga-recovery', config.MARKET_RECOVERY_INTERVAL_MS, async () => (await recoverSteps(ctx, RECOVERY_MIN_AGE_MS)) + (await recoverBuyerAliases(ctx)), logger);
-  // Retries the wallet controls push while wallet-ledger has not acknowledged the latest change.
-  const walletSync = new Periodic('integrity-wallet-sync', config.MARKET_RECOVERY_INTERVAL_MS, async () => ((await integrity.syncWallet()) ? 0 : 1), logger);
   // Retries the wallet controls push while wallet-ledger has not acknowledged the latest change.
   const walletSync = new Periodic('integrity-wallet-sync', config.MARKET_RECOVERY_INTERVAL_MS, async () => ((await integrity.syncWallet()) ? 0 : 1), logger);
 
@@ -138,7 +132,6 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     areas.coordination = coordinationHandlers(new CoordinationService(ctx), logger);
     areas.insights = insightsHandlers(new InsightsService(ctx), logger);
     areas.integrity = integrityHandlers(integrity, logger);
-    areas.integrity = integrityHandlers(integrity, logger);
     grpc = await startMarketGrpcServer({ service, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
@@ -154,11 +147,8 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     if (recovered > 0) logger.info({ recovered }, 'market saga steps recovered at start');
     // The market is the single writer of wallet-ledger's controls: a change not yet acknowledged is pushed now.
     if (!(await integrity.syncWallet().catch(() => false))) logger.warn('wallet controls not pushed at start; retried by the worker');
-    // The market is the single writer of wallet-ledger's controls: a change not yet acknowledged is pushed now.
-    if (!(await integrity.syncWallet().catch(() => false))) logger.warn('wallet controls not pushed at start; retried by the worker');
     sweeper.start();
     recovery.start();
-    walletSync.start();
     walletSync.start();
     grpc.setServing();
   } catch (err) {

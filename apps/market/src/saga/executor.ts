@@ -14,8 +14,6 @@ import type { MarketContext } from './context';
 import { errorInfoFromGrpc, isDefiniteFailure } from './wallet-errors';
 import { applyCorrection, type CorrectParams } from '../integrity/correction';
 import { enforceIntegrity } from '../integrity/gate';
-import { applyCorrection, type CorrectParams } from '../integrity/correction';
-import { enforceIntegrity } from '../integrity/gate';
 
 /** How a step run ended: done, refused for good (award/resolve), or still pending (definite = refused but retried later). */
 export type StepOutcome =
@@ -274,9 +272,6 @@ async function apply(
       await events.contract(client, after.status as 'settled' | 'refunded' | 'split', after, caller);
       return;
     }
-    case 'correct':
-      await applyCorrection(client, contract, step, answer.receiptId, now, caller, ctx.logger);
-      return;
     case 'correct':
       await applyCorrection(client, contract, step, answer.receiptId, now, caller, ctx.logger);
       return;

@@ -19,7 +19,6 @@ import { drain, runStep, type StepOutcome } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { idempotent } from './idempotency';
 import { enforceIntegrity } from '../integrity/gate';
-import { enforceIntegrity } from '../integrity/gate';
 import { DEFAULT_RESALE_MAX_DEPTH } from '../governance/resale';
 import { checkResaleAward, checkResaleOffer, planResale, recordResaleReview, withResaleReview, withResaleReviews } from '../governance/resale.hooks';
 
@@ -120,7 +119,6 @@ export class MarketService {
 
   createContract(req: marketV1.CreateContractRequest, caller: Caller): Promise<marketV1.CreateContractResponse> {
     return idempotent(this.ctx, caller, 'CreateContract', req, marketV1.CreateContractRequest.toJSON(req), marketV1.CreateContractResponse, async () => {
-      await enforceIntegrity(this.pool, 'new_contract');
       await enforceIntegrity(this.pool, 'new_contract');
       const now = this.ctx.clock();
       const buyerId = resolveParty(caller, 'buyer_id', req.buyerId);
@@ -523,7 +521,6 @@ export class MarketService {
       if (!SIGNATURE_B64.test(req.signature) || (await this.ctx.agents.verifySignature(verifierId, message, req.signature)) === null) {
         throw errors.invalidArgument('report_signature_invalid', 'the signature does not verify with a key of verifier_id');
       }
-      if (verdict === 'pass') await enforceIntegrity(this.pool, 'settle');
       if (verdict === 'pass') await enforceIntegrity(this.pool, 'settle');
       let settle: SagaStep | null = null;
       const report = await this.tx(async (client) => {
