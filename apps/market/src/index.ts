@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPgPool, runMigrations } from '@exchange/db';
-import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
+import { createEventBus, OutboxRelay, type EventBus, type Subscription } from '@exchange/events';
 import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1, walletV1 } from '@exchange/proto';
 import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
 import { startMarketGrpcServer, type MarketAreaHandlers } from './grpc/server';
 import { insightsHandlers } from './grpc/insights.handlers';
 import { InsightsService } from './insights/insights.service';
+import { CatalogService } from './catalog/catalog.service';
+import { startFixtureConsumer } from './catalog/fixture-consumer';
+import { catalogHandlers } from './grpc/catalog.handlers';
 import { CoordinationService } from './coordination/coordination.service';
 import { GovernanceService } from './governance/governance.service';
 import { coordinationHandlers } from './grpc/coordination.handlers';
@@ -93,6 +96,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     clock: deps.clock ?? (() => new Date()),
     logger,
     feeBps: config.MARKET_FEE_BPS,
+    exchangeEnv: config.EXCHANGE_ENV,
     resaleMaxDepth: config.MARKET_RESALE_MAX_DEPTH,
     awardGraceMs: config.MARKET_AWARD_GRACE_MS,
     disputeWindowDays: config.MARKET_DISPUTE_WINDOW_DAYS,
@@ -114,9 +118,11 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   let grpc: GrpcServerHandle | undefined;
   let bus: EventBus | undefined;
   const ownsBus = deps.bus === undefined;
+  let fixtureConsumer: Subscription | undefined;
   const stop = async () => {
     await grpc?.shutdown();
     await Promise.all([sweeper.stop(), recovery.stop(), walletSync.stop()]);
+    await fixtureConsumer?.stop();
     await relay?.stop();
     if (ownsBus) await bus?.close();
     identity.close();
@@ -128,10 +134,11 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   try {
     // Each area of part 2 adds its handlers here (integrity, insights, catalog, coordination, governance).
     const areas: MarketAreaHandlers = {};
-    areas.governance = governanceHandlers(new GovernanceService(ctx), logger);
-    areas.coordination = coordinationHandlers(new CoordinationService(ctx), logger);
     areas.insights = insightsHandlers(new InsightsService(ctx), logger);
     areas.integrity = integrityHandlers(integrity, logger);
+    areas.catalog = catalogHandlers(new CatalogService(pool), logger);
+    areas.governance = governanceHandlers(new GovernanceService(ctx), logger);
+    areas.coordination = coordinationHandlers(new CoordinationService(ctx), logger);
     grpc = await startMarketGrpcServer({ service, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
@@ -142,6 +149,8 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     bus = deps.bus ?? (await createEventBus({ natsUrl: config.NATS_URL, logger }));
     relay = new OutboxRelay({ pool, bus, logger });
     relay.start();
+    // The fixtures index follows the registry's object events (durable market-fixtures).
+    fixtureConsumer = await startFixtureConsumer({ bus, pool, logger, notify: ctx.notify });
     // Whatever a crash left pending is finished (or found still unreachable) before we serve.
     const recovered = await workers.recover();
     if (recovered > 0) logger.info({ recovered }, 'market saga steps recovered at start');

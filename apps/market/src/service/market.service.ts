@@ -1,6 +1,6 @@
 import { must } from '../domain/invariant';
 import { decodeCursor, errors, newId, resolveLimit, uuidv7 } from '@exchange/platform';
-import { marketV1, type commonV1 } from '@exchange/proto';
+import { identityV1, marketV1, type commonV1 } from '@exchange/proto';
 import type pg from 'pg';
 import { withTransaction, isUniqueViolation } from '../data/db';
 import * as repo from '../data/market.repo';
@@ -21,6 +21,8 @@ import { idempotent } from './idempotency';
 import { enforceIntegrity } from '../integrity/gate';
 import { DEFAULT_RESALE_MAX_DEPTH } from '../governance/resale';
 import { checkResaleAward, checkResaleOffer, planResale, recordResaleReview, withResaleReview, withResaleReviews } from '../governance/resale.hooks';
+import { resolveContractDefaults } from '../catalog/contract-defaults';
+import { isSandboxContract } from '../catalog/inheritance';
 
 /** Base64 of a 64-byte ed25519 signature; anything else is not a signature (no identity call). */
 const SIGNATURE_B64 = /^[A-Za-z0-9+/]{86}==$/;
@@ -123,17 +125,19 @@ export class MarketService {
       const now = this.ctx.clock();
       const buyerId = resolveParty(caller, 'buyer_id', req.buyerId);
       const title = v.text('title', req.title, 1, 200);
-      const description = v.text('description', req.description, 0, 20000);
-      const tags = v.tags(req.tags);
-      const budget = v.money('budget', req.budget);
-      const deadline = v.futureDeadline(req.deadline, now);
-      const acceptanceCriteria = v.text('acceptance_criteria', req.acceptanceCriteria, 1, 20000);
-      const mode = req.verificationMode === marketV1.VerificationMode.VERIFICATION_MODE_UNSPECIFIED ? 'buyer' : map.requiredEnum(map.verificationMode, req.verificationMode, 'verification_mode');
+      // Template defaults fill what the request left out (catalog); then the usual field rules.
+      const defaults = await resolveContractDefaults(this.pool, req, now);
+      const description = v.text('description', defaults.description, 0, 20000);
+      const tags = v.tags(defaults.tags);
+      const budget = v.money('budget', defaults.budget);
+      const deadline = v.futureDeadline(defaults.deadline, now);
+      const acceptanceCriteria = v.text('acceptance_criteria', defaults.acceptanceCriteria, 1, 20000);
+      const mode = defaults.verificationMode ?? 'buyer';
       const verifierId = req.verifierId === undefined || req.verifierId === '' ? null : req.verifierId;
       if (mode === 'verifier' && verifierId === null) throw errors.invalidArgument('verifier_required', 'verification_mode verifier needs a verifier_id');
       if (mode !== 'verifier' && verifierId !== null) throw errors.invalidArgument('verifier_not_allowed', `verifier_id is only for verification_mode verifier`);
       if (verifierId !== null && verifierId === buyerId) throw errors.invalidArgument('verifier_is_buyer', 'the buyer cannot be the verifier');
-      await this.ctx.agents.active(buyerId);
+      const buyer = await this.ctx.agents.active(buyerId);
       if (verifierId !== null && !(await repo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
       const listingId = req.listingId === undefined || req.listingId === '' ? null : req.listingId;
       if (listingId !== null && !(await repo.getListing(this.pool, listingId))) throw notFound('listing', listingId);
@@ -167,11 +171,11 @@ export class MarketService {
         buyerPrivate: req.buyerPrivate === true,
         buyerAlias: null,
         buyerAliasGeneration: 0,
-        templateId: null,
-        workProductTemplateId: null,
-        fixtureId: null,
+        templateId: defaults.templateId,
+        workProductTemplateId: defaults.workProductTemplateId,
+        fixtureId: defaults.fixtureId,
         resaleOf: resale?.resaleOf ?? null,
-        sandbox: false,
+        sandbox: isSandboxContract(this.ctx.exchangeEnv, buyer.level === identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED),
         correctedAt: null,
         correctionReceiptId: null,
         correctionReason: null,
