@@ -108,6 +108,12 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['get', '/v1/recommendations/sellers/{seller_id}/contracts', ['200', '400', '401', '403', '404', '429', '503']],
   ['get', '/v1/price-index', ['200', '400', '401', '403', '429', '503']],
   ['get', '/v1/task-tape', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/contract-templates', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/contract-templates/{template_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/work-product-templates', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/work-product-templates/{template_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/fixtures', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/fixtures/sellers', ['200', '400', '401', '403', '429', '503']],
   ['get', '/openapi.json', ['200', '429']],
   ['get', '/api-reference', ['200']],
 ];
