@@ -3,6 +3,9 @@ import { createServiceClient, type PromiseClient } from '@exchange/platform';
 import { marketV1, marketV1Insights } from '@exchange/proto';
 import { awardedContract, grpcError, startMarketHarness, type MarketHarness } from './market-harness';
 import { insertContract, insertDispute, insertListing, insertOffer, insertReport } from './insights-fixtures';
+import { InsightsService } from '../src/insights/insights.service';
+import type { MatchingSignals } from '../src/insights/matching';
+import type { MarketContext } from '../src/saga/context';
 
 type InsightsClient = PromiseClient<typeof marketV1Insights.MarketInsightsServiceService>;
 const W = marketV1Insights.InsightWindow;
@@ -386,6 +389,22 @@ describe('market insights (gRPC, seeded history)', () => {
       // without a request id the handler seeds with the call's request id, and echoes it
       const generated = await insights.recommendSellers({ contractId, limit: 10, explorationRate: 0.3, requestId: '' });
       expect(generated.requestId).not.toBe('');
+    });
+
+    it('should blend a telemetry matching boost through the MatchingSignals hook', async () => {
+      const matching: MatchingSignals = {
+        forSellers: async (_contractId, ids) => new Map(ids.filter((x) => x === pricey).map((x) => [x, 1])),
+        forContracts: async () => new Map(),
+      };
+      // recommendations read only the pool and the clock of the market context
+      const service = new InsightsService({ pool: h.marketSql, clock: () => h.clock.now() } as unknown as MarketContext, matching);
+      const plain = await insights.recommendSellers({ contractId, limit: 50, explorationRate: 0, requestId: 'req_m' });
+      const boosted = await service.recommendSellers({ contractId, limit: 50, explorationRate: 0, requestId: 'req_m' }, 'unused');
+      const before = plain.sellers.find((x) => x.sellerId === pricey)!;
+      const after = boosted.sellers.find((x) => x.sellerId === pricey)!;
+      expect(after.signals!.matching).toBe(1);
+      expect(after.score).toBeCloseTo(0.85 * before.score + 0.15, 6);
+      expect(boosted.sellers.find((x) => x.sellerId === strong)!.signals!.matching).toBeUndefined();
     });
 
     it('should refuse limit and exploration_rate out of range (400) and an unknown contract (404)', async () => {

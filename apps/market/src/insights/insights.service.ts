@@ -8,6 +8,7 @@ import * as repo from './insights.repo';
 import { clampBoost, noMatchingSignals, type MatchingSignals } from './matching';
 import { priceIndex } from './percentiles';
 import {
+  decayEpoch,
   jaccard,
   priceFit,
   rankWithExploration,
@@ -50,15 +51,6 @@ function resolveWindow(value: marketV1Insights.InsightWindow, allowed: readonly 
     throw errors.invalidArgument('validation_failed', `window must be one of ${allowed.join(', ')}`, { field: 'window' });
   }
   return name;
-}
-
-/**
- * Recommendation signals decay from the start of the current UTC hour, not from the instant of
- * the call: "same request id + same data → same answer" holds all hour long. Facts newer than the
- * epoch still count (at full weight); filters (open, deadline ahead) use the real now.
- */
-export function decayEpoch(now: Date): Date {
-  return new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
 }
 
 const money = (amount: bigint, currency: string): commonV1.Money => ({ amount: formatAmount(amount), currency });

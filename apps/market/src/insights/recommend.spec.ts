@@ -1,5 +1,5 @@
 import { sample, seededRandom } from './prng';
-import { combine, jaccard, priceFit, rankWithExploration, recency, resolveExplorationRate, resolveLimit, type Candidate } from './recommend';
+import { combine, decayEpoch, jaccard, priceFit, rankWithExploration, recency, resolveExplorationRate, resolveLimit, type Candidate } from './recommend';
 
 describe('recommendation signals', () => {
   it('jaccard: shared tags over all tags', () => {
@@ -19,6 +19,10 @@ describe('recommendation signals', () => {
     expect(recency(now, now, 30)).toBe(1);
     expect(recency(new Date('2026-01-01T00:00:00Z'), now, 30)).toBe(0.5);
     expect(recency(null, now, 30)).toBe(0);
+  });
+  it('decayEpoch: the start of the UTC hour', () => {
+    expect(decayEpoch(new Date('2026-01-31T10:59:59.999Z'))).toEqual(new Date('2026-01-31T10:00:00.000Z'));
+    expect(decayEpoch(new Date('2026-01-31T11:00:00.000Z'))).toEqual(new Date('2026-01-31T11:00:00.000Z'));
   });
   it('combine: 0.4 tag + 0.3 reputation + 0.2 price + 0.1 recency; matching takes 15%', () => {
     const s = { tagMatch: 0.5, reputation: 0.8, priceFit: 1, recency: 0.5, matching: null };

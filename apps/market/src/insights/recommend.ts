@@ -77,6 +77,15 @@ export function recency(last: Date | null, now: Date, halfLifeDays: number): num
   return Math.pow(0.5, Math.max(0, now.getTime() - last.getTime()) / (halfLifeDays * DAY_MS));
 }
 
+/**
+ * Recommendation signals decay from the start of the current UTC hour, not from the instant of
+ * the call: "same request id + same data → same answer" holds all hour long. Facts newer than the
+ * epoch still count (at full weight); filters (open, deadline ahead) use the real now.
+ */
+export function decayEpoch(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+}
+
 /** Weighted sum of the signals; a matching boost, when present, takes MATCHING_WEIGHT of the score. */
 export function combine(s: Signals): number {
   const base = SIGNAL_WEIGHTS.tagMatch * s.tagMatch + SIGNAL_WEIGHTS.reputation * s.reputation + SIGNAL_WEIGHTS.priceFit * s.priceFit + SIGNAL_WEIGHTS.recency * s.recency;
