@@ -210,7 +210,6 @@ export const CreateContractBody = Type.Object(
         verifier_id: VERIFIER,
         idempotency_key: 'ctr-create-001',
       },
-      { title: 'Fix the CSV parser', template_id: 'code-change-with-tests', description: 'Quoted newlines break it', idempotency_key: 'ctr-create-002' },
     ],
   },
 );
