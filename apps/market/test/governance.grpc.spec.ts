@@ -107,6 +107,7 @@ describe('market governance: resale lineage reviews and buyer alias updates (gRP
       expect(decided.contract).toMatchObject({ contractId: id, status: marketV1.ContractStatus.CONTRACT_STATUS_OPEN });
       const awarded = await h.client.awardOffer({ contractId: id, offerId: offer!.offerId, idempotencyKey: '' }, h.operator());
       expect(awarded.contract!.status).toBe(marketV1.ContractStatus.CONTRACT_STATUS_AWARDED);
+      expect(awarded.contract!.resaleReview!.status).toBe(RS.RESALE_REVIEW_STATUS_APPROVED);
 
       expect(await grpcError(decide(contract!.resaleReview!.decisionRef, 'reject'))).toMatchObject({
         grpcCode: status.FAILED_PRECONDITION,

@@ -90,10 +90,11 @@ export class MarketService {
     return result;
   }
 
+  /** The contract as answered to callers: a resale carries its lineage review (no query otherwise). */
   private async contractOr404(id: string): Promise<Contract> {
     const c = await repo.getContract(this.pool, id);
     if (!c) throw notFound('contract', id);
-    return c;
+    return withResaleReview(this.pool, c);
   }
 
   /** Runs the contract's pending steps first; 503 wallet_unavailable when one is left without an answer. */
@@ -207,7 +208,7 @@ export class MarketService {
   }
 
   async getContract(req: marketV1.GetContractRequest, caller: Caller): Promise<marketV1.GetContractResponse> {
-    const c = await this.withBuyerAlias(await withResaleReview(this.pool, await this.contractOr404(req.contractId)), caller.traceId);
+    const c = await this.withBuyerAlias(await this.contractOr404(req.contractId), caller.traceId);
     return { contract: map.toProtoContract(contractView(c, caller)) };
   }
 
