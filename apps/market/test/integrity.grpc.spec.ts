@@ -213,6 +213,31 @@ describe('market integrity (state, kill switches, enforcement, wallet controls)'
       expect((await deliverAuto()).contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
     });
 
+    it('settlements switch: a resolution paying the seller waits, one refunding the buyer does not', async () => {
+      const DO = marketV1.DisputeOutcome;
+      const openDispute = async () => {
+        const d = await delivered();
+        const { dispute } = await h.client.openDispute(
+          { contractId: d.contract.contractId, openedBy: '', reason: 'late', evidenceRefs: [], idempotencyKey: '' },
+          h.as(d.buyer),
+        );
+        return { ...d, disputeId: dispute!.disputeId };
+      };
+      const toSeller = await openDispute();
+      const toBuyer = await openDispute();
+      await setSwitch('settlements', true);
+      const resolve = (disputeId: string, outcome: marketV1.DisputeOutcome) =>
+        h.client.resolveDispute({ disputeId, outcome, rationale: 'evidence', idempotencyKey: '' }, h.operator());
+      expect(await grpcError(resolve(toSeller.disputeId, DO.DISPUTE_OUTCOME_SELLER))).toMatchObject({ code: 'kill_switch:settlements' });
+      expect((await h.client.getContract({ contractId: toSeller.contract.contractId })).contract!.status).toBe(CS.CONTRACT_STATUS_DISPUTED);
+      expect(await h.balances(toSeller.buyer.agentId)).toEqual({ available: '50', held: '100' });
+      const refunded = await resolve(toBuyer.disputeId, DO.DISPUTE_OUTCOME_BUYER);
+      expect(refunded.contract!.status).toBe(CS.CONTRACT_STATUS_REFUNDED);
+      expect(await h.balances(toBuyer.buyer.agentId)).toEqual({ available: '150', held: '0' });
+      await setSwitch('settlements', false);
+      expect((await resolve(toSeller.disputeId, DO.DISPUTE_OUTCOME_SELLER)).contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
+    });
+
     it('withdrawals and faucet switches reach the wallet and block nothing in the market', async () => {
       const buyer = h.newAgent('buyer');
       await setSwitch('faucet', true);
