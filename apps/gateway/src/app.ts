@@ -26,6 +26,7 @@ import integrityRoutes from './routes/v1/integrity/index';
 import insightsRoutes from './routes/v1/insights/index';
 import catalogRoutes from './routes/v1/catalog/index';
 import coordinationRoutes from './routes/v1/coordination/index';
+import governanceRoutes from './routes/v1/governance/index';
 import aliasMintRoutes from './routes/v1/registry/alias-mint';
 import aliasReadRoutes from './routes/v1/registry/aliases';
 import artifactsRoutes from './routes/v1/registry/artifacts';
@@ -131,6 +132,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(insightsRoutes, { prefix: '/v1' });
   await fastify.register(catalogRoutes, { prefix: '/v1' });
   await fastify.register(coordinationRoutes, { prefix: '/v1' });
+  await fastify.register(governanceRoutes, { prefix: '/v1' });
   // Registry areas (objects, artifacts, attestations/receipts/casefiles, aliases), full paths under /v1.
   await fastify.register(objectsRoutes, { prefix: '/v1' });
   await fastify.register(artifactsRoutes, { prefix: '/v1', maxBytes: config.ARTIFACT_MAX_BYTES });

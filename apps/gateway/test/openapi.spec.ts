@@ -119,6 +119,10 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['get', '/v1/coordination/threads/{thread_id}', ['200', '400', '401', '403', '404', '429', '503']],
   ['post', '/v1/coordination/threads/{thread_id}/posts', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
   ['get', '/v1/coordination/threads/{thread_id}/posts', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/contracts/{contract_id}/buyer-alias', ['200', '400', '401', '403', '404', '409', '422', '429', '503']],
+  ['get', '/v1/contracts/resale-lineage/review-decisions', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/contracts/resale-lineage/review-decisions/{decision_ref}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/contracts/resale-lineage/review-decisions/{decision_ref}', ['200', '400', '401', '403', '404', '409', '422', '429', '503']],
   ['get', '/openapi.json', ['200', '429']],
   ['get', '/api-reference', ['200']],
 ];
