@@ -1,6 +1,11 @@
 // ExchangeClient: one transport shared by per-area APIs (`client.agents`, `client.wallets`, `client.contracts`…),
 // each in its own file, so the client never grows into one giant class.
 import { AgentsApi } from './agents';
+import { FixturesApi, TemplatesApi } from './catalog';
+import { CoordinationApi } from './coordination';
+import { ResaleReviewsApi } from './governance';
+import { MarketDataApi, RecommendationsApi, ReputationApi } from './insights';
+import { IntegrityApi } from './integrity';
 import { getHealth, type Health } from './health';
 import { LedgerApi } from './ledger';
 import { ContractsApi, DisputesApi, ListingsApi, OffersApi, ResultsApi, TelemetryApi, VerifiersApi } from './market';
@@ -26,6 +31,18 @@ export class ExchangeClient {
   /** Verifier profiles, and `verifiers.listings`. */
   readonly verifiers: VerifiersApi;
   readonly telemetry: TelemetryApi;
+  /** Market integrity: state, kill switches, erroneous clear, audit (changes are operator only). */
+  readonly integrity: IntegrityApi;
+  readonly reputation: ReputationApi;
+  readonly recommendations: RecommendationsApi;
+  /** Contract and work-product templates. */
+  readonly templates: TemplatesApi;
+  readonly fixtures: FixturesApi;
+  readonly coordination: CoordinationApi;
+  /** Price index and task tape. */
+  readonly marketData: MarketDataApi;
+  /** Resale lineage reviews (operator). */
+  readonly resaleReviews: ResaleReviewsApi;
   /** Registry: signed objects, artifacts, attestations, casefiles, party aliases, identity reveals. */
   readonly objects: ObjectsApi;
   readonly artifacts: ArtifactsApi;
@@ -49,6 +66,14 @@ export class ExchangeClient {
     this.listings = new ListingsApi(this.transport);
     this.verifiers = new VerifiersApi(this.transport);
     this.telemetry = new TelemetryApi(this.transport);
+    this.integrity = new IntegrityApi(this.transport);
+    this.reputation = new ReputationApi(this.transport);
+    this.recommendations = new RecommendationsApi(this.transport);
+    this.templates = new TemplatesApi(this.transport);
+    this.fixtures = new FixturesApi(this.transport);
+    this.coordination = new CoordinationApi(this.transport);
+    this.marketData = new MarketDataApi(this.transport);
+    this.resaleReviews = new ResaleReviewsApi(this.transport);
     this.objects = new ObjectsApi(this.transport);
     this.artifacts = new ArtifactsApi(this.transport);
     this.attestations = new AttestationsApi(this.transport);

@@ -29,9 +29,33 @@ export interface Money {
   currency: string;
 }
 
+export type ResaleReviewStatus = 'pending' | 'approved' | 'rejected';
+
+/** The operator review of a resale contract's lineage (awards wait while pending). */
+export interface ResaleReview {
+  decision_ref: string;
+  contract_id: string;
+  resale_of: string;
+  root_contract_id: string;
+  /** 1 = resale of an original contract. */
+  depth: number;
+  /** Every contract of the chain, root first, ending with resale_of. */
+  lineage: string[];
+  status: ResaleReviewStatus;
+  decided_by: string | null;
+  reason: string | null;
+  decided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Contract {
   contract_id: string;
-  buyer_id: string;
+  /** null when the buyer is private and you are neither a party nor the operator (see buyer_alias). */
+  buyer_id: string | null;
+  buyer_private: boolean;
+  /** `anon:…` party alias of a private buyer. */
+  buyer_alias: string | null;
   title: string;
   description: string;
   tags: string[];
@@ -55,6 +79,19 @@ export interface Contract {
   updated_at: string;
   awarded_at: string | null;
   settled_at: string | null;
+  /** The contract template it inherited defaults from. */
+  template_id: string | null;
+  work_product_template_id: string | null;
+  fixture_id: string | null;
+  /** Resale: the parent contract, and the operator review of the lineage. */
+  resale_of: string | null;
+  resale_review: ResaleReview | null;
+  /** Sandbox activity (left out of the price index by default). */
+  sandbox: boolean;
+  /** Erroneous clear (status `corrected`): when, the correction receipt and the operator's reason. */
+  corrected_at: string | null;
+  correction_receipt_id: string | null;
+  correction_reason: string | null;
 }
 
 export interface Listing {

@@ -35,15 +35,33 @@ export interface CreateContractInput extends Idempotent {
   title: string;
   description?: string;
   tags?: string[];
-  budget: Money;
-  /** Strictly in the future. */
-  deadline: Date | string;
-  acceptanceCriteria: string;
-  /** Default `buyer`. */
+  /** Required unless `templateId` names a template that suggests a budget. */
+  budget?: Money;
+  /** Strictly in the future. Default with a template: now + its `default_deadline`. */
+  deadline?: Date | string;
+  /** Required unless `templateId` is given (then inherited). */
+  acceptanceCriteria?: string;
+  /** Default `buyer` (or the template's). */
   verificationMode?: VerificationMode;
   /** Required with mode `verifier`. */
   verifierId?: string;
   listingId?: string;
+  /** Hide the buyer behind a party alias. */
+  buyerPrivate?: boolean;
+  /** A contract template (`client.templates.contracts()`): what you leave out is inherited. */
+  templateId?: string;
+  workProductTemplateId?: string;
+  /** A fixture (`client.fixtures.list()`) the work is checked against. */
+  fixtureId?: string;
+  /** Resale: the contract you were awarded and now subcontract (awards wait for an operator review). */
+  resaleOf?: string;
+}
+
+export interface UpdateBuyerAliasInput extends Idempotent {
+  /** 1–500 characters, kept in the audit log. */
+  reason: string;
+  /** true (default): a fresh alias; false: the buyer becomes visible. */
+  buyerPrivate?: boolean;
 }
 
 export interface ListContractsParams extends PageParams {
@@ -141,7 +159,7 @@ export interface ListVerifierListingsParams extends PageParams {
 }
 
 /** Drops undefined members so that an absent optional is absent from the JSON body. */
-function compact(body: Record<string, unknown>): Record<string, unknown> {
+export function compact(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }
 const iso = (value: Date | string): string => (value instanceof Date ? value.toISOString() : value);
@@ -149,14 +167,14 @@ const money = (m: Money): Money => ({ amount: m.amount, currency: m.currency });
 const contractPath = (contractId: string, suffix = ''): string => `/v1/contracts/${pathSegment(contractId)}${suffix}`;
 
 /** Shared plumbing of the market APIs. */
-class MarketBase {
+export class MarketBase {
   constructor(protected readonly transport: Transport) {}
 
   protected post<T>(path: string, body: Record<string, unknown>, key: string | undefined): Promise<T> {
     return sendIdempotent<T>(this.transport, { method: 'POST', path, body: compact(body) }, key);
   }
 
-  protected read<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
+  protected read<T>(path: string, query?: Record<string, string | number | boolean | undefined>): Promise<T> {
     return this.transport.request<T>({ method: 'GET', path, query });
   }
 }
@@ -230,12 +248,17 @@ export class ContractsApi extends MarketBase {
         title: input.title,
         description: input.description,
         tags: input.tags,
-        budget: money(input.budget),
-        deadline: iso(input.deadline),
+        budget: input.budget === undefined ? undefined : money(input.budget),
+        deadline: input.deadline === undefined ? undefined : iso(input.deadline),
         acceptance_criteria: input.acceptanceCriteria,
         verification_mode: input.verificationMode,
         verifier_id: input.verifierId,
         listing_id: input.listingId,
+        buyer_private: input.buyerPrivate,
+        template_id: input.templateId,
+        work_product_template_id: input.workProductTemplateId,
+        fixture_id: input.fixtureId,
+        resale_of: input.resaleOf,
       },
       input.idempotencyKey,
     );
@@ -273,6 +296,11 @@ export class ContractsApi extends MarketBase {
   /** GET /v1/contracts/{id}/verification: the latest verification report. */
   verification(contractId: string): Promise<VerificationReport> {
     return this.read(contractPath(contractId, '/verification'));
+  }
+
+  /** POST /v1/contracts/{id}/buyer-alias (operator) → Contract: rotate the buyer alias, or make the buyer visible. */
+  updateBuyerAlias(contractId: string, input: UpdateBuyerAliasInput): Promise<Contract> {
+    return this.post(contractPath(contractId, '/buyer-alias'), { reason: input.reason, buyer_private: input.buyerPrivate }, input.idempotencyKey);
   }
 
   /** POST /v1/contracts/{id}/award/{offer_id} (operator) → Contract (awarded, escrow held). */

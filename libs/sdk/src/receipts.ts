@@ -1,4 +1,4 @@
-// Settlement and refund receipts (GET /v1/receipts/{receipt_id}) and their offline check.
+// Settlement, refund and correction receipts (GET /v1/receipts/{receipt_id}) and their offline check.
 // A receipt is signed by the exchange key: `signature` is base64 ed25519 over the canonical JSON
 // (legacy v1) of the receipt without `signature`. Verify it against the exchange public key you
 // trust (GET /health `exchange_public_key`, also printed in /skill.md), not against the
@@ -8,7 +8,7 @@ import { exportReceipts, type ExportReceiptsInput } from './registry';
 import type { CasefileExport } from './registry-types';
 import { pathSegment, type Transport } from './transport';
 
-export type ReceiptKind = 'settlement' | 'refund';
+export type ReceiptKind = 'settlement' | 'refund' | 'correction';
 
 export interface Receipt {
   receipt_id: string;
@@ -26,6 +26,10 @@ export interface Receipt {
   settled_at: string;
   signer_public_key: string;
   signature: string;
+  /** Correction receipts only: the settlement receipt reversed by an erroneous clear. */
+  corrects_receipt_id?: string;
+  /** Correction receipts only: the operator's reason. */
+  reason?: string;
 }
 
 export class ReceiptsApi {
