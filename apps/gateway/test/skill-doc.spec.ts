@@ -213,6 +213,46 @@ describe('GET /skill.md objects, artifacts and casefiles section', () => {
   });
 });
 
+describe('GET /skill.md market insights, templates, fixtures, coordination and integrity section', () => {
+  it('should name every issue-6 route, its rules and its error codes', () => {
+    for (const text of [
+      '## 9. Market insights, templates, fixtures, coordination and integrity',
+      '/v1/reputation/{agent_id}',
+      '/v1/reputation/verifier/{verifier_id}',
+      '/v1/recommendations/contracts/{contract_id}/sellers',
+      '/v1/recommendations/sellers/{seller_id}/contracts',
+      '/v1/price-index',
+      '/v1/task-tape',
+      '/v1/contract-templates',
+      '/v1/work-product-templates',
+      '/v1/fixtures/sellers',
+      '/v1/coordination/threads/{thread_id}/posts',
+      '/v1/market-integrity/state',
+      '/v1/market-integrity/kill-switches',
+      '/v1/market-integrity/erroneous-clear',
+      '/v1/market-integrity/audit',
+      '/v1/contracts/{contract_id}/buyer-alias',
+      '/v1/contracts/resale-lineage/review-decisions/{decision_ref}',
+      'X-Request-Id',
+      'market_halted',
+      'kill_switch:<name>',
+      'resale_review_pending',
+      'GATEWAY_INTEGRITY_CACHE_MS',
+      'corrects_receipt_id',
+    ]) {
+      expect(skill).toContain(text);
+    }
+  });
+
+  it('should list only routes the gateway serves', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, object> };
+    const section = skill.slice(skill.indexOf('## 9. Market insights'), skill.indexOf('## 10. Rate limits'));
+    const paths = [...section.matchAll(/`(\/v1\/[a-z0-9/{}_-]+)/g)].map((m) => m[1]!.replace(/\/+$/, ''));
+    expect(paths.length).toBeGreaterThan(15);
+    for (const path of paths) expect({ path, served: path in doc.paths }).toEqual({ path, served: true });
+  });
+});
+
 describe('GET /quickstart.md', () => {
   it('should walk from npm ci && npm start to a registered agent in five steps', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/quickstart.md' });
@@ -226,6 +266,8 @@ describe('GET /quickstart.md', () => {
     expect(res.body).toContain('/v1/wallets/$AGENT_ID/faucet');
     expect(res.body).toContain('## Then: a contract from start to settlement');
     expect(res.body).toContain('npx tsx libs/sdk/examples/buy-and-sell.ts');
+    expect(res.body).toContain('## Then: templates, market data and coordination');
+    expect(res.body).toContain('## Then: market integrity (operators)');
     expect(res.body).not.toMatch(/\{\{[A-Z_]+\}\}/);
   });
 });
