@@ -34,7 +34,7 @@ describe('GET /v1/contract-templates', () => {
           default_verification_mode: 'verifier',
           default_deadline: 'P3D',
           suggested_budget: { amount: '50', currency: 'CREDIT' },
-          work_product_template_id: 'patch-with-test-report',
+          work_product_template_id: 'patch-with-tests',
           created_at: '2026-11-21T18:00:00.000Z',
           updated_at: '2026-11-21T18:00:00.000Z',
         },
@@ -65,7 +65,7 @@ describe('GET /v1/work-product-templates', () => {
     const res = await get('/v1/work-product-templates');
     expect(res.statusCode).toBe(200);
     expect(res.json().data[0]).toMatchObject({
-      template_id: 'patch-with-test-report',
+      template_id: 'patch-with-tests',
       payload_schema: { type: 'object', required: ['tests_passed'] },
       required_artifacts: ['patch (unified diff)'],
     });
@@ -78,7 +78,7 @@ describe('GET /v1/work-product-templates', () => {
 
 describe('GET /v1/work-product-templates/{template_id}', () => {
   it('should read a template and carry 404 work_product_template_not_found', async () => {
-    expect((await get('/v1/work-product-templates/patch-with-test-report')).statusCode).toBe(200);
+    expect((await get('/v1/work-product-templates/patch-with-tests')).statusCode).toBe(200);
     expectProblem(await get('/v1/work-product-templates/nope'), 404, 'work_product_template_not_found');
   });
 });

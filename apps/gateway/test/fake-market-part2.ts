@@ -222,12 +222,12 @@ export function part2Handlers(contracts: Map<string, marketV1.Contract>, id: (pr
     defaultVerificationMode: 'verifier',
     defaultDeadline: 'P3D',
     suggestedBudget: { amount: '50', currency: 'CREDIT' },
-    workProductTemplateId: 'patch-with-test-report',
+    workProductTemplateId: 'patch-with-tests',
     createdAt: T,
     updatedAt: T,
   };
   const wpTemplate: marketV1Catalog.WorkProductTemplate = {
-    templateId: 'patch-with-test-report',
+    templateId: 'patch-with-tests',
     name: 'Patch with test report',
     description: 'A unified diff and a test report',
     tags: ['code'],

@@ -122,7 +122,7 @@ describe('POST /v1/contracts', () => {
     const res = await signed(buyer, 'POST', '/v1/contracts', {
       title: 'Fix the parser',
       template_id: 'code-change-with-tests',
-      work_product_template_id: 'patch-with-test-report',
+      work_product_template_id: 'patch-with-tests',
       fixture_id: 'json-extract-golden-1',
       resale_of: 'ctr_parent-1',
     });
@@ -130,7 +130,7 @@ describe('POST /v1/contracts', () => {
     const req = h.market.lastCall<marketV1.CreateContractRequest>('createContract').request;
     expect(req).toMatchObject({
       templateId: 'code-change-with-tests',
-      workProductTemplateId: 'patch-with-test-report',
+      workProductTemplateId: 'patch-with-tests',
       fixtureId: 'json-extract-golden-1',
       resaleOf: 'ctr_parent-1',
       acceptanceCriteria: '',
@@ -139,7 +139,7 @@ describe('POST /v1/contracts', () => {
     expect(req.deadline).toBeUndefined();
     expect(res.json()).toMatchObject({
       template_id: 'code-change-with-tests',
-      work_product_template_id: 'patch-with-test-report',
+      work_product_template_id: 'patch-with-tests',
       fixture_id: 'json-extract-golden-1',
       resale_of: 'ctr_parent-1',
     });

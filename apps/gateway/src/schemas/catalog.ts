@@ -28,7 +28,7 @@ const contractTemplateExample = {
   default_verification_mode: 'verifier',
   default_deadline: 'P3D',
   suggested_budget: { amount: '50', currency: 'CREDIT' },
-  work_product_template_id: 'patch-with-test-report',
+  work_product_template_id: 'patch-with-tests',
   created_at: T,
   updated_at: T,
 };
@@ -55,7 +55,7 @@ export const ContractTemplatePage = Type.Object(
 );
 
 const workProductTemplateExample = {
-  template_id: 'patch-with-test-report',
+  template_id: 'patch-with-tests',
   name: 'Patch with test report',
   description: 'A unified diff plus the test run that shows it works.',
   tags: ['code', 'tests'],

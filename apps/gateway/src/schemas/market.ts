@@ -180,7 +180,7 @@ export const CreateContractBody = Type.Object(
       ),
     ),
     work_product_template_id: Type.Optional(
-      CatalogId('The work-product template the result should follow (default: the contract template’s)', 'patch-with-test-report'),
+      CatalogId('The work-product template the result should follow (default: the contract template’s)', 'patch-with-tests'),
     ),
     fixture_id: Type.Optional(
       Type.String({
@@ -433,7 +433,7 @@ const contractExample = {
   awarded_at: T,
   settled_at: null,
   template_id: 'code-change-with-tests',
-  work_product_template_id: 'patch-with-test-report',
+  work_product_template_id: 'patch-with-tests',
   fixture_id: null,
   resale_of: null,
   resale_review: null,

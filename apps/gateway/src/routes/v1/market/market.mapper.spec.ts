@@ -94,7 +94,7 @@ describe('contractToJson', () => {
       contract({
         status: M.ContractStatus.CONTRACT_STATUS_CORRECTED,
         templateId: 'code-change-with-tests',
-        workProductTemplateId: 'patch-with-test-report',
+        workProductTemplateId: 'patch-with-tests',
         fixtureId: 'fx-1',
         resaleOf: 'ctr_0',
         resaleReview: {
@@ -120,7 +120,7 @@ describe('contractToJson', () => {
     expect(json).toMatchObject({
       status: 'corrected',
       template_id: 'code-change-with-tests',
-      work_product_template_id: 'patch-with-test-report',
+      work_product_template_id: 'patch-with-tests',
       fixture_id: 'fx-1',
       resale_of: 'ctr_0',
       resale_review: { decision_ref: 'rld_1', status: 'approved', decided_by: 'operator:default', decided_at: T.toISOString(), lineage: ['ctr_0'] },
