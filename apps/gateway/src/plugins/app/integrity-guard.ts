@@ -5,7 +5,8 @@ import { problem } from './problem';
 
 // The gateway's share of market integrity (issue 6 §6): while the market's `read_only` kill
 // switch is on, every mutation under /v1 answers 503 `read_only` — except the operator's own
-// POST /v1/market-integrity/* (how read-only mode is switched off again). The per-route switches
+// POST /v1/market-integrity/* (how read-only mode is switched off again) and the two POSTs that
+// only read (attestation queries, casefile verification). The per-route switches
 // are pre-checked here with the services' own codes (`kill_switch:<name>`), which spares the
 // backing call; the services still enforce every switch and state themselves, so when the market
 // cannot be asked the request goes through (logged as a warning).
@@ -14,6 +15,11 @@ import { problem } from './problem';
 
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EXEMPT_PREFIX = '/v1/market-integrity/';
+/** POSTs that only read or check (a query body, an archive to verify): they change nothing. */
+const READ_ONLY_POSTS = new Set(['/v1/attestations/query', '/v1/casefiles/verify']);
+
+const guarded = (method: string, url: string): boolean =>
+  MUTATIONS.has(method) && url.startsWith('/v1/') && !url.startsWith(EXEMPT_PREFIX) && !(method === 'POST' && READ_ONLY_POSTS.has(url));
 
 /** Route (method + Fastify URL) → the kill switch that blocks it. */
 export const ROUTE_SWITCHES: Readonly<Record<string, string>> = {
@@ -25,7 +31,7 @@ export const ROUTE_SWITCHES: Readonly<Record<string, string>> = {
 
 /** The problem a mutation meets under this snapshot, or null when it may go on. */
 export function guardProblem(method: string, routeUrl: string, snapshot: GuardSnapshot) {
-  if (!MUTATIONS.has(method) || !routeUrl.startsWith('/v1/') || routeUrl.startsWith(EXEMPT_PREFIX)) return null;
+  if (!guarded(method, routeUrl)) return null;
   if (snapshot.readOnly) return problem(503, 'read_only', 'the exchange is in read-only mode; retry later');
   const name = ROUTE_SWITCHES[`${method} ${routeUrl}`];
   if (name && snapshot.enabledSwitches.has(name)) return problem(503, `kill_switch:${name}`, `the ${name} kill switch is on; retry later`);
@@ -54,7 +60,7 @@ export default fp<{ ttlMs: number }>(
 
     fastify.addHook('preValidation', async (request) => {
       const url = request.routeOptions.url;
-      if (request.is404 || url === undefined || !MUTATIONS.has(request.method) || !url.startsWith('/v1/') || url.startsWith(EXEMPT_PREFIX)) return;
+      if (request.is404 || url === undefined || !guarded(request.method, url)) return;
       const snapshot = await cache.get(request.id);
       if (snapshot === null) return;
       const refusal = guardProblem(request.method, url, snapshot);
