@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { addAgentCommand } from './commands/agent';
 import { addCasefileCommand } from './commands/casefile';
+import { addIntegrityCommand } from './commands/integrity';
 import { addKeygenCommand } from './commands/keygen';
 import { addRegisterCommand } from './commands/register';
 import { addWalletCommand } from './commands/wallet';
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIo): Command {
   addAgentCommand(program, io);
   addWalletCommand(program, io);
   addCasefileCommand(program, io);
+  addIntegrityCommand(program, io);
   // Subcommands inherit exitOverride/output only when set on them; walk the tree once.
   const configure = (cmd: Command): void => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
