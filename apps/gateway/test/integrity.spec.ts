@@ -176,9 +176,12 @@ describe('read_only guard', () => {
     expect((await signed('POST', '/v1/contracts', contractBody)).statusCode).toBe(201);
   });
 
-  it('should answer 401 before read_only to a caller without credentials', async () => {
+  it('should answer 401 and 400 before read_only, without asking the market', async () => {
     setSwitch('read_only', true);
+    const before = h.market.calls.length;
     expectProblem(await h.app.inject({ method: 'POST', url: '/v1/contracts', payload: contractBody }), 401, 'unauthenticated');
+    expectProblem(await signed('POST', '/v1/contracts', { ...contractBody, colour: 'red' }), 400, 'validation_failed');
+    expect(h.market.calls.length).toBe(before);
   });
 
   it.each([
@@ -194,7 +197,7 @@ describe('read_only guard', () => {
     setSwitch('withdrawals', true);
     expectProblem(await asOperator('POST', `/v1/wallets/${agent.agentId}/faucet`, { amount: '1', category: 'x' }), 503, 'kill_switch:faucet');
     expectProblem(
-      await asOperator('POST', `/v1/wallets/${agent.agentId}/withdrawals`, { amount: '1', payout_destination_id: 'pd_x', idempotency_key: 'w-1' }),
+      await asOperator('POST', `/v1/wallets/${agent.agentId}/withdrawals`, { amount: '1', currency: 'CREDIT', payout_destination_id: 'pd_x', idempotency_key: 'w-1' }),
       503,
       'kill_switch:withdrawals',
     );

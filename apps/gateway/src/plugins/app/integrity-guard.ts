@@ -11,7 +11,8 @@ import { problem } from './problem';
 // backing call; the services still enforce every switch and state themselves, so when the market
 // cannot be asked the request goes through (logged as a warning).
 //
-// Runs at preValidation after auth: a caller without credentials still gets 401/403 first.
+// Runs at preHandler, after auth and schema validation: a caller without credentials still gets
+// 401/403 first, and a malformed request its 400 without any backing call.
 
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EXEMPT_PREFIX = '/v1/market-integrity/';
@@ -58,7 +59,7 @@ export default fp<{ ttlMs: number }>(
     );
     fastify.decorate('integrityCache', cache);
 
-    fastify.addHook('preValidation', async (request) => {
+    fastify.addHook('preHandler', async (request) => {
       const url = request.routeOptions.url;
       if (request.is404 || url === undefined || !guarded(request.method, url)) return;
       const snapshot = await cache.get(request.id);
