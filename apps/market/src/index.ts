@@ -132,13 +132,13 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   };
 
   try {
-    // Each area of part 2 adds its handlers here (integrity, insights, catalog, coordination, governance).
-    const areas: MarketAreaHandlers = {};
-    areas.insights = insightsHandlers(new InsightsService(ctx), logger);
-    areas.integrity = integrityHandlers(integrity, logger);
-    areas.catalog = catalogHandlers(new CatalogService(pool), logger);
-    areas.governance = governanceHandlers(new GovernanceService(ctx), logger);
-    areas.coordination = coordinationHandlers(new CoordinationService(ctx), logger);
+    const areas: MarketAreaHandlers = {
+      insights: insightsHandlers(new InsightsService(ctx), logger),
+      integrity: integrityHandlers(integrity, logger),
+      catalog: catalogHandlers(new CatalogService(pool), logger),
+      governance: governanceHandlers(new GovernanceService(ctx), logger),
+      coordination: coordinationHandlers(new CoordinationService(ctx), logger),
+    };
     grpc = await startMarketGrpcServer({ service, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,

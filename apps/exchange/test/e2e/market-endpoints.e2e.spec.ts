@@ -97,6 +97,16 @@ describe('POST /v1/contracts', () => {
       settled_at: null,
       buyer_private: false,
       buyer_alias: null,
+      template_id: null,
+      work_product_template_id: null,
+      fixture_id: null,
+      resale_of: null,
+      resale_review: null,
+      // The e2e stack runs EXCHANGE_ENV=sandbox: every contract is a sandbox one.
+      sandbox: true,
+      corrected_at: null,
+      correction_receipt_id: null,
+      correction_reason: null,
     });
   });
 

@@ -2,17 +2,16 @@ import { startGrpcServer, type GrpcServerHandle, type Logger } from '@exchange/p
 import { marketV1, marketV1Catalog, marketV1Coordination, marketV1Governance, marketV1Insights, marketV1Integrity } from '@exchange/proto';
 import type { MarketService } from '../service/market.service';
 import { marketHandlers } from './market.handlers';
-import { unimplemented } from './unimplemented';
 
 export const MARKET_SERVICE_NAME = 'exchange.market.v1.MarketService';
 
-/** The gRPC services of the market besides MarketService, one per area (each built in index.ts). */
+/** The gRPC services of the market besides MarketService, one per area (built in index.ts). */
 export interface MarketAreaHandlers {
-  integrity?: marketV1Integrity.MarketIntegrityServiceServer;
-  insights?: marketV1Insights.MarketInsightsServiceServer;
-  catalog?: marketV1Catalog.MarketCatalogServiceServer;
-  coordination?: marketV1Coordination.CoordinationServiceServer;
-  governance?: marketV1Governance.ContractGovernanceServiceServer;
+  integrity: marketV1Integrity.MarketIntegrityServiceServer;
+  insights: marketV1Insights.MarketInsightsServiceServer;
+  catalog: marketV1Catalog.MarketCatalogServiceServer;
+  coordination: marketV1Coordination.CoordinationServiceServer;
+  governance: marketV1Governance.ContractGovernanceServiceServer;
 }
 
 /** Binds the market gRPC server; health starts NOT_SERVING until the caller flips it. */
@@ -31,11 +30,11 @@ export function startMarketGrpcServer(opts: {
     logger: opts.logger,
     register: (server) => {
       server.addService(marketV1.MarketServiceService, marketHandlers(opts.service, opts.logger));
-      server.addService(marketV1Integrity.MarketIntegrityServiceService, a.integrity ?? unimplemented());
-      server.addService(marketV1Insights.MarketInsightsServiceService, a.insights ?? unimplemented());
-      server.addService(marketV1Catalog.MarketCatalogServiceService, a.catalog ?? unimplemented());
-      server.addService(marketV1Coordination.CoordinationServiceService, a.coordination ?? unimplemented());
-      server.addService(marketV1Governance.ContractGovernanceServiceService, a.governance ?? unimplemented());
+      server.addService(marketV1Integrity.MarketIntegrityServiceService, a.integrity);
+      server.addService(marketV1Insights.MarketInsightsServiceService, a.insights);
+      server.addService(marketV1Catalog.MarketCatalogServiceService, a.catalog);
+      server.addService(marketV1Coordination.CoordinationServiceService, a.coordination);
+      server.addService(marketV1Governance.ContractGovernanceServiceService, a.governance);
     },
   });
 }
