@@ -57,7 +57,13 @@ export async function spoolToFile(chunks: AsyncIterable<Uint8Array>, file: strin
     await Promise.race([new Promise<void>((resolve) => out.end(resolve)), failed]);
     return { sha256: hash.digest('hex'), size };
   } catch (err) {
-    out.destroy();
+    // The open is asynchronous: a source failing early can beat it, and the file would then be
+    // created after our rm. Wait until the stream has closed its descriptor, then remove the part.
+    if (!out.closed) {
+      const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+      out.destroy();
+      await closed;
+    }
     await fsp.rm(file, { force: true });
     throw err;
   }
