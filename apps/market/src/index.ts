@@ -18,6 +18,7 @@ import { governanceHandlers } from './grpc/governance.handlers';
 import { AgentDirectory } from '@exchange/identity-client';
 import { IdentityBuyerAliases } from './identity/buyer-aliases';
 import type { MarketContext } from './saga/context';
+import { ListingsService } from './service/listings.service';
 import { MarketService } from './service/market.service';
 import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
 import { sweepDeadlines } from './workers/sweeper';
@@ -104,6 +105,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     notify: () => relay?.notify(),
   };
   const service = new MarketService(ctx);
+  const listings = new ListingsService(ctx);
   const integrity = new IntegrityService(ctx);
   const workers = {
     sweep: () => sweepDeadlines(ctx),
@@ -139,7 +141,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
       governance: governanceHandlers(new GovernanceService(ctx), logger),
       coordination: coordinationHandlers(new CoordinationService(ctx), logger),
     };
-    grpc = await startMarketGrpcServer({ service, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
+    grpc = await startMarketGrpcServer({ service, listings, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
       migrationsDir: deps.migrationsDir ?? defaultMigrationsDir(),

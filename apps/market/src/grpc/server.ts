@@ -1,5 +1,6 @@
 import { startGrpcServer, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { marketV1, marketV1Catalog, marketV1Coordination, marketV1Governance, marketV1Insights, marketV1Integrity } from '@exchange/proto';
+import type { ListingsService } from '../service/listings.service';
 import type { MarketService } from '../service/market.service';
 import { marketHandlers } from './market.handlers';
 
@@ -17,6 +18,7 @@ export interface MarketAreaHandlers {
 /** Binds the market gRPC server; health starts NOT_SERVING until the caller flips it. */
 export function startMarketGrpcServer(opts: {
   service: MarketService;
+  listings: ListingsService;
   areas: MarketAreaHandlers;
   logger: Logger;
   host: string;
@@ -29,7 +31,7 @@ export function startMarketGrpcServer(opts: {
     port: opts.port,
     logger: opts.logger,
     register: (server) => {
-      server.addService(marketV1.MarketServiceService, marketHandlers(opts.service, opts.logger));
+      server.addService(marketV1.MarketServiceService, marketHandlers(opts.service, opts.listings, opts.logger));
       server.addService(marketV1Integrity.MarketIntegrityServiceService, a.integrity);
       server.addService(marketV1Insights.MarketInsightsServiceService, a.insights);
       server.addService(marketV1Catalog.MarketCatalogServiceService, a.catalog);

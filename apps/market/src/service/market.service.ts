@@ -1,11 +1,11 @@
 import { must } from '../domain/invariant';
-import { decodeCursor, errors, newId, resolveLimit, uuidv7 } from '@exchange/platform';
-import { identityV1, marketV1, type commonV1 } from '@exchange/proto';
+import { errors, newId, uuidv7 } from '@exchange/platform';
+import { identityV1, marketV1 } from '@exchange/proto';
 import type pg from 'pg';
-import { withTransaction, isUniqueViolation } from '../data/db';
+import { isUniqueViolation } from '../data/db';
 import * as repo from '../data/market.repo';
 import { actingAgent, isOperator, requireOperator, resolveParty, type Caller } from '../domain/caller';
-import type { Contract, Dispute, Listing, Offer, Result, SagaStep, VerificationReport, Verifier, VerifierListing } from '../domain/model';
+import type { Contract, Dispute, Offer, Result, SagaStep, VerificationReport } from '../domain/model';
 import { feeOf, resolutionPlan } from '../domain/money';
 import { walletKey, type AwardParams, type ReleaseParams, type ResolveParams, type SettleParams } from '../domain/saga';
 import { contractView, privateFilterViewer } from '../domain/privacy';
@@ -18,6 +18,7 @@ import type { MarketContext } from '../saga/context';
 import { drain, runStep, type StepOutcome } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { idempotent } from './idempotency';
+import { inTransaction, notFound, pageQuery } from './service-kit';
 import { enforceIntegrity } from '../integrity/gate';
 import { DEFAULT_RESALE_MAX_DEPTH } from '../governance/resale';
 import { checkResaleAward, checkResaleOffer, planResale, recordResaleReview, withResaleReview, withResaleReviews } from '../governance/resale.hooks';
@@ -50,11 +51,6 @@ function checkBeforeDeadline(c: Contract, now: Date): void {
   }
 }
 
-const notFound = (entity: string, id: string) => errors.notFound(entity, id || '(empty)');
-
-function pageQuery(page: commonV1.PageRequest | undefined): repo.PageQuery {
-  return { limit: resolveLimit(page?.limit), after: page?.cursor ? decodeCursor(page.cursor) : null };
-}
 
 function newStep(contractId: string, kind: SagaStep['kind'], params: object, now: Date): SagaStep {
   const stepId = uuidv7();
@@ -74,8 +70,9 @@ function newStep(contractId: string, kind: SagaStep['kind'], params: object, now
 }
 
 /**
- * Every market use case: validation and rules from src/domain, state in one transaction that
- * locks the contract row, events in the same transaction, wallet calls through the saga.
+ * The contract lifecycle (contracts, offers, results, verification, disputes): validation and
+ * rules from src/domain, state in one transaction that locks the contract row, events in the same
+ * transaction, wallet calls through the saga. Listings and verifiers: ListingsService.
  */
 export class MarketService {
   constructor(private readonly ctx: MarketContext) {}
@@ -84,10 +81,8 @@ export class MarketService {
     return this.ctx.pool;
   }
 
-  private async tx<T>(fn: Parameters<typeof withTransaction<T>>[1]): Promise<T> {
-    const result = await withTransaction(this.pool, fn);
-    this.ctx.notify();
-    return result;
+  private tx<T>(fn: Parameters<typeof inTransaction<T>>[1]): Promise<T> {
+    return inTransaction(this.ctx, fn);
   }
 
   /** The contract as answered to callers: a resale carries its lineage review (no query otherwise). */
@@ -263,49 +258,6 @@ export class MarketService {
       await repo.setOfferStatus(client, o.offerId, 'rejected', now);
       await events.offer(client, 'rejected', { ...o, status: 'rejected', updatedAt: now }, caller);
     }
-  }
-
-  // ---- listings ----
-
-  createListing(req: marketV1.CreateListingRequest, caller: Caller): Promise<marketV1.CreateListingResponse> {
-    return idempotent(this.ctx, caller, 'CreateListing', req, marketV1.CreateListingRequest.toJSON(req), marketV1.CreateListingResponse, async () => {
-      const now = this.ctx.clock();
-      const sellerId = resolveParty(caller, 'seller_id', req.sellerId);
-      const title = v.text('title', req.title, 1, 200);
-      const description = v.text('description', req.description, 0, 20000);
-      const tags = v.tags(req.tags);
-      const price = v.money('price', req.price);
-      const turnaround = req.turnaround === undefined ? null : v.turnaround(req.turnaround);
-      await this.ctx.agents.active(sellerId);
-      const listing: Listing = {
-        listingId: newId('lst'),
-        sellerId,
-        title,
-        description,
-        tags,
-        price: price.amount,
-        currency: price.currency,
-        turnaround,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await this.tx(async (client) => {
-        await repo.insertListing(client, listing);
-        await events.listing(client, listing, caller);
-      });
-      return { listing: map.toProtoListing(listing), idempotentReplayed: false };
-    });
-  }
-
-  async getListing(req: marketV1.GetListingRequest): Promise<marketV1.GetListingResponse> {
-    const l = await repo.getListing(this.pool, req.listingId);
-    if (!l) throw notFound('listing', req.listingId);
-    return { listing: map.toProtoListing(l) };
-  }
-
-  async listListings(req: marketV1.ListListingsRequest): Promise<marketV1.ListListingsResponse> {
-    const page = await repo.listListings(this.pool, { tag: req.tag || undefined }, pageQuery(req.page));
-    return { listings: page.data.map(map.toProtoListing), page: { nextCursor: page.nextCursor ?? '' } };
   }
 
   // ---- offers ----
@@ -600,76 +552,6 @@ export class MarketService {
       passRate: m.passRate ?? undefined,
       medianLatencyMs: m.medianLatencyMs === null ? undefined : String(m.medianLatencyMs),
     };
-  }
-
-  registerVerifier(req: marketV1.RegisterVerifierRequest, caller: Caller): Promise<marketV1.RegisterVerifierResponse> {
-    return idempotent(this.ctx, caller, 'RegisterVerifier', req, marketV1.RegisterVerifierRequest.toJSON(req), marketV1.RegisterVerifierResponse, async () => {
-      const now = this.ctx.clock();
-      const verifierId = resolveParty(caller, 'verifier_id', req.verifierId);
-      const name = v.text('name', req.name, 1, 200);
-      const description = v.text('description', req.description, 0, 20000);
-      const tags = v.tags(req.tags);
-      const fee = req.fee === undefined ? null : v.money('fee', req.fee);
-      await this.ctx.agents.active(verifierId);
-      const verifier: Verifier = { verifierId, name, description, tags, fee, createdAt: now, updatedAt: now };
-      await this.tx(async (client) => {
-        try {
-          await repo.insertVerifier(client, verifier);
-        } catch (err) {
-          if (isUniqueViolation(err)) throw errors.alreadyExists('verifier_exists', `${verifierId} is already a registered verifier`);
-          throw err;
-        }
-        await events.verifier(client, verifier, caller);
-      });
-      return { verifier: map.toProtoVerifier(verifier), idempotentReplayed: false };
-    });
-  }
-
-  async listVerifiers(req: marketV1.ListVerifiersRequest): Promise<marketV1.ListVerifiersResponse> {
-    const page = await repo.listVerifiers(this.pool, pageQuery(req.page));
-    return { verifiers: page.data.map(map.toProtoVerifier), page: { nextCursor: page.nextCursor ?? '' } };
-  }
-
-  createVerifierListing(req: marketV1.CreateVerifierListingRequest, caller: Caller): Promise<marketV1.CreateVerifierListingResponse> {
-    return idempotent(
-      this.ctx,
-      caller,
-      'CreateVerifierListing',
-      req,
-      marketV1.CreateVerifierListingRequest.toJSON(req),
-      marketV1.CreateVerifierListingResponse,
-      async () => {
-        const now = this.ctx.clock();
-        const verifierId = resolveParty(caller, 'verifier_id', req.verifierId);
-        const title = v.text('title', req.title, 1, 200);
-        const tags = v.tags(req.tags);
-        const price = v.money('price', req.price);
-        const turnaround = v.turnaround(req.turnaround);
-        if (!(await repo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
-        await this.ctx.agents.active(verifierId);
-        const listing: VerifierListing = {
-          verifierListingId: newId('vrf'),
-          verifierId,
-          title,
-          tags,
-          price: price.amount,
-          currency: price.currency,
-          turnaround,
-          createdAt: now,
-          updatedAt: now,
-        };
-        await this.tx(async (client) => {
-          await repo.insertVerifierListing(client, listing);
-          await events.verifierListing(client, listing, caller);
-        });
-        return { verifierListing: map.toProtoVerifierListing(listing), idempotentReplayed: false };
-      },
-    );
-  }
-
-  async listVerifierListings(req: marketV1.ListVerifierListingsRequest): Promise<marketV1.ListVerifierListingsResponse> {
-    const page = await repo.listVerifierListings(this.pool, { verifierId: req.verifierId || undefined }, pageQuery(req.page));
-    return { verifierListings: page.data.map(map.toProtoVerifierListing), page: { nextCursor: page.nextCursor ?? '' } };
   }
 
   // ---- disputes ----

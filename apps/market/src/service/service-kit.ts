@@ -1,0 +1,20 @@
+import { decodeCursor, errors, resolveLimit } from '@exchange/platform';
+import type { commonV1 } from '@exchange/proto';
+import type pg from 'pg';
+import { withTransaction } from '../data/db';
+import type * as repo from '../data/market.repo';
+import type { MarketContext } from '../saga/context';
+
+/** 404 `<entity>_not_found`; an empty id is named "(empty)" so the message stays readable. */
+export const notFound = (entity: string, id: string) => errors.notFound(entity, id || '(empty)');
+
+export function pageQuery(page: commonV1.PageRequest | undefined): repo.PageQuery {
+  return { limit: resolveLimit(page?.limit), after: page?.cursor ? decodeCursor(page.cursor) : null };
+}
+
+/** One transaction, then a nudge to the outbox relay so its events go out at once. */
+export async function inTransaction<T>(ctx: MarketContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const result = await withTransaction(ctx.pool, fn);
+  ctx.notify();
+  return result;
+}
