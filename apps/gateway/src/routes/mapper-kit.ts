@@ -12,7 +12,7 @@ export class ServiceContractError extends Error {
   }
 }
 
-/** `required` and `enumToJson` throwing the mapper's own contract error. */
+/** `required`, `enumToJson` and `parsedJson` throwing the mapper's own contract error. */
 export function contractChecks(contractError: (what: string) => Error) {
   return {
     required<T>(value: T | undefined | null, what: string): T {
@@ -23,6 +23,14 @@ export function contractChecks(contractError: (what: string) => Error) {
       const name = table[value];
       if (name === undefined) throw contractError(what);
       return name;
+    },
+    /** JSON text a service sends inside a proto field (payloads, schemas, details), parsed. */
+    parsedJson(text: string, what: string): unknown {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw contractError(what);
+      }
     },
   };
 }

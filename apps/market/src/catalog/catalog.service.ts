@@ -1,7 +1,7 @@
-import { decodeCursor, errors, resolveLimit } from '@exchange/platform';
+import { errors, resolveLimit } from '@exchange/platform';
 import type { commonV1, marketV1Catalog } from '@exchange/proto';
 import type pg from 'pg';
-import type { PageQuery } from '../data/market.repo';
+import { pageQuery } from '../service/service-kit';
 import { tags as validTags } from '../domain/validation';
 import { toProtoContractTemplate, toProtoFixture, toProtoFixtureSeller, toProtoWorkProductTemplate } from './catalog.mapper';
 import { fixtureFilter } from './fixture';
@@ -9,9 +9,6 @@ import * as fixtures from './fixtures.repo';
 import { decodeSellerCursor } from './seller-cursor';
 import * as templates from './templates.repo';
 
-function pageQuery(page: commonV1.PageRequest | undefined): PageQuery {
-  return { limit: resolveLimit(page?.limit), after: page?.cursor ? decodeCursor(page.cursor) : null };
-}
 
 /** An optional tag filter: absent/empty → none; else it must be a valid tag (400 naming `tag`). */
 function tagFilter(tag: string | undefined): string | undefined {

@@ -1,19 +1,17 @@
-import { decodeCursor, errors, newId, resolveLimit } from '@exchange/platform';
+import { errors, newId } from '@exchange/platform';
 import { marketV1Coordination } from '@exchange/proto';
-import { withTransaction } from '../data/db';
 import * as repo from '../data/market.repo';
 import { actingAgent, isOperator, resolveParty, type Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';
 import * as v from '../domain/validation';
 import type { MarketContext } from '../saga/context';
 import { idempotent } from '../service/idempotency';
+import { inTransaction, pageQuery } from '../service/service-kit';
 import { coordinationEvents } from './coordination.events';
 import { toProtoPost, toProtoThread } from './coordination.mapper';
 import * as crepo from './coordination.repo';
 import { attachmentFilter, attachments, mayUse, notAParty, postBody, threadTitle, type Post, type Thread } from './thread';
 
-type PageRequest = { limit: number; cursor: string } | undefined;
-const pageQuery = (page: PageRequest) => ({ limit: resolveLimit(page?.limit), after: page?.cursor ? decodeCursor(page.cursor) : null });
 const threadNotFound = (id: string) => errors.notFound('thread', id || '(empty)');
 
 /**
@@ -24,10 +22,8 @@ const threadNotFound = (id: string) => errors.notFound('thread', id || '(empty)'
 export class CoordinationService {
   constructor(private readonly ctx: MarketContext) {}
 
-  private async tx<T>(fn: Parameters<typeof withTransaction<T>>[1]): Promise<T> {
-    const result = await withTransaction(this.ctx.pool, fn);
-    this.ctx.notify();
-    return result;
+  private tx<T>(fn: Parameters<typeof inTransaction<T>>[1]): Promise<T> {
+    return inTransaction(this.ctx, fn);
   }
 
   /** The thread if the caller may read it; 404 thread_not_found otherwise. */

@@ -1,6 +1,5 @@
-import { decodeCursor, errors, resolveLimit } from '@exchange/platform';
+import { errors } from '@exchange/platform';
 import { marketV1Governance } from '@exchange/proto';
-import { withTransaction } from '../data/db';
 import * as repo from '../data/market.repo';
 import { requireOperator, type Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';
@@ -8,6 +7,7 @@ import { events } from '../events/market.events';
 import { toProtoContract } from '../grpc/market.mapper';
 import type { MarketContext } from '../saga/context';
 import { idempotent } from '../service/idempotency';
+import { inTransaction, pageQuery } from '../service/service-kit';
 import { governanceEvents } from './governance.events';
 import { reviewStatusFromProto, toProtoReview } from './governance.mapper';
 import * as grepo from './governance.repo';
@@ -23,10 +23,8 @@ type G = typeof marketV1Governance;
 export class GovernanceService {
   constructor(private readonly ctx: MarketContext) {}
 
-  private async tx<T>(fn: Parameters<typeof withTransaction<T>>[1]): Promise<T> {
-    const result = await withTransaction(this.ctx.pool, fn);
-    this.ctx.notify();
-    return result;
+  private tx<T>(fn: Parameters<typeof inTransaction<T>>[1]): Promise<T> {
+    return inTransaction(this.ctx, fn);
   }
 
   /**
@@ -79,8 +77,7 @@ export class GovernanceService {
     requireOperator(caller);
     const status = reviewStatusFromProto(req.status);
     if (status === null) throw errors.invalidArgument('validation_failed', 'status is not a known value', { field: 'status' });
-    const q = { limit: resolveLimit(req.page?.limit), after: req.page?.cursor ? decodeCursor(req.page.cursor) : null };
-    const page = await grepo.listReviews(this.ctx.pool, { status, contractId: req.contractId || undefined }, q);
+    const page = await grepo.listReviews(this.ctx.pool, { status, contractId: req.contractId || undefined }, pageQuery(req.page));
     return { reviews: page.data.map(toProtoReview), page: { nextCursor: page.nextCursor ?? '' } };
   }
 

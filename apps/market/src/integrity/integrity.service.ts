@@ -1,4 +1,4 @@
-import { decodeCursor, errors, newId, resolveLimit } from '@exchange/platform';
+import { errors, newId } from '@exchange/platform';
 import { marketV1Integrity } from '@exchange/proto';
 import type pg from 'pg';
 import { withTransaction } from '../data/db';
@@ -10,6 +10,7 @@ import type { MarketContext } from '../saga/context';
 import { drain, runStep } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { idempotent } from '../service/idempotency';
+import { inTransaction, pageQuery } from '../service/service-kit';
 import { correctStep } from './correction';
 import { integrityChanged } from './integrity.events';
 import { stateFromProto, toProtoAudit, toProtoSnapshot } from './integrity.mapper';
@@ -71,10 +72,7 @@ export class IntegrityService {
     if (action !== undefined && !AUDIT_ACTIONS.includes(action)) {
       throw errors.invalidArgument('validation_failed', `action must be one of ${AUDIT_ACTIONS.join(', ')}`, { field: 'action' });
     }
-    const page = await listAudit(this.ctx.pool, { action }, {
-      limit: resolveLimit(req.page?.limit),
-      after: req.page?.cursor ? decodeCursor(req.page.cursor) : null,
-    });
+    const page = await listAudit(this.ctx.pool, { action }, pageQuery(req.page));
     return { entries: page.data.map(toProtoAudit), page: { nextCursor: page.nextCursor ?? '' } };
   }
 
@@ -138,7 +136,7 @@ export class IntegrityService {
     ) => Promise<{ action: string; subject: string; details: Record<string, unknown> }>,
   ): Promise<marketV1Integrity.IntegritySnapshot> {
     const operator = operatorOf(caller);
-    await withTransaction(this.ctx.pool, async (client) => {
+    await inTransaction(this.ctx, async (client) => {
       const before = await readIntegrity(client, { lock: true });
       const now = this.ctx.clock();
       const what = await apply(client, before, operator, now);
@@ -146,7 +144,6 @@ export class IntegrityService {
       await insertAudit(client, audit);
       await integrityChanged(client, audit, await readIntegrity(client), caller);
     });
-    this.ctx.notify();
     await syncWalletControls(this.ctx).catch((err) => {
       this.ctx.logger.warn({ err: (err as Error).message }, 'wallet controls push failed');
     });

@@ -6,16 +6,9 @@ import { MarketContractError } from '../market/market.mapper';
 // Proto → REST for the market catalog: JSON text fields (`payload_schema_json`, `spec_json`) →
 // parsed objects, Dates → RFC 3339, absent optionals → null. Pure functions, no I/O.
 
-const { required } = contractChecks((what) => new MarketContractError(what));
+const { required, parsedJson } = contractChecks((what) => new MarketContractError(what));
 const MODES = new Set(['verifier', 'buyer', 'auto']);
 
-function parsed(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new MarketContractError(what);
-  }
-}
 const iso = (date: Date | undefined, what: string) => required(date, what).toISOString();
 
 export function contractTemplateToJson(template: marketV1Catalog.ContractTemplate | undefined): ContractTemplateJson {
@@ -43,7 +36,7 @@ export function workProductTemplateToJson(template: marketV1Catalog.WorkProductT
     name: t.name,
     description: t.description,
     tags: [...t.tags],
-    payload_schema: parsed(t.payloadSchemaJson, 'payload_schema_json'),
+    payload_schema: parsedJson(t.payloadSchemaJson, 'payload_schema_json'),
     required_artifacts: [...t.requiredArtifacts],
     acceptance_criteria: t.acceptanceCriteria,
     created_at: iso(t.createdAt, 'template created_at'),
@@ -57,7 +50,7 @@ export function fixtureToJson(f: marketV1Catalog.Fixture): FixtureJson {
     type: f.type,
     evidence_tier: f.evidenceTier,
     determinism_class: f.determinismClass,
-    spec: parsed(f.specJson, 'fixture spec_json'),
+    spec: parsedJson(f.specJson, 'fixture spec_json'),
     object_id: f.objectId,
     signer_agent_id: f.signerAgentId,
     tags: [...f.tags],

@@ -8,7 +8,7 @@ import { MarketContractError } from '../market/market.mapper';
 // null, `details_json` ⇄ `details` (parsed). Pure functions, no I/O.
 
 const I = marketV1Integrity;
-const { required, enumToJson } = contractChecks((what) => new MarketContractError(what));
+const { required, enumToJson, parsedJson } = contractChecks((what) => new MarketContractError(what));
 
 const STATE: Readonly<Record<number, IntegrityStateName>> = {
   [I.IntegrityState.INTEGRITY_STATE_NORMAL]: 'normal',
@@ -44,14 +44,7 @@ export function snapshotToJson(snapshot: marketV1Integrity.IntegritySnapshot | u
 }
 
 export function auditEntryToJson(entry: marketV1Integrity.IntegrityAuditEntry): AuditEntryJson {
-  let details: unknown = {};
-  if (entry.detailsJson !== '') {
-    try {
-      details = JSON.parse(entry.detailsJson);
-    } catch {
-      throw new MarketContractError('audit details_json');
-    }
-  }
+  const details = entry.detailsJson === '' ? {} : parsedJson(entry.detailsJson, 'audit details_json');
   return {
     audit_id: entry.auditId,
     action: entry.action,

@@ -37,7 +37,7 @@ export class MarketContractError extends ServiceContractError {
   }
 }
 
-const { required, enumToJson } = contractChecks((what) => new MarketContractError(what));
+const { required, enumToJson, parsedJson } = contractChecks((what) => new MarketContractError(what));
 
 const CONTRACT_STATUS: Readonly<Record<number, ContractStatusName>> = {
   [M.ContractStatus.CONTRACT_STATUS_OPEN]: 'open',
@@ -251,14 +251,7 @@ export function offerToJson(offer: marketV1.Offer | undefined): OfferJson {
 
 export function resultToJson(result: marketV1.Result | undefined): ResultJson {
   const r = required(result, 'result');
-  let payload: unknown = null;
-  if (r.payloadJson !== undefined) {
-    try {
-      payload = JSON.parse(r.payloadJson);
-    } catch {
-      throw new MarketContractError('result payload_json');
-    }
-  }
+  const payload = r.payloadJson === undefined ? null : parsedJson(r.payloadJson, 'result payload_json');
   return {
     result_id: r.resultId,
     contract_id: r.contractId,
