@@ -1,10 +1,11 @@
-import { createLogger, onShutdown } from '@exchange/platform';
+import { createLogger, guardProcess, onShutdown } from '@exchange/platform';
 import { startBanner } from './banner';
 import { startExchange } from './exchange';
 
 // `npm start`: the whole exchange in one process on embedded defaults.
 async function main() {
   const logger = createLogger({ name: 'exchange', level: process.env.LOG_LEVEL ?? 'info' });
+  guardProcess(logger);
   const exchange = await startExchange();
   onShutdown(logger, [{ name: 'exchange', run: () => exchange.stop() }]);
   process.stdout.write(

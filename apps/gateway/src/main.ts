@@ -1,11 +1,12 @@
-import { createLogger, onShutdown } from '@exchange/platform';
+import { createLogger, guardProcess, onShutdown } from '@exchange/platform';
 import { readGatewayConfig } from './config';
 import { startGateway } from './index';
 
-// Process only: configuration, logger, listen, graceful shutdown on SIGTERM/SIGINT.
+// Process only: configuration, logger, process guard, listen, graceful shutdown on SIGTERM/SIGINT.
 async function main(): Promise<void> {
   const config = readGatewayConfig();
   const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
+  guardProcess(logger);
   const gateway = await startGateway(config, { logger });
   onShutdown(logger, [{ name: 'gateway', run: () => gateway.stop() }]);
 }

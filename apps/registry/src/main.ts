@@ -1,7 +1,7 @@
-import { ConfigError, createLogger, onShutdown } from '@exchange/platform';
+import { ConfigError, createLogger, guardProcess, onShutdown } from '@exchange/platform';
 import { readRegistryConfig, startRegistry } from './index';
 
-// Process wiring only: configuration, logger, service, signals.
+// Process wiring only: configuration, logger, process guard, service, signals.
 async function main(): Promise<void> {
   let config;
   try {
@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger({ name: 'registry', level: config.LOG_LEVEL });
+  guardProcess(logger);
   const registry = await startRegistry(config, { logger });
   logger.info({ grpc_port: registry.grpcPort, environment: config.EXCHANGE_ENV }, 'registry ready');
   onShutdown(logger, [{ name: 'registry', run: () => registry.stop() }]);

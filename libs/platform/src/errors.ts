@@ -2,8 +2,8 @@ import { status } from '@grpc/grpc-js';
 
 /** Trailing metadata key carrying the stable problem code of a failed call. */
 export const ERROR_CODE_METADATA = 'x-error-code';
-/** Trailing metadata key carrying the JSON-encoded details of a failed call. */
-export const ERROR_DETAILS_METADATA = 'x-error-details';
+/** Binary trailing metadata key carrying the UTF-8 JSON details of a failed call (they may echo input). */
+export const ERROR_DETAILS_METADATA = 'x-error-details-bin';
 /** Trailing metadata key ("true") set when a failure is the stored outcome of an idempotent replay. */
 export const ERROR_REPLAYED_METADATA = 'x-idempotent-replayed';
 

@@ -8,7 +8,8 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { ACTOR_METADATA, AGENT_ID_METADATA, REQUEST_ID_METADATA, TRACE_ID_METADATA, type CallContext } from './call-context';
-import { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, ERROR_REPLAYED_METADATA } from './errors';
+import { readErrorDetails } from './error-trailer';
+import { DomainError, ERROR_CODE_METADATA, ERROR_REPLAYED_METADATA } from './errors';
 
 export interface CallOptions {
   /** Relative deadline for this call; defaults to the client's `defaultDeadlineMs`. */
@@ -116,20 +117,13 @@ export function errorInfoFromGrpc(err: unknown): GrpcErrorInfo {
   }
   const metadata = err.metadata instanceof Metadata ? err.metadata : undefined;
   const code = metadata?.get(ERROR_CODE_METADATA)[0];
-  const rawDetails = metadata?.get(ERROR_DETAILS_METADATA)[0];
   const info: GrpcErrorInfo = {
     grpcCode: err.code,
     code: typeof code === 'string' && code !== '' ? code : (status[err.code] ?? 'unknown').toLowerCase(),
     message: err.details ?? err.message,
   };
   if (metadata?.get(ERROR_REPLAYED_METADATA)[0] === 'true') info.replayed = true;
-  if (typeof rawDetails === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(rawDetails);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) info.details = parsed as Record<string, unknown>;
-    } catch {
-      // Malformed details are dropped; the code and message still describe the failure.
-    }
-  }
+  const details = readErrorDetails(metadata);
+  if (details) info.details = details;
   return info;
 }

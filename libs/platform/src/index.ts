@@ -1,5 +1,7 @@
 export { ConfigError, readConfig } from './config';
 export { createLogger, REDACTED_KEYS, type Logger } from './logger';
+export { asciiEscape, domainErrorStatus, internalErrorStatus, readErrorDetails } from './error-trailer';
+export { guardProcess, type ProcessGuardOptions } from './process-guard';
 export { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, ERROR_REPLAYED_METADATA, errors, isDomainError } from './errors';
 export {
   ACTOR_METADATA,

@@ -25,7 +25,7 @@ export const SHUTDOWN_TIMEOUT_MS_DEFAULT = 25_000;
 
 /**
  * On the first SIGTERM/SIGINT runs `steps` in order (stop intake first, close stores last), then
- * exits 0; exits 1 if the steps take longer than `timeoutMs`. A failing step is logged and the
+ * exits with the trigger's code (0 for a signal); exits 1 if the steps take longer than `timeoutMs`. A failing step is logged and the
  * rest still run, so connections are not leaked. Returns the trigger, which tests call directly
  * (with `exit` replaced); repeated signals or calls share the one run.
  */
@@ -33,7 +33,7 @@ export function onShutdown(
   logger: Logger,
   steps: ShutdownStep[],
   opts: { timeoutMs?: number; exit?: (code: number) => void; signals?: NodeJS.Signals[] } = {},
-): () => Promise<void> {
+): (exitCode?: number) => Promise<void> {
   const timeoutMs = opts.timeoutMs ?? SHUTDOWN_TIMEOUT_MS_DEFAULT;
   const exitProcess = opts.exit ?? ((code: number) => process.exit(code));
   // pino writes asynchronously; flush first so the shutdown lines are neither lost nor
@@ -57,7 +57,7 @@ export function onShutdown(
     });
   let running: Promise<void> | undefined;
 
-  const trigger = (): Promise<void> => {
+  const trigger = (exitCode = 0): Promise<void> => {
     running ??= new Promise<void>((resolve) => {
       let finished = false;
       const timer = setTimeout(() => {
@@ -83,7 +83,7 @@ export function onShutdown(
         finished = true;
         clearTimeout(timer);
         logger.info({ failed }, 'shutdown complete');
-        await exit(0);
+        await exit(exitCode);
         resolve();
       })();
     });

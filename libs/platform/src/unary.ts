@@ -1,15 +1,16 @@
-import { Metadata, status, type handleUnaryCall, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
+import { status, type handleUnaryCall, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
 import { callContextFromMetadata, type CallContext } from './call-context';
-import { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, ERROR_REPLAYED_METADATA } from './errors';
+import { domainErrorStatus, internalErrorStatus } from './error-trailer';
+import { DomainError } from './errors';
 import type { Logger } from './logger';
-
-const INTERNAL_MESSAGE = 'internal error';
 
 /**
  * Adapts an async handler to grpc-js. One log line per call (method, code, duration_ms,
- * request_id); a DomainError becomes its status plus trailers `x-error-code`/`x-error-details`
+ * request_id); a DomainError becomes its status plus trailers `x-error-code`/`x-error-details-bin`
  * (and `x-idempotent-replayed` for a replayed stored failure);
  * anything else becomes INTERNAL with a generic message, and the stack goes to the log only.
+ * Nothing the handler returns or throws escapes as an unhandled rejection: if grpc-js refuses to
+ * send an answer (e.g. a response field it cannot encode), the caller gets INTERNAL instead.
  */
 export function unary<Req, Res>(
   logger: Logger,
@@ -26,37 +27,47 @@ export function unary<Req, Res>(
     } catch (err) {
       pending = Promise.reject(err);
     }
-    pending.then(
-      (response) => {
-        callback(null, response);
-        if (logger.isLevelEnabled(level)) {
-          logger[level]({ method, code: deliveredCode(call, status.OK), duration_ms: elapsed(started), request_id: ctx.requestId }, 'rpc');
+    const answer = (err: Parameters<sendUnaryData<Res>>[0], response: Res | null): boolean => {
+      try {
+        callback(err, response);
+        return true;
+      } catch (sendErr) {
+        logger.error({ method, request_id: ctx.requestId, err: sendErr }, 'rpc answer could not be sent');
+        try {
+          callback(internalErrorStatus(), null);
+        } catch {
+          // The call is gone (cancelled or already answered): nothing left to tell the client.
         }
-      },
-      (err: unknown) => {
-        if (err instanceof DomainError) {
-          const trailer = new Metadata();
-          trailer.set(ERROR_CODE_METADATA, err.code);
-          if (err.details !== undefined) trailer.set(ERROR_DETAILS_METADATA, JSON.stringify(err.details));
-          if (err.replayed) trailer.set(ERROR_REPLAYED_METADATA, 'true');
-          callback({ code: err.grpcCode, details: err.message, metadata: trailer }, null);
+        return false;
+      }
+    };
+    pending
+      .then(
+        (response) => {
+          if (!answer(null, response)) return;
           if (logger.isLevelEnabled(level)) {
-            logger[level](
-              { method, code: deliveredCode(call, err.grpcCode), duration_ms: elapsed(started), request_id: ctx.requestId, error_code: err.code },
-              'rpc',
-            );
+            logger[level]({ method, code: deliveredCode(call, status.OK), duration_ms: elapsed(started), request_id: ctx.requestId }, 'rpc');
           }
-          return;
-        }
-        const trailer = new Metadata();
-        trailer.set(ERROR_CODE_METADATA, 'internal');
-        callback({ code: status.INTERNAL, details: INTERNAL_MESSAGE, metadata: trailer }, null);
-        logger.error(
-          { method, code: status.INTERNAL, duration_ms: elapsed(started), request_id: ctx.requestId, err },
-          'rpc failed',
-        );
-      },
-    );
+        },
+        (err: unknown) => {
+          if (err instanceof DomainError) {
+            if (!answer(domainErrorStatus(err), null)) return;
+            if (logger.isLevelEnabled(level)) {
+              logger[level](
+                { method, code: deliveredCode(call, err.grpcCode), duration_ms: elapsed(started), request_id: ctx.requestId, error_code: err.code },
+                'rpc',
+              );
+            }
+            return;
+          }
+          answer(internalErrorStatus(), null);
+          logger.error(
+            { method, code: status.INTERNAL, duration_ms: elapsed(started), request_id: ctx.requestId, err },
+            'rpc failed',
+          );
+        },
+      )
+      .catch((err: unknown) => logger.error({ method, request_id: ctx.requestId, err }, 'rpc adapter failed'));
   };
 }
 

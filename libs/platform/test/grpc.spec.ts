@@ -51,6 +51,7 @@ async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
 }
 
 const SECRET_TEXT = 'password=hunter2 in SELECT * FROM agents';
+const HOSTILE = 'é ١٢ 🚀 a\u0000b \ud800';
 
 function agent(agentId: string): identityV1.Agent {
   return {
@@ -80,6 +81,14 @@ function startTestServer(logger: ReturnType<typeof createLogger>) {
         return Promise.reject(errors.invalidState('agent', 'frozen', 'frozen').asReplay());
       case 'boom':
         return Promise.reject(new Error(SECRET_TEXT));
+      case 'hostile':
+        // Details and message echoing what a client sent: non-ASCII, RTL digits, emoji, NUL, a lone surrogate.
+        return Promise.reject(
+          errors.invalidArgument(`amount_invalid${HOSTILE}`, `amount ${HOSTILE} is not a decimal`, { field: 'amount', value: HOSTILE }),
+        );
+      case 'unencodable':
+        // A response grpc-js cannot serialize (a string where the proto wants an enum number).
+        return Promise.resolve({ agent: { ...agent('unencodable'), identityLevel: 'é' as unknown as identityV1.IdentityLevel } });
       case 'slow':
         entered.resolve();
         return gate.promise.then(() => ({ agent: agent('slow') }));
@@ -192,7 +201,7 @@ describe('gRPC server, unary adapter and client', () => {
     expect(logged[0]).toMatchObject({ level: 'info', code: status.NOT_FOUND });
   });
 
-  it('should carry DomainError details as JSON in x-error-details', async () => {
+  it('should carry DomainError details as JSON in x-error-details-bin', async () => {
     const err = await rejection(client.getAgent({ agentId: 'frozen' }));
     expect(err.code).toBe(status.FAILED_PRECONDITION);
     expect(errorInfoFromGrpc(err)).toEqual({
@@ -201,6 +210,45 @@ describe('gRPC server, unary adapter and client', () => {
       message: 'agent is frozen, cannot become frozen',
       details: { current: 'frozen', wanted: 'frozen' },
     });
+  });
+
+  it('should carry details that echo hostile input (non-ASCII, RTL digits, emoji, NUL, lone surrogate) and keep serving', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const err = await rejection(client.getAgent({ agentId: 'hostile' }, { requestId: 'req-hostile' }));
+      expect(err.code).toBe(status.INVALID_ARGUMENT);
+      const info = errorInfoFromGrpc(err);
+      // Details travel as UTF-8 JSON in a -bin trailer: the value comes back exactly (JSON escapes
+      // the lone surrogate); the status message has it replaced, as grpc-js could not send it.
+      expect(info.details).toEqual({ field: 'amount', value: HOSTILE });
+      expect(err.metadata.get('x-error-details-bin')[0]).toBeInstanceOf(Buffer);
+      expect(info.message).toBe(`amount ${HOSTILE.replace('\ud800', '\ufffd')} is not a decimal`);
+      expect(info.code).toMatch(/^[\x20-\x7e]+$/);
+      expect(info.code.startsWith('amount_invalid')).toBe(true);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+      // The server still answers.
+      await expect(client.getAgent({ agentId: 'after-hostile' })).resolves.toMatchObject({ agent: { agentId: 'after-hostile' } });
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('should answer INTERNAL when a response cannot be encoded, without an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const err = await rejection(client.getAgent({ agentId: 'unencodable' }));
+      expect(err.code).toBe(status.INTERNAL);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+      await expect(client.getAgent({ agentId: 'after-unencodable' })).resolves.toMatchObject({ agent: { agentId: 'after-unencodable' } });
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('should mark a replayed stored failure with x-idempotent-replayed, and only that one', async () => {
