@@ -220,7 +220,17 @@ export interface ArtifactMetadata {
 }
 
 export interface UploadArtifactRequest {
-  part: { $case: "metadata"; value: ArtifactMetadata } | { $case: "chunk"; value: Buffer } | undefined;
+  part: { $case: "metadata"; value: ArtifactMetadata } | { $case: "chunk"; value: Buffer } | //
+  /** The last message: make the staged upload visible. Nothing after it is read. */
+  { $case: "commit"; value: UploadCommit } | undefined;
+}
+
+export interface UploadCommit {
+  /**
+   * Hex sha256 of the chunks as the caller streamed them; when set, a different hash of the
+   * staged bytes refuses the upload (INVALID_ARGUMENT content_hash_mismatch).
+   */
+  contentSha256: string;
 }
 
 export interface UploadArtifactResponse {
@@ -2043,6 +2053,9 @@ export const UploadArtifactRequest: MessageFns<UploadArtifactRequest> = {
       case "chunk":
         writer.uint32(18).bytes(message.part.value);
         break;
+      case "commit":
+        UploadCommit.encode(message.part.value, writer.uint32(26).fork()).join();
+        break;
     }
     return writer;
   },
@@ -2076,6 +2089,14 @@ export const UploadArtifactRequest: MessageFns<UploadArtifactRequest> = {
             message.part = { $case: "chunk", value: Buffer.from(reader.bytes()) };
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.part = { $case: "commit", value: UploadCommit.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2094,6 +2115,8 @@ export const UploadArtifactRequest: MessageFns<UploadArtifactRequest> = {
         ? { $case: "metadata", value: ArtifactMetadata.fromJSON(object.metadata) }
         : isSet(object.chunk)
         ? { $case: "chunk", value: Buffer.from(bytesFromBase64(object.chunk)) }
+        : isSet(object.commit)
+        ? { $case: "commit", value: UploadCommit.fromJSON(object.commit) }
         : undefined,
     };
   },
@@ -2104,6 +2127,8 @@ export const UploadArtifactRequest: MessageFns<UploadArtifactRequest> = {
       obj.metadata = ArtifactMetadata.toJSON(message.part.value);
     } else if (message.part?.$case === "chunk") {
       obj.chunk = base64FromBytes(message.part.value);
+    } else if (message.part?.$case === "commit") {
+      obj.commit = UploadCommit.toJSON(message.part.value);
     }
     return obj;
   },
@@ -2126,7 +2151,86 @@ export const UploadArtifactRequest: MessageFns<UploadArtifactRequest> = {
         }
         break;
       }
+      case "commit": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "commit", value: UploadCommit.fromPartial(object.part.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseUploadCommit(): UploadCommit {
+  return { contentSha256: "" };
+}
+
+export const UploadCommit: MessageFns<UploadCommit> = {
+  encode(message: UploadCommit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contentSha256 !== "") {
+      writer.uint32(10).string(message.contentSha256);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UploadCommit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUploadCommit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contentSha256 = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UploadCommit {
+    return {
+      contentSha256: isSet(object.contentSha256)
+        ? globalThis.String(object.contentSha256)
+        : isSet(object.content_sha256)
+        ? globalThis.String(object.content_sha256)
+        : "",
+    };
+  },
+
+  toJSON(message: UploadCommit): unknown {
+    const obj: any = {};
+    if (message.contentSha256 !== "") {
+      obj.contentSha256 = message.contentSha256;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UploadCommit>): UploadCommit {
+    return UploadCommit.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UploadCommit>): UploadCommit {
+    const message = createBaseUploadCommit();
+    message.contentSha256 = object.contentSha256 ?? "";
     return message;
   },
 };
@@ -5070,7 +5174,11 @@ export const RegistryServiceService = {
       Buffer.from(StoreExchangeObjectResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): StoreExchangeObjectResponse => StoreExchangeObjectResponse.decode(value),
   },
-  /** Artifacts. Upload: first message `metadata`, then `chunk`s (≤ 25 MiB in all). */
+  /**
+   * Artifacts. Upload: first message `metadata`, then `chunk`s (≤ 25 MiB in all), then `commit`.
+   * The bytes are staged until `commit` arrives; a stream that ends or is cancelled without it
+   * stores nothing (the caller sends `commit` only once the request is authenticated).
+   */
   uploadArtifact: {
     path: "/exchange.registry.v1.RegistryService/UploadArtifact" as const,
     requestStream: true as const,
@@ -5226,7 +5334,11 @@ export interface RegistryServiceServer extends UntypedServiceImplementation {
    * signer_agent_id "exchange" (party alias tokens, identity reveals).
    */
   storeExchangeObject: handleUnaryCall<StoreExchangeObjectRequest, StoreExchangeObjectResponse>;
-  /** Artifacts. Upload: first message `metadata`, then `chunk`s (≤ 25 MiB in all). */
+  /**
+   * Artifacts. Upload: first message `metadata`, then `chunk`s (≤ 25 MiB in all), then `commit`.
+   * The bytes are staged until `commit` arrives; a stream that ends or is cancelled without it
+   * stores nothing (the caller sends `commit` only once the request is authenticated).
+   */
   uploadArtifact: handleClientStreamingCall<UploadArtifactRequest, UploadArtifactResponse>;
   /** First message `artifact` (metadata), then `chunk`s. A party's download writes a delivery receipt. */
   downloadArtifact: handleServerStreamingCall<DownloadArtifactRequest, DownloadArtifactResponse>;
@@ -5312,7 +5424,11 @@ export interface RegistryServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: StoreExchangeObjectResponse) => void,
   ): ClientUnaryCall;
-  /** Artifacts. Upload: first message `metadata`, then `chunk`s (≤ 25 MiB in all). */
+  /**
+   * Artifacts. Upload: first message `metadata`, then `chunk`s (≤ 25 MiB in all), then `commit`.
+   * The bytes are staged until `commit` arrives; a stream that ends or is cancelled without it
+   * stores nothing (the caller sends `commit` only once the request is authenticated).
+   */
   uploadArtifact(
     callback: (error: ServiceError | null, response: UploadArtifactResponse) => void,
   ): ClientWritableStream<UploadArtifactRequest>;

@@ -363,7 +363,14 @@ export interface Hold {
   consumedToAgentId?: string | undefined;
   journalEntryIds: string[];
   createdAt: Date | undefined;
-  updatedAt: Date | undefined;
+  updatedAt:
+    | Date
+    | undefined;
+  /**
+   * Who may move it: "agent" (made through the wallet routes: ReleaseHold, ConsumeHold) or the
+   * service that made it (e.g. "market" escrow: only its Settle / Refund). Never changes.
+   */
+  controller?: string | undefined;
 }
 
 export interface Deposit {
@@ -478,6 +485,13 @@ export interface CreateHoldRequest {
   expiresAt?: Date | undefined;
   reference?: string | undefined;
   idempotencyKey: string;
+  /**
+   * Absent, "" or "agent": the agent's own hold (the gateway's wallet routes). A service name
+   * ([a-z][a-z0-9_]{0,31}, e.g. "market") makes a hold only that service moves, over its own
+   * RPCs; the wallet routes then answer PERMISSION_DENIED hold_controlled_by_<service>. Such a
+   * hold has no expires_at (its service ends it).
+   */
+  controller?: string | undefined;
 }
 
 export interface CreateHoldResponse {
@@ -1335,6 +1349,7 @@ function createBaseHold(): Hold {
     journalEntryIds: [],
     createdAt: undefined,
     updatedAt: undefined,
+    controller: undefined,
   };
 }
 
@@ -1378,6 +1393,9 @@ export const Hold: MessageFns<Hold> = {
     }
     if (message.updatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(106).fork()).join();
+    }
+    if (message.controller !== undefined) {
+      writer.uint32(114).string(message.controller);
     }
     return writer;
   },
@@ -1499,6 +1517,14 @@ export const Hold: MessageFns<Hold> = {
             message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.controller = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1562,6 +1588,7 @@ export const Hold: MessageFns<Hold> = {
         : isSet(object.updated_at)
         ? fromJsonTimestamp(object.updated_at)
         : undefined,
+      controller: isSet(object.controller) ? globalThis.String(object.controller) : undefined,
     };
   },
 
@@ -1606,6 +1633,9 @@ export const Hold: MessageFns<Hold> = {
     if (message.updatedAt !== undefined) {
       obj.updatedAt = message.updatedAt.toISOString();
     }
+    if (message.controller !== undefined) {
+      obj.controller = message.controller;
+    }
     return obj;
   },
 
@@ -1627,6 +1657,7 @@ export const Hold: MessageFns<Hold> = {
     message.journalEntryIds = object.journalEntryIds?.map((e) => e) || [];
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
+    message.controller = object.controller ?? undefined;
     return message;
   },
 };
@@ -3428,7 +3459,15 @@ export const TransferResponse: MessageFns<TransferResponse> = {
 };
 
 function createBaseCreateHoldRequest(): CreateHoldRequest {
-  return { agentId: "", amount: "", currency: "", expiresAt: undefined, reference: undefined, idempotencyKey: "" };
+  return {
+    agentId: "",
+    amount: "",
+    currency: "",
+    expiresAt: undefined,
+    reference: undefined,
+    idempotencyKey: "",
+    controller: undefined,
+  };
 }
 
 export const CreateHoldRequest: MessageFns<CreateHoldRequest> = {
@@ -3450,6 +3489,9 @@ export const CreateHoldRequest: MessageFns<CreateHoldRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(50).string(message.idempotencyKey);
+    }
+    if (message.controller !== undefined) {
+      writer.uint32(58).string(message.controller);
     }
     return writer;
   },
@@ -3515,6 +3557,14 @@ export const CreateHoldRequest: MessageFns<CreateHoldRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.controller = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3547,6 +3597,7 @@ export const CreateHoldRequest: MessageFns<CreateHoldRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      controller: isSet(object.controller) ? globalThis.String(object.controller) : undefined,
     };
   },
 
@@ -3570,6 +3621,9 @@ export const CreateHoldRequest: MessageFns<CreateHoldRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.controller !== undefined) {
+      obj.controller = message.controller;
+    }
     return obj;
   },
 
@@ -3584,6 +3638,7 @@ export const CreateHoldRequest: MessageFns<CreateHoldRequest> = {
     message.expiresAt = object.expiresAt ?? undefined;
     message.reference = object.reference ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.controller = object.controller ?? undefined;
     return message;
   },
 };
