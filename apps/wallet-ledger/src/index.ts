@@ -99,7 +99,7 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
     settlement: new SettlementService(ctx, holds, { privateKey: signingKey, publicKey: signerPublicKey }),
     operations: new OperationsService(ctx, pool, notify),
   };
-  const workerDeps = { pool, writer, reader, clock: ctx.clock, afterCommit: notify };
+  const workerDeps = { pool, writer, reader, agents: ctx.agents, clock: ctx.clock, afterCommit: notify };
   const workers = {
     sweepHolds: () => sweepHolds(workerDeps),
     processPayouts: () => processPayouts(workerDeps),

@@ -40,6 +40,8 @@ describe('wallet-ledger gRPC: controls (kill switches and read-only mode)', () =
 
   it('should refuse every mutation in read-only mode, write nothing, and keep reads working', async () => {
     const { hold } = await t.client.createHold({ agentId: a, amount: '5', currency: 'CREDIT', idempotencyKey: key() });
+    // Settle and Refund are the market's path: they move the market's escrow.
+    const { hold: escrow } = await t.client.createHold({ agentId: a, amount: '2', currency: 'CREDIT', idempotencyKey: key(), controller: 'market' });
     await t.client.setControls({ controls: { readOnly: true, killSwitches: [] }, reason: 'maintenance' });
     const before = await outboxCount(t.sql);
     try {
@@ -52,11 +54,11 @@ describe('wallet-ledger gRPC: controls (kill switches and read-only mode)', () =
         t.client.consumeHold({ agentId: a, holdId: hold!.holdId, toAgentId: b, idempotencyKey: k() }),
         t.client.createDeposit({ agentId: a, amount: '1', currency: 'CREDIT', method: walletV1.DepositMethod.DEPOSIT_METHOD_SANDBOX, idempotencyKey: k() }),
         t.client.createPayoutDestination({ agentId: a, type: walletV1.PayoutDestinationType.PAYOUT_DESTINATION_TYPE_SANDBOX, details: {}, label: '', idempotencyKey: '' }),
-        t.client.settle({ agentId: a, holdId: hold!.holdId, contractId: 'c', payeeAgentId: b, idempotencyKey: k() }),
-        t.client.refund({ agentId: a, holdId: hold!.holdId, contractId: 'c', idempotencyKey: k() }),
+        t.client.settle({ agentId: a, holdId: escrow!.holdId, contractId: 'c', payeeAgentId: b, idempotencyKey: k() }),
+        t.client.refund({ agentId: a, holdId: escrow!.holdId, contractId: 'c', idempotencyKey: k() }),
       ];
       for (const call of calls) expect(await grpcError(call)).toMatchObject({ grpcCode: status.UNAVAILABLE, code: 'read_only' });
-      expect(await balancesOf(t.client, a)).toEqual({ CREDIT: { available: '94', held: '5' } });
+      expect(await balancesOf(t.client, a)).toEqual({ CREDIT: { available: '92', held: '7' } });
       expect((await t.client.getHold({ agentId: a, holdId: hold!.holdId })).hold!.status).toBe(walletV1.HoldStatus.HOLD_STATUS_ACTIVE);
       expect(await t.wallet.workers.sweepHolds()).toBe(0);
       expect(await outboxCount(t.sql)).toBe(before);
@@ -64,6 +66,7 @@ describe('wallet-ledger gRPC: controls (kill switches and read-only mode)', () =
       await t.client.setControls({ controls: { readOnly: false, killSwitches: [] }, reason: 'maintenance over' });
     }
     await t.client.releaseHold({ agentId: a, holdId: hold!.holdId, idempotencyKey: key() });
+    await t.client.refund({ agentId: a, holdId: escrow!.holdId, contractId: 'c', idempotencyKey: key() });
   });
 
   it('should refuse every mutation of a frozen agent with agent_frozen, and keep its reads working', async () => {
@@ -87,7 +90,7 @@ describe('wallet-ledger gRPC: controls (kill switches and read-only mode)', () =
       t.client.createWithdrawal({ agentId: f, amount: '1', currency: 'CREDIT', payoutDestinationId: 'pod_x', idempotencyKey: key() }),
       t.client.cancelWithdrawal({ agentId: f, withdrawalId: 'wdr_x', idempotencyKey: key() }),
       t.client.settle({ agentId: f, holdId: hold!.holdId, contractId: 'c', payeeAgentId: b, idempotencyKey: key() }),
-      t.client.refund({ agentId: f, holdId: hold!.holdId, contractId: 'c', idempotencyKey: key() }),
+      // Refund is not here: the lifecycle's refund reaches a frozen payer (frozen.grpc.spec.ts).
     ];
     for (const call of calls) expect(await grpcError(call)).toMatchObject({ grpcCode: status.PERMISSION_DENIED, code: 'agent_frozen' });
     expect(await outboxCount(t.sql)).toBe(before);

@@ -48,7 +48,7 @@ describe('wallet-ledger gRPC: CorrectSettlement (erroneous clear)', () => {
     t.identity.put({ agentId: buyer });
     t.identity.put({ agentId: seller });
     await fund(t.client, buyer, '150');
-    const { hold } = await t.client.createHold({ agentId: buyer, amount: '100', currency: 'CREDIT', reference: 'ctr_c', idempotencyKey: key() });
+    const { hold } = await t.client.createHold({ agentId: buyer, amount: '100', currency: 'CREDIT', reference: 'ctr_c', idempotencyKey: key(), controller: 'market' });
     const res = await t.client.settle({ agentId: buyer, holdId: hold!.holdId, contractId: 'ctr_c', payeeAgentId: seller, amount: '60', fee: '1.5', idempotencyKey: key() });
     return { buyer, seller, receipt: res.receipt! };
   }
@@ -122,7 +122,7 @@ describe('wallet-ledger gRPC: CorrectSettlement (erroneous clear)', () => {
     const buyer = agentId('buyer');
     t.identity.put({ agentId: buyer });
     await fund(t.client, buyer, '10');
-    const { hold } = await t.client.createHold({ agentId: buyer, amount: '10', currency: 'CREDIT', reference: 'ctr_r', idempotencyKey: key() });
+    const { hold } = await t.client.createHold({ agentId: buyer, amount: '10', currency: 'CREDIT', reference: 'ctr_r', idempotencyKey: key(), controller: 'market' });
     const refund = await t.client.refund({ agentId: buyer, holdId: hold!.holdId, contractId: 'ctr_r', idempotencyKey: key() });
     const err = await grpcError(t.client.correctSettlement({ agentId: buyer, receiptId: refund.receipt!.receiptId, reason: 'r', idempotencyKey: key() }));
     expect(err).toMatchObject({ grpcCode: status.FAILED_PRECONDITION, code: 'invalid_state' });

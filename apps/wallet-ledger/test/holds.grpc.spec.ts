@@ -46,6 +46,7 @@ describe('wallet-ledger gRPC: holds', () => {
       journalEntryIds: [expect.stringMatching(/^jrn_/)],
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
+      controller: 'agent',
     });
     expect(await balancesOf(t.client, a)).toEqual({ CREDIT: { available: '60', held: '40' } });
     expect((await t.client.getBalance({ agentId: a })).balances[0].total).toBe('100');

@@ -11,7 +11,7 @@ describe('wallet-ledger gRPC: CheckLedger', () => {
     t = await startTestWallet({ name: 'wallet_check', agents: [{ agentId: a }, { agentId: b }] });
     await fund(t.client, a, '100');
     await t.client.transfer({ agentId: a, toAgentId: b, amount: '10', currency: 'CREDIT', idempotencyKey: key() });
-    const { hold } = await t.client.createHold({ agentId: a, amount: '20', currency: 'CREDIT', idempotencyKey: key() });
+    const { hold } = await t.client.createHold({ agentId: a, amount: '20', currency: 'CREDIT', idempotencyKey: key(), controller: 'market' });
     await t.client.settle({ agentId: a, holdId: hold!.holdId, contractId: 'c', payeeAgentId: b, amount: '15', fee: '1', idempotencyKey: key() });
     const { deposit } = await t.client.createDeposit({ agentId: b, amount: '7', currency: 'EUR', method: walletV1.DepositMethod.DEPOSIT_METHOD_SANDBOX, idempotencyKey: key() });
     await t.client.confirmDeposit({ agentId: b, depositId: deposit!.depositId, idempotencyKey: key() });

@@ -40,7 +40,7 @@ describe('wallet-ledger gRPC: settlement, refund and receipts', () => {
     t.identity.put({ agentId: buyer });
     t.identity.put({ agentId: seller });
     await fund(t.client, buyer, '150');
-    const { hold } = await t.client.createHold({ agentId: buyer, amount, currency: 'CREDIT', reference: 'ctr_x', idempotencyKey: key() });
+    const { hold } = await t.client.createHold({ agentId: buyer, amount, currency: 'CREDIT', reference: 'ctr_x', idempotencyKey: key(), controller: 'market' });
     return { buyer, seller, holdId: hold!.holdId };
   }
 

@@ -52,6 +52,7 @@ function holdRow(h: Hold) {
     journal_entry_ids: h.journalEntryIds,
     created_at: iso(h.createdAt),
     updated_at: iso(h.updatedAt),
+    controller: h.controller,
   };
 }
 

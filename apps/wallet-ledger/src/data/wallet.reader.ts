@@ -35,6 +35,7 @@ export function holdFromRow(r: Row): Hold {
     journalEntryIds: (r['journal_entry_ids'] as string[] | null) ?? [],
     createdAt: date(r['created_at']),
     updatedAt: date(r['updated_at']),
+    controller: str(r['controller']),
   };
 }
 

@@ -17,6 +17,7 @@ const hold: Hold = {
   journalEntryIds: ['jrn_0'],
   createdAt: t0,
   updatedAt: t0,
+  controller: 'agent',
 };
 
 describe('hold moves', () => {

@@ -74,6 +74,8 @@ export interface AgentInfo {
 }
 
 export interface AgentDirectory {
-  /** Throws NOT_FOUND agent_not_found for an unknown agent. */
+  /** Possibly cached (existence, a recipient's details). Throws NOT_FOUND agent_not_found for an unknown agent. */
   get(agentId: string): Promise<AgentInfo>;
+  /** Identity's answer now, never a cached one: what decides whether an agent's money may move. */
+  current(agentId: string): Promise<AgentInfo>;
 }

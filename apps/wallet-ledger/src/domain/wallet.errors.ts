@@ -32,6 +32,11 @@ export const walletErrors = {
   identityLevelInsufficient: (required: string, current: string) =>
     errors.permissionDenied('identity_level_insufficient', `identity level ${required} or higher is required`, { required, current }),
   agentFrozen: (agentId: string) => errors.permissionDenied('agent_frozen', `agent ${agentId} is frozen`),
+  holdControlledBy: (controller: string, holdId: string) =>
+    errors.permissionDenied(`hold_controlled_by_${controller}`, `hold ${holdId} is controlled by ${controller}: only ${controller} moves it`, {
+      hold_id: holdId,
+      controller,
+    }),
   readOnly: () => errors.unavailable('read_only', 'the wallet ledger is in read-only mode'),
   killSwitch: (name: string) => errors.unavailable(`kill_switch:${name}`, `${name} are switched off`),
   identityUnavailable: () => errors.unavailable('identity_unavailable', 'identity service unavailable'),

@@ -46,6 +46,8 @@ export interface Hold {
   journalEntryIds: string[];
   createdAt: Date;
   updatedAt: Date;
+  /** "agent" or the controlling service ("market"): domain/hold-control.ts. */
+  controller: string;
 }
 
 export type DepositMethod = 'sandbox' | 'bank' | 'crypto';

@@ -117,6 +117,7 @@ export function toProtoHold(h: Hold): walletV1.Hold {
     journalEntryIds: [...h.journalEntryIds],
     createdAt: h.createdAt,
     updatedAt: h.updatedAt,
+    controller: h.controller,
   };
 }
 

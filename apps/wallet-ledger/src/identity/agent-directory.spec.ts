@@ -60,6 +60,38 @@ describe('CachedAgentDirectory', () => {
     expect(fake.calls()).toBe(2);
   });
 
+  it('should ask identity on every current() lookup — a freeze is seen at once — and refresh the cache with it', async () => {
+    let frozen = false;
+    const fake = fakeClient(async (id) => agent(id, frozen));
+    const directory = new CachedAgentDirectory(fake.client, 60_000, testLogger);
+    expect((await directory.get('a:agent:b')).frozen).toBe(false);
+    frozen = true;
+    expect((await directory.get('a:agent:b')).frozen).toBe(false); // cached
+    expect((await directory.current('a:agent:b')).frozen).toBe(true);
+    expect((await directory.get('a:agent:b')).frozen).toBe(true); // refreshed by current()
+    frozen = false;
+    expect((await directory.current('a:agent:b')).frozen).toBe(false);
+    expect(fake.calls()).toBe(3);
+  });
+
+  it('should not let current() join a lookup that was already in flight', async () => {
+    let release: (a: identityV1.Agent) => void = () => undefined;
+    let calls = 0;
+    const client = {
+      getAgent: async ({ agentId }: { agentId: string }) => {
+        calls++;
+        if (calls === 1) return { agent: await new Promise<identityV1.Agent>((r) => (release = r)) };
+        return { agent: agent(agentId, true) };
+      },
+    } as unknown as IdentityClient;
+    const directory = new CachedAgentDirectory(client, 60_000, testLogger);
+    const stale = directory.get('a:agent:b'); // started before the freeze
+    expect((await directory.current('a:agent:b')).frozen).toBe(true);
+    release(agent('a:agent:b', false));
+    expect((await stale).frozen).toBe(false);
+    expect(calls).toBe(2);
+  });
+
   it('should answer agent_not_found for NOT_FOUND and identity_unavailable for other failures, caching neither', async () => {
     let failure: Error = new DomainError(status.NOT_FOUND, 'agent_not_found', 'nope');
     const fake = fakeClient(async () => {

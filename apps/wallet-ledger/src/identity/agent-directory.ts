@@ -28,9 +28,10 @@ export function toAgentInfo(agent: identityV1.Agent): AgentInfo {
 const MAX_ENTRIES = 10_000;
 
 /**
- * Agents from identity over gRPC, each answer reused for `ttlMs` (AGENT_CACHE_TTL_MS): the hot
- * path looks up owner and recipient on every call. Concurrent lookups of one agent share one
- * call; failures are not cached. A freeze therefore takes effect within ttlMs.
+ * Agents from identity over gRPC. `get` reuses each answer for `ttlMs` (AGENT_CACHE_TTL_MS;
+ * concurrent lookups of one agent share one call; failures are not cached): existence and
+ * recipients. `current` always asks identity (and refreshes the cache): the wallet owner of a
+ * mutation, so a freeze stops its money at once, not within ttlMs (issue 12 finding 14).
  */
 export class CachedAgentDirectory implements AgentDirectory {
   private readonly cache = new Map<string, { expires: number; agent: Promise<AgentInfo> }>();
@@ -53,6 +54,21 @@ export class CachedAgentDirectory implements AgentDirectory {
       agent.catch(() => {
         if (this.cache.get(agentId)?.agent === agent) this.cache.delete(agentId);
       });
+    }
+    return agent;
+  }
+
+  current(agentId: string): Promise<AgentInfo> {
+    // Never joins a lookup already in flight: it may have started before the freeze answered.
+    const agent = this.fetch(agentId);
+    if (this.ttlMs > 0) {
+      agent.then(
+        () => {
+          if (this.cache.size >= MAX_ENTRIES) this.evict(this.now());
+          this.cache.set(agentId, { expires: this.now() + this.ttlMs, agent });
+        },
+        () => undefined,
+      );
     }
     return agent;
   }

@@ -1,6 +1,7 @@
 import { errors, formatAmount, newId, parsePositiveAmount } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
 import { parseCurrency } from '../domain/currency';
+import { AGENT_CONTROLLER, parseController, requireControlledBy, requireExpiryAllowed } from '../domain/hold-control';
 import { consumedHold, releasedHold, requireFutureExpiry } from '../domain/holds';
 import { consumePostings, holdPostings, releasePostings } from '../domain/postings';
 import { walletErrors } from '../domain/wallet.errors';
@@ -10,7 +11,11 @@ import { toProtoHold } from '../grpc/wallet.mapper';
 import { decide, execute } from './execute';
 import { activeAgent, claimFor, optionalText, requireText, type WalletContext } from './wallet-context';
 
-/** Holds: reserve funds (available → held), then release them or pay them out. */
+/**
+ * Holds: reserve funds (available → held), then release them or pay them out. ReleaseHold and
+ * ConsumeHold are the agent's path: they move only holds controlled by `agent` (a service's hold,
+ * e.g. the market's escrow, answers hold_controlled_by_<service>, whoever asks).
+ */
 export class HoldsService {
   constructor(private readonly ctx: WalletContext) {}
 
@@ -18,6 +23,13 @@ export class HoldsService {
   async ownedHold(agentId: string, holdId: string): Promise<Hold> {
     const hold = holdId ? await this.ctx.reader.hold(holdId) : undefined;
     if (!hold || hold.agentId !== agentId) throw errors.notFound('hold', holdId);
+    return hold;
+  }
+
+  /** The owned hold, if `path` (agent, market…) is its controller — checked before its state. */
+  async controlledHold(agentId: string, holdId: string, path: string): Promise<Hold> {
+    const hold = await this.ownedHold(agentId, holdId);
+    requireControlledBy(hold, path);
     return hold;
   }
 
@@ -32,6 +44,8 @@ export class HoldsService {
     const currency = parseCurrency(req.currency);
     const reference = optionalText(req.reference, 'reference');
     const expiresAt = requireFutureExpiry(req.expiresAt, this.ctx.clock());
+    const controller = parseController(req.controller);
+    requireExpiryAllowed(controller, expiresAt);
     await activeAgent(this.ctx, agentId);
 
     return execute(this.ctx.writer, {
@@ -54,6 +68,7 @@ export class HoldsService {
           journalEntryIds: [entryId],
           createdAt: now,
           updatedAt: now,
+          controller,
         };
         return {
           result: { hold: toProtoHold(hold), idempotentReplayed: false },
@@ -78,7 +93,7 @@ export class HoldsService {
       idempotency,
       codec: walletV1.ReleaseHoldResponse,
       plan: async () => {
-        const hold = await this.ownedHold(agentId, req.holdId);
+        const hold = await this.controlledHold(agentId, req.holdId, AGENT_CONTROLLER);
         const now = this.ctx.clock();
         const entryId = newId('jrn');
         const decided = decide(now, () => releasedHold(hold, entryId, now));
@@ -111,7 +126,7 @@ export class HoldsService {
       idempotency,
       codec: walletV1.ConsumeHoldResponse,
       plan: async () => {
-        const hold = await this.ownedHold(agentId, req.holdId);
+        const hold = await this.controlledHold(agentId, req.holdId, AGENT_CONTROLLER);
         const now = this.ctx.clock();
         const entryId = newId('jrn');
         const decided = decide(now, () => consumedHold(hold, { amount, toAgentId: to }, entryId, now));

@@ -1,5 +1,6 @@
 import { errors, formatAmount, newId, parseAmount, parsePositiveAmount } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
+import { MARKET_CONTROLLER } from '../domain/hold-control';
 import { consumedHold, releasedHold } from '../domain/holds';
 import { accountId, systemAccount } from '../domain/accounts';
 import { planCorrection } from '../domain/correction';
@@ -27,8 +28,10 @@ export interface ExchangeSigner {
 
 /**
  * Market settlement and refund of a buyer's hold, each with a receipt signed by the exchange key.
- * Settle obeys the `settlements` kill switch (also forced on while the market is halted); Refund
- * does not: money going back to the payer is always allowed (read-only mode still applies).
+ * They are the market's path: they move only holds the market controls (its escrow). Settle obeys
+ * the `settlements` kill switch (also forced on while the market is halted); Refund does not:
+ * money going back to the payer is always allowed (read-only mode still applies) — a frozen
+ * payer included, as the contract's lifecycle requires (README.md "Frozen agents").
  */
 export class SettlementService {
   constructor(
@@ -53,7 +56,7 @@ export class SettlementService {
       control: 'settlements',
       codec: walletV1.SettleResponse,
       plan: async () => {
-        const hold = await this.holds.ownedHold(payer, req.holdId);
+        const hold = await this.holds.controlledHold(payer, req.holdId, MARKET_CONTROLLER);
         const now = this.ctx.clock();
         const entryId = newId('jrn');
         const decided = decide(now, () => {
@@ -93,13 +96,14 @@ export class SettlementService {
     const payer = requireText(req.agentId, 'agent_id');
     const idempotency = claimFor(payer, req.idempotencyKey, 'refund', walletV1.RefundRequest.toJSON(req));
     const contractId = requireText(req.contractId, 'contract_id');
-    await activeAgent(this.ctx, payer);
+    // Existence only: a refund gives the payer back its own escrow, frozen or not.
+    await this.ctx.agents.get(payer);
 
     return execute(this.ctx.writer, {
       idempotency,
       codec: walletV1.RefundResponse,
       plan: async () => {
-        const hold = await this.holds.ownedHold(payer, req.holdId);
+        const hold = await this.holds.controlledHold(payer, req.holdId, MARKET_CONTROLLER);
         const now = this.ctx.clock();
         const entryId = newId('jrn');
         const decided = decide(now, () => releasedHold(hold, entryId, now));
@@ -182,6 +186,9 @@ export class SettlementService {
     const receiptId = requireText(req.receiptId, 'receipt_id');
     const reason = requireText(req.reason, 'reason', 500);
     await this.ctx.agents.get(payer);
+    // The correction takes the money back from the payee: a frozen payee's money does not move.
+    const settled = await this.ctx.reader.receipt(receiptId);
+    if (settled && settled.payer === payer && settled.kind === 'settlement') await activeAgent(this.ctx, settled.payee);
 
     try {
       return await execute(this.ctx.writer, {

@@ -12,9 +12,12 @@ export interface WalletContext {
   environment: 'sandbox' | 'mainnet';
 }
 
-/** The wallet owner of a mutation: must exist and not be frozen. */
+/**
+ * The wallet owner of a mutation: must exist and not be frozen — asked of identity now, never
+ * from the cache, so the operator cannot move money a moment after the freeze answered.
+ */
 export async function activeAgent(ctx: WalletContext, agentId: string): Promise<AgentInfo> {
-  const agent = await ctx.agents.get(agentId);
+  const agent = await ctx.agents.current(agentId);
   if (agent.frozen) throw walletErrors.agentFrozen(agentId);
   return agent;
 }

@@ -45,7 +45,9 @@ async function expireNextHold(deps: { pool: pg.Pool; writer: PgLedgerWriter }, n
     deps.pool,
     async (client) => {
       const { rows } = await client.query(
-        `SELECT * FROM holds WHERE status = 'active' AND expires_at <= $1
+        // Only the agent's own holds expire here: a service's hold (market escrow) ends only through
+        // that service (it cannot have expires_at; this is the backstop).
+        `SELECT * FROM holds WHERE status = 'active' AND expires_at <= $1 AND controller = 'agent'
           ORDER BY expires_at, hold_id LIMIT 1 FOR UPDATE SKIP LOCKED`,
         [now],
       );

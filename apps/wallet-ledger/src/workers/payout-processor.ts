@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { newId } from '@exchange/platform';
-import type { MutationPlan } from '../domain/ledger.ports';
+import type { AgentDirectory, MutationPlan } from '../domain/ledger.ports';
 import { releasePostings, withdrawalPayoutPostings } from '../domain/postings';
 import { utcDay } from '../domain/utc-day';
 import type { Withdrawal } from '../domain/wallet.model';
@@ -18,18 +18,22 @@ const MAX_PER_ROUND = 500;
  * processing, or processing → completed | failed (details.simulate == "fail") — each step in its
  * own transaction with one event (and a journal entry for completed/failed). A withdrawal moved
  * in this round waits for the next, so `processing` is observable and cancellable until then.
- * Paused while read-only or the `withdrawals` kill switch is on. Returns the steps taken.
+ * Paused while read-only or the `withdrawals` kill switch is on. A frozen agent's requested
+ * withdrawal is not started (its money stays; it moves on once unfrozen); one already processing
+ * finishes, the rail has it (a failure refunds it). Returns the steps taken.
  */
 export async function processPayouts(deps: {
   pool: pg.Pool;
   writer: PgLedgerWriter;
   reader: WalletReader;
+  agents: AgentDirectory;
   clock: () => Date;
   afterCommit: () => void;
 }): Promise<number> {
   const controls = await deps.reader.controls();
   if (controls.readOnly || controls.killSwitches.includes('withdrawals')) return 0;
   const roundStart = deps.clock();
+  const waiting: string[] = [];
   let steps = 0;
   while (steps < MAX_PER_ROUND) {
     const outcome = await claimAndAct(
@@ -38,19 +42,34 @@ export async function processPayouts(deps: {
         const { rows } = await client.query(
           `SELECT w.*, d.details AS destination_details
              FROM withdrawals w JOIN payout_destinations d USING (payout_destination_id)
-            WHERE w.status IN ('requested', 'processing') AND w.updated_at < $1
+            WHERE w.status IN ('requested', 'processing') AND w.updated_at < $1 AND NOT (w.withdrawal_id = ANY($2::text[]))
             ORDER BY w.created_at, w.withdrawal_id LIMIT 1 FOR UPDATE OF w SKIP LOCKED`,
-          [roundStart],
+          [roundStart, waiting],
         );
         return rows[0] ? { withdrawal: withdrawalFromRow(rows[0]), details: rows[0].destination_details as Record<string, string> } : undefined;
       },
-      async (client, claimed) => (await deps.writer.applyIn(client, stepPlan(claimed.withdrawal, claimed.details, deps.clock()))).kind,
+      async (client, claimed) => {
+        if (claimed.withdrawal.status === 'requested' && !(await mayStart(deps.agents, claimed.withdrawal.agentId))) {
+          waiting.push(claimed.withdrawal.withdrawalId);
+          return 'waiting' as const;
+        }
+        return (await deps.writer.applyIn(client, stepPlan(claimed.withdrawal, claimed.details, deps.clock()))).kind;
+      },
     );
     if (outcome === undefined || outcome === 'blocked') break;
     if (outcome === 'applied') steps++;
   }
   if (steps > 0) deps.afterCommit();
   return steps;
+}
+
+/** A withdrawal leaves only for an agent identity says is not frozen now (unreachable: wait for the next round). */
+async function mayStart(agents: AgentDirectory, agentId: string): Promise<boolean> {
+  try {
+    return !(await agents.current(agentId)).frozen;
+  } catch {
+    return false;
+  }
 }
 
 function stepPlan(w: Withdrawal, details: Record<string, string>, now: Date): MutationPlan {
