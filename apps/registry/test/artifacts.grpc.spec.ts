@@ -84,6 +84,36 @@ describe('registry artifacts (gRPC, real PostgreSQL, filesystem store)', () => {
     expect(countAfter[0].n).toBe(countBefore[0].n);
   }, 120_000);
 
+  it('stores nothing unless the stream ends with a commit: ended early, cancelled, or a commit for other bytes', async () => {
+    const { rows: before } = await h.sql.query(`SELECT count(*)::int AS n FROM artifacts`);
+    const storedBefore = filesUnder(h.storeDir).sort();
+    const refOf = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+    const attempts: Array<{ bytes: Buffer; ending: Parameters<RegistryHarness['upload']>[3] }> = [
+      { bytes: randomBytes(200 * 1024), ending: { kind: 'end' } },
+      { bytes: randomBytes(200 * 1024), ending: { kind: 'cancel' } },
+      { bytes: randomBytes(200 * 1024), ending: { kind: 'commit', contentSha256: '0'.repeat(64) } },
+    ];
+    const outcomes = [];
+    for (const a of attempts) {
+      const err = await grpcError(h.upload(a.bytes, { mediaType: 'text/plain', contractId, access: VISIBILITY_PUBLIC }, h.as(buyer), a.ending));
+      outcomes.push([err.grpcCode, err.code]);
+    }
+    expect(outcomes).toEqual([
+      [status.ABORTED, 'upload_not_committed'],
+      [status.CANCELLED, 'cancelled'],
+      [status.INVALID_ARGUMENT, 'content_hash_mismatch'],
+    ]);
+    // The cancelled call is answered before the registry has discarded its part: wait for it.
+    for (let i = 0; i < 100 && filesUnder(path.join(h.storeDir, '.parts')).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(filesUnder(h.storeDir).sort()).toEqual(storedBefore);
+    const { rows: after } = await h.sql.query(`SELECT count(*)::int AS n FROM artifacts`);
+    expect(after[0].n).toBe(before[0].n);
+    for (const a of attempts) {
+      expect((await grpcError(h.client.getArtifact({ artifactRef: refOf(a.bytes) }, h.operator()))).code).toBe('artifact_not_found');
+      expect(await h.outbox(refOf(a.bytes))).toEqual([]);
+    }
+  });
+
   it('refuses empty content, a missing contract and a non-party uploader', async () => {
     let err = await grpcError(h.upload(Buffer.alloc(0), { mediaType: 'text/plain' }, h.as(buyer)));
     expect([err.grpcCode, err.code]).toEqual([status.INVALID_ARGUMENT, 'validation_failed']);

@@ -7,6 +7,36 @@ import { contractFixture, grpcError, startRegistryHarness, status, type Registry
 
 const T = new Date('2026-02-01T00:00:00.000Z');
 
+/** gzip of the chunks, compressed as a stream (the inflated size never sits in memory). */
+async function gzipStream(chunks: () => Iterable<Buffer>): Promise<Buffer> {
+  const gzip = zlib.createGzip();
+  const out: Buffer[] = [];
+  gzip.on('data', (c: Buffer) => out.push(c));
+  const ended = new Promise((resolve) => gzip.on('end', resolve));
+  for (const chunk of chunks()) if (!gzip.write(chunk)) await new Promise((resolve) => gzip.once('drain', resolve));
+  gzip.end();
+  await ended;
+  return Buffer.concat(out);
+}
+
+/** A ustar header block of an empty regular file. */
+function tarHeader(name: string): Buffer {
+  const block = Buffer.alloc(512);
+  block.write(name, 0, 'utf8');
+  block.write('0000644\0', 100);
+  block.write('0000000\0', 108);
+  block.write('0000000\0', 116);
+  block.write('00000000000\0', 124);
+  block.write('00000000000\0', 136);
+  block.write('        ', 148);
+  block.write('0', 156);
+  block.write('ustar\0' + '00', 257);
+  let sum = 0;
+  for (const byte of block) sum += byte;
+  block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return block;
+}
+
 describe('registry casefiles (gRPC, real PostgreSQL)', () => {
   let h: RegistryHarness;
   let buyer: TestAgent;
@@ -147,6 +177,23 @@ describe('registry casefiles (gRPC, real PostgreSQL)', () => {
     const unreadable = await grpcError(h.client.verifyCasefile({ input: { $case: 'archive', value: Buffer.from('not a gzip') } }));
     expect([unreadable.grpcCode, unreadable.code]).toEqual([status.INVALID_ARGUMENT, 'casefile_unreadable']);
   });
+
+  it('refuses an archive that inflates past the cap or holds too many members: RESOURCE_EXHAUSTED payload_too_large (issue 12 finding 8)', async () => {
+    // ~130 KiB of gzip that inflates to 130 MiB of zeros: refused once past 16 MiB at more than 20-fold.
+    const bomb = await gzipStream(function* () {
+      for (let i = 0; i < 130; i++) yield Buffer.alloc(1024 * 1024);
+    });
+    expect(bomb.length).toBeLessThan(256 * 1024);
+    const big = await grpcError(h.client.verifyCasefile({ input: { $case: 'archive', value: bomb } }));
+    expect([big.grpcCode, big.code, big.message]).toEqual([status.RESOURCE_EXHAUSTED, 'payload_too_large', 'archive expands more than 20 times its compressed size']);
+
+    // 10 001 empty members (tar headers only), past the 10 000 member cap.
+    const many = await gzipStream(function* () {
+      for (let i = 0; i <= 10_000; i++) yield tarHeader(`f${i}`);
+    });
+    const crowded = await grpcError(h.client.verifyCasefile({ input: { $case: 'archive', value: many } }));
+    expect([crowded.grpcCode, crowded.code, crowded.message]).toEqual([status.RESOURCE_EXHAUSTED, 'payload_too_large', 'archive has more than 10000 files']);
+  }, 60_000);
 
   it("only the contract's parties or the operator export it; subjects need something", async () => {
     const denied = await grpcError(h.client.exportCasefile({ subject: { contractId, objectIds: [], artifactRefs: [] }, includePayloads: false }, h.as(stranger)));

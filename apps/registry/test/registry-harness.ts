@@ -9,9 +9,10 @@
  *   h.newAgent()              TestAgent registered in the fake identity
  *   h.as(agent) / h.operator()   CallOptions
  *   h.contracts / h.receipts / h.offers / h.results / h.disputes / h.reports   fake market + wallet data
- *   h.upload(bytes, meta, opts)  → UploadArtifactResponse;  h.download(ref, opts) → {artifact, bytes}
+ *   h.upload(bytes, meta, opts, ending?)  → UploadArtifactResponse (ending: commit | end | cancel);  h.download(ref, opts) → {artifact, bytes}
  *   h.sql                     pg pool on the registry database;  h.outbox(subjectId?)
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +37,9 @@ import { createTestDatabase, startFakeIdentity, testLogger, type FakeIdentity, t
 import { readRegistryConfig, REGISTRY_MAX_MESSAGE_BYTES, startRegistry, type RegistryHandle } from '../src/index';
 
 export type RegistryClient = PromiseClient<typeof registryV1.RegistryServiceService>;
+
+/** How a harness upload ends after its chunks. */
+export type UploadEnding = { kind: 'commit'; contentSha256?: string } | { kind: 'end' } | { kind: 'cancel' };
 
 export interface TestAgent {
   agentId: string;
@@ -182,8 +186,12 @@ export async function startRegistryHarness(opts: { env?: Record<string, string> 
     signJson(agent: TestAgent, value: unknown): string {
       return toBase64(sign(Buffer.from(canonicalize(value), 'utf8'), agent.privateKey));
     },
-    /** Streams `bytes` in 64 KiB chunks after the metadata. */
-    upload(bytes: Buffer, meta: Partial<registryV1.ArtifactMetadata>, opts: CallOptions = {}): Promise<registryV1.UploadArtifactResponse> {
+    /**
+     * Streams `bytes` in 64 KiB chunks after the metadata, then ends as `ending` says: `commit`
+     * (default; with the bytes' sha256 unless `contentSha256` is given), `end` (half-close
+     * without a commit) or `cancel` (the call is cancelled once every chunk was sent).
+     */
+    upload(bytes: Buffer, meta: Partial<registryV1.ArtifactMetadata>, opts: CallOptions = {}, ending: UploadEnding = { kind: 'commit' }): Promise<registryV1.UploadArtifactResponse> {
       return new Promise((resolve, reject) => {
         const call = streams.uploadArtifact(metadataOf(opts), (err: ServiceError | null, res?: registryV1.UploadArtifactResponse) =>
           err ? reject(err) : resolve(res as registryV1.UploadArtifactResponse),
@@ -196,6 +204,16 @@ export async function startRegistryHarness(opts: { env?: Record<string, string> 
             if (!call.write({ part: { $case: 'chunk', value: bytes.subarray(off, off + 64 * 1024) } })) {
               await new Promise((r) => call.once('drain', r));
             }
+          }
+          if (ending.kind === 'cancel') {
+            // Let the registry stage what was sent before the call goes away.
+            await new Promise((r) => setTimeout(r, 50));
+            call.cancel();
+            return;
+          }
+          if (ending.kind === 'commit') {
+            const contentSha256 = ending.contentSha256 ?? createHash('sha256').update(bytes).digest('hex');
+            call.write({ part: { $case: 'commit', value: { contentSha256 } } });
           }
           call.end();
         })().catch(() => undefined);

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import S3rver from 's3rver';
 import { findFreePort } from '@exchange/db';
 import { isDomainError } from '@exchange/platform';
+import { putArtifact } from '../src/store/artifact-store';
 import { S3Store } from '../src/store/s3-store';
 import { grpcError, startRegistryHarness, status } from './registry-harness';
 
@@ -45,8 +46,8 @@ describe('S3 artifact store against s3rver (real S3 API over HTTP)', () => {
     const bytes = randomBytes(3 * MiB + 5);
     const hex = createHash('sha256').update(bytes).digest('hex');
     expect(await store.has(hex)).toBe(false);
-    expect(await store.put(chunksOf(bytes), { maxBytes: 25 * MiB })).toEqual({ sha256: hex, size: bytes.length });
-    expect(await store.put(chunksOf(bytes), { maxBytes: 25 * MiB })).toEqual({ sha256: hex, size: bytes.length });
+    expect(await putArtifact(store, chunksOf(bytes), { maxBytes: 25 * MiB })).toEqual({ sha256: hex, size: bytes.length });
+    expect(await putArtifact(store, chunksOf(bytes), { maxBytes: 25 * MiB })).toEqual({ sha256: hex, size: bytes.length });
     expect(await store.has(hex)).toBe(true);
     expect((await readAll(await store.get(hex))).equals(bytes)).toBe(true);
     expect(fs.readdirSync(spoolDir)).toEqual([]);
@@ -61,10 +62,26 @@ describe('S3 artifact store against s3rver (real S3 API over HTTP)', () => {
     await store.init();
     const bytes = randomBytes(2 * MiB + 1);
     const hex = createHash('sha256').update(bytes).digest('hex');
-    const err = await store.put(chunksOf(bytes), { maxBytes: 2 * MiB }).catch((e: unknown) => e);
+    const err = await putArtifact(store, chunksOf(bytes), { maxBytes: 2 * MiB }).catch((e: unknown) => e);
     expect(isDomainError(err) && [err.grpcCode, err.code]).toEqual([status.RESOURCE_EXHAUSTED, 'payload_too_large']);
     expect(await store.has(hex)).toBe(false);
     expect(fs.readdirSync(spoolDir)).toEqual([]);
+    store.close();
+  });
+
+  it('a staged upload reaches the bucket only on commit; discarded, it leaves no object and no spooled part', async () => {
+    const store = new S3Store({ bucket: 'artifacts-unit', endpoint, region: 'us-east-1', forcePathStyle: true, spoolDir, ...creds });
+    await store.init();
+    const bytes = randomBytes(MiB + 3);
+    const hex = createHash('sha256').update(bytes).digest('hex');
+    const dropped = await store.stage(chunksOf(bytes), { maxBytes: 2 * MiB });
+    expect({ sha256: dropped.sha256, inBucket: await store.has(hex), spooled: fs.readdirSync(spoolDir).length }).toEqual({ sha256: hex, inBucket: false, spooled: 1 });
+    await dropped.discard();
+    expect({ inBucket: await store.has(hex), spooled: fs.readdirSync(spoolDir) }).toEqual({ inBucket: false, spooled: [] });
+    const kept = await store.stage(chunksOf(bytes), { maxBytes: 2 * MiB });
+    await kept.commit();
+    expect({ inBucket: await store.has(hex), spooled: fs.readdirSync(spoolDir) }).toEqual({ inBucket: true, spooled: [] });
+    await store.delete(hex);
     store.close();
   });
 
@@ -93,6 +110,11 @@ describe('S3 artifact store against s3rver (real S3 API over HTTP)', () => {
       const tooBig = await grpcError(h.upload(tooBigBytes, { mediaType: 'application/octet-stream' }, h.as(owner)));
       expect([tooBig.grpcCode, tooBig.code]).toEqual([status.RESOURCE_EXHAUSTED, 'payload_too_large']);
       expect(await check.has(createHash('sha256').update(tooBigBytes).digest('hex'))).toBe(false);
+      // Without its commit (the gateway refused the request) nothing reaches the bucket.
+      const unsigned = randomBytes(300 * 1024);
+      const notCommitted = await grpcError(h.upload(unsigned, { mediaType: 'application/octet-stream' }, h.as(owner), { kind: 'end' }));
+      expect([notCommitted.grpcCode, notCommitted.code]).toEqual([status.ABORTED, 'upload_not_committed']);
+      expect(await check.has(createHash('sha256').update(unsigned).digest('hex'))).toBe(false);
       check.close();
     } finally {
       await h.close();

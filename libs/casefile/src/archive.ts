@@ -1,36 +1,21 @@
 // Casefile archives: a .tar.gz (tar-stream + zlib) holding `docket.json` (canonical JSON of the
-// signed docket) and `payloads/<sha256 hex>` per included artifact. Reading is defensive: the
-// input may be hostile (not gzip, not tar, traversal names, links, bombs, duplicates).
+// signed docket) and `payloads/<sha256 hex>` per included artifact. Reading is defensive and
+// streamed (archive-reader.ts): the input may be hostile (not gzip, not tar, traversal names,
+// links, bombs, duplicates, too many members).
 import { sha256Hex } from '@exchange/crypto';
 import { Readable } from 'node:stream';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import * as tar from 'tar-stream';
+import { DEFAULT_ARCHIVE_LIMITS, DOCKET_FILE, scanArchive, type ArchiveInput, type ArchiveLimits } from './archive-reader';
 import { docketJson } from './docket';
 import { CasefileInputError, CasefileUnreadableError } from './errors';
 import type { Docket } from './types';
 import { verifyDocket, type VerifyDocketOptions } from './verify';
 
-export const DOCKET_FILE = 'docket.json';
 export const PAYLOAD_DIR = 'payloads';
 const HEX64 = /^[0-9a-f]{64}$/;
-
-export interface ArchiveLimits {
-  /** Compressed input; default 64 MiB. */
-  maxArchiveBytes: number;
-  /** Everything after gunzip (tar headers and padding included); default 256 MiB. */
-  maxUncompressedBytes: number;
-  /** Tar members; default 10 000. */
-  maxFiles: number;
-  /** docket.json; default 32 MiB. */
-  maxDocketBytes: number;
-}
-
-export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
-  maxArchiveBytes: 64 * 1024 * 1024,
-  maxUncompressedBytes: 256 * 1024 * 1024,
-  maxFiles: 10_000,
-  maxDocketBytes: 32 * 1024 * 1024,
-};
+const gzipAsync = promisify(gzip);
 
 export interface ReadArchive {
   /** docket.json parsed (not yet verified: its shape is checked by verifyDocket). */
@@ -79,75 +64,36 @@ export async function writeArchive(docket: Docket, payloads: Map<string, Buffer 
   await add(DOCKET_FILE, Buffer.from(docketJson(docket), 'utf8'));
   for (const file of files) await add(file.name, file.data);
   pack.finalize();
-  return gzipSync(await collected);
+  return gzipAsync(await collected);
 }
 
-function safeName(name: string): boolean {
-  if (name === '' || name.length > 512 || name.includes('\0') || name.includes('\\') || name.startsWith('/')) return false;
-  return name.replace(/\/$/, '').split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
-}
-
-/** Reads a casefile archive; CasefileUnreadableError (code casefile_unreadable) when it is not one. */
-export async function readArchive(input: Uint8Array, limits: Partial<ArchiveLimits> = {}): Promise<ReadArchive> {
-  const lim = { ...DEFAULT_ARCHIVE_LIMITS, ...limits };
-  const buf = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  if (buf.length > lim.maxArchiveBytes) throw new CasefileUnreadableError(`archive is larger than ${lim.maxArchiveBytes} bytes`);
-  if (buf.length < 2 || buf[0] !== 0x1f || buf[1] !== 0x8b) throw new CasefileUnreadableError('not a gzip file');
-  let tarBytes: Buffer;
+function parseDocket(bytes: Buffer): { docket: Docket; text: string } {
+  const text = bytes.toString('utf8');
   try {
-    tarBytes = gunzipSync(buf, { maxOutputLength: lim.maxUncompressedBytes });
-  } catch (err) {
-    if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new CasefileUnreadableError(`archive expands beyond ${lim.maxUncompressedBytes} bytes`);
-    }
-    throw new CasefileUnreadableError(`not a valid gzip file: ${(err as Error).message}`);
-  }
-
-  const files = new Map<string, Buffer>();
-  const extract = tar.extract();
-  const reading = (async () => {
-    let count = 0;
-    for await (const entry of extract) {
-      const { name, type } = entry.header;
-      count += 1;
-      if (count > lim.maxFiles) throw new CasefileUnreadableError(`archive has more than ${lim.maxFiles} files`);
-      if (!safeName(name)) throw new CasefileUnreadableError(`unsafe file name in archive: ${JSON.stringify(name)}`);
-      if (type === 'directory') {
-        entry.resume();
-        continue;
-      }
-      if (type !== 'file' && type !== 'contiguous-file') throw new CasefileUnreadableError(`archive member ${name} is a ${type}, only files are allowed`);
-      if (files.has(name)) throw new CasefileUnreadableError(`archive has ${name} twice`);
-      const chunks: Buffer[] = [];
-      for await (const chunk of entry) chunks.push(chunk as Buffer);
-      files.set(name, Buffer.concat(chunks));
-    }
-  })();
-  extract.end(tarBytes);
-  try {
-    await reading;
-  } catch (err) {
-    if (err instanceof CasefileUnreadableError) throw err;
-    throw new CasefileUnreadableError(`not a valid tar archive: ${(err as Error).message}`);
-  }
-
-  const docketBytes = files.get(DOCKET_FILE);
-  if (docketBytes === undefined) throw new CasefileUnreadableError(`archive has no ${DOCKET_FILE}`);
-  if (docketBytes.length > lim.maxDocketBytes) throw new CasefileUnreadableError(`${DOCKET_FILE} is larger than ${lim.maxDocketBytes} bytes`);
-  const text = docketBytes.toString('utf8');
-  let docket: Docket;
-  try {
-    docket = JSON.parse(text) as Docket;
+    return { docket: JSON.parse(text) as Docket, text };
   } catch (err) {
     throw new CasefileUnreadableError(`${DOCKET_FILE} is not JSON: ${(err as Error).message}`);
   }
+}
+
+const payloadHex = (name: string): string | null => {
+  const hex = name.startsWith(`${PAYLOAD_DIR}/`) ? name.slice(PAYLOAD_DIR.length + 1) : '';
+  return HEX64.test(hex) ? hex : null;
+};
+
+/**
+ * Reads a casefile archive with its payload bytes in memory (tools, tests); CasefileUnreadableError
+ * (code casefile_unreadable) when it is not one, CasefileTooLargeError past a limit.
+ */
+export async function readArchive(input: ArchiveInput, limits: Partial<ArchiveLimits> = {}): Promise<ReadArchive> {
+  const scanned = await scanArchive(input, { ...DEFAULT_ARCHIVE_LIMITS, ...limits }, { keepBytes: true });
+  const { docket, text } = parseDocket(scanned.docketBytes);
   const payloads = new Map<string, Buffer>();
   const extraFiles: string[] = [];
-  for (const [name, data] of files) {
-    if (name === DOCKET_FILE) continue;
-    const hex = name.startsWith(`${PAYLOAD_DIR}/`) ? name.slice(PAYLOAD_DIR.length + 1) : '';
-    if (HEX64.test(hex)) payloads.set(hex, data);
-    else extraFiles.push(name);
+  for (const file of scanned.files) {
+    const hex = payloadHex(file.name);
+    if (hex !== null && file.bytes) payloads.set(hex, file.bytes);
+    else extraFiles.push(file.name);
   }
   return { docket, docketJson: text, payloads, extraFiles };
 }
@@ -157,10 +103,21 @@ export interface VerifyArchiveOptions {
   limits?: Partial<ArchiveLimits>;
 }
 
-/** readArchive + verifyDocket with its payloads and extra files. Throws CasefileUnreadableError only. */
-export async function verifyArchive(input: Uint8Array, options: VerifyArchiveOptions = {}) {
-  const read = await readArchive(input, options.limits);
-  const verifyOptions: VerifyDocketOptions = { payloads: read.payloads, extraFiles: read.extraFiles };
+/**
+ * Verifies an archive as it streams: payloads are hashed on the way, never held in memory.
+ * Throws CasefileUnreadableError (CasefileTooLargeError past a limit) only.
+ */
+export async function verifyArchive(input: ArchiveInput, options: VerifyArchiveOptions = {}) {
+  const scanned = await scanArchive(input, { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits }, { keepBytes: false });
+  const { docket } = parseDocket(scanned.docketBytes);
+  const payloadDigests = new Map<string, { sha256: string; size: number }>();
+  const extraFiles: string[] = [];
+  for (const file of scanned.files) {
+    const hex = payloadHex(file.name);
+    if (hex !== null) payloadDigests.set(hex, { sha256: file.sha256, size: file.size });
+    else extraFiles.push(file.name);
+  }
+  const verifyOptions: VerifyDocketOptions = { payloadDigests, extraFiles };
   if (options.trustedPublicKey !== undefined) verifyOptions.trustedPublicKey = options.trustedPublicKey;
-  return verifyDocket(read.docket, verifyOptions);
+  return verifyDocket(docket, verifyOptions);
 }

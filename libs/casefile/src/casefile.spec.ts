@@ -6,6 +6,7 @@ import * as tar from 'tar-stream';
 import {
   artifactEntry,
   CasefileInputError,
+  CasefileTooLargeError,
   CasefileUnreadableError,
   docketJson,
   newDocketId,
@@ -15,6 +16,7 @@ import {
   verifyArchive,
   verifyDocket,
   writeArchive,
+  type ArchiveLimits,
   type Docket,
 } from './index';
 
@@ -218,14 +220,19 @@ describe('writeArchive / readArchive / verifyArchive', () => {
   });
 
   describe('hostile archives', () => {
-    const unreadable = async (input: Buffer, message: RegExp | string, limits = {}) => {
+    const unreadable = async (input: Buffer, message: RegExp | string, limits = {}, code = 'casefile_unreadable') => {
       const err = await readArchive(input, limits).then(
         () => null,
         (e: unknown) => e,
       );
       expect(err).toBeInstanceOf(CasefileUnreadableError);
-      expect((err as CasefileUnreadableError).code).toBe('casefile_unreadable');
+      expect((err as CasefileUnreadableError).code).toBe(code);
       expect((err as Error).message).toMatch(message);
+    };
+    // Past a reading limit: still unreadable, with the code of HTTP 413.
+    const tooLarge = async (input: Buffer, message: RegExp | string, limits: Partial<ArchiveLimits>) => {
+      await unreadable(input, message, limits, 'payload_too_large');
+      await expect(verifyArchive(input, { limits })).rejects.toBeInstanceOf(CasefileTooLargeError);
     };
     const docketFile = () => ({ name: 'docket.json', data: Buffer.from(docketJson(sampleDocket())) });
 
@@ -249,13 +256,13 @@ describe('writeArchive / readArchive / verifyArchive', () => {
     it('should refuse a gzip bomb beyond the expansion limit', async () => {
       const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024));
       expect(bomb.length).toBeLessThan(64 * 1024);
-      await unreadable(bomb, /expands beyond 1048576 bytes/, { maxUncompressedBytes: 1024 * 1024 });
+      await tooLarge(bomb, /expands beyond 1048576 bytes/, { maxUncompressedBytes: 1024 * 1024 });
     });
     it('should refuse too many files, too big input and too big docket.json', async () => {
       const many = await tarGz([docketFile(), ...Array.from({ length: 5 }, (_, i) => ({ name: `f${i}`, data: Buffer.from('x') }))]);
-      await unreadable(many, 'archive has more than 3 files', { maxFiles: 3 });
-      await unreadable(many, /archive is larger than 10 bytes/, { maxArchiveBytes: 10 });
-      await unreadable(many, /docket.json is larger than 100 bytes/, { maxDocketBytes: 100 });
+      await tooLarge(many, 'archive has more than 3 files', { maxFiles: 3 });
+      await tooLarge(many, /archive is larger than 10 bytes/, { maxArchiveBytes: 10 });
+      await tooLarge(many, /docket.json is larger than 100 bytes/, { maxDocketBytes: 100 });
     });
     it('should verify a readable archive whose docket.json was rewritten (not canonical) as still signed', async () => {
       const docket = sampleDocket();

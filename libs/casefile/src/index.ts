@@ -13,17 +13,8 @@ export {
   type UnsignedDocket,
   type VerifyResult,
 } from './types';
-export { CasefileInputError, CasefileUnreadableError } from './errors';
+export { CasefileInputError, CasefileTooLargeError, CasefileUnreadableError } from './errors';
 export { artifactEntry, contentSha256, docketJson, newDocketId, recordEntry, signDocket, unsignedDocket, type SignDocketInput } from './docket';
-export { verifyDocket, type VerifyDocketOptions } from './verify';
-export {
-  DEFAULT_ARCHIVE_LIMITS,
-  DOCKET_FILE,
-  PAYLOAD_DIR,
-  readArchive,
-  verifyArchive,
-  writeArchive,
-  type ArchiveLimits,
-  type ReadArchive,
-  type VerifyArchiveOptions,
-} from './archive';
+export { verifyDocket, type PayloadDigest, type VerifyDocketOptions } from './verify';
+export { PAYLOAD_DIR, readArchive, verifyArchive, writeArchive, type ReadArchive, type VerifyArchiveOptions } from './archive';
+export { DEFAULT_ARCHIVE_LIMITS, DOCKET_FILE, type ArchiveInput, type ArchiveLimits } from './archive-reader';

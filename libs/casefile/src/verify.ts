@@ -11,10 +11,18 @@ const DOCKET_FIELDS = ['docket_id', 'subject', 'entries', 'created_at', 'exchang
 export interface VerifyDocketOptions {
   /** Artifact bytes by hex sha256 (from an archive's payloads/); absent → "payload not included". */
   payloads?: Map<string, Uint8Array>;
+  /** Instead of `payloads`: the sha256 and size each payload file hashed to as it streamed by. */
+  payloadDigests?: Map<string, PayloadDigest>;
   /** Base64 exchange public key to trust. Without it the docket's own `exchange_pubkey` is used (and said so). */
   trustedPublicKey?: string;
   /** Archive file names that are neither docket.json nor a payload of an artifact entry. */
   extraFiles?: string[];
+}
+
+/** What a payload file hashed to: hex sha256 of its bytes and their count. */
+export interface PayloadDigest {
+  sha256: string;
+  size: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -50,7 +58,7 @@ function entryRef(entry: unknown, index: number): string {
   return isObject(entry) && typeof entry['ref'] === 'string' && entry['ref'] !== '' ? entry['ref'] : `entries[${index}]`;
 }
 
-function checkEntry(entry: unknown, ref: string, payloads: Map<string, Uint8Array> | undefined): CasefileCheck {
+function checkEntry(entry: unknown, ref: string, payloads: Map<string, PayloadDigest>): CasefileCheck {
   if (!isObject(entry)) return { ref, ok: false, reason: 'entry is not an object' };
   if (ref.startsWith('entries[')) return { ref, ok: false, reason: 'entry has no ref' };
   const { kind, sha256 } = entry;
@@ -63,11 +71,10 @@ function checkEntry(entry: unknown, ref: string, payloads: Map<string, Uint8Arra
     const size = entry['size_bytes'];
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) return { ref, ok: false, reason: 'size_bytes must be a non-negative integer' };
     if (ref !== `sha256:${sha256}`) return { ref, ok: false, reason: 'ref does not match sha256' };
-    const bytes = payloads?.get(sha256);
-    if (bytes === undefined) return { ref, ok: true, reason: 'payload not included' };
-    const actual = sha256Hex(bytes);
-    if (actual !== sha256) return { ref, ok: false, reason: `payload hash mismatch (payload sha256 ${actual})` };
-    if (bytes.length !== size) return { ref, ok: false, reason: `payload size ${bytes.length} does not match size_bytes ${size}` };
+    const payload = payloads.get(sha256);
+    if (payload === undefined) return { ref, ok: true, reason: 'payload not included' };
+    if (payload.sha256 !== sha256) return { ref, ok: false, reason: `payload hash mismatch (payload sha256 ${payload.sha256})` };
+    if (payload.size !== size) return { ref, ok: false, reason: `payload size ${payload.size} does not match size_bytes ${size}` };
     return { ref, ok: true };
   }
   if (typeof kind !== 'string' || !(RECORD_KINDS as readonly string[]).includes(kind)) return { ref, ok: false, reason: `unknown entry kind ${String(kind)}` };
@@ -101,6 +108,10 @@ function checkSignature(docket: Obj, trustedPublicKey: string | undefined): Case
     : { ref: 'signature', ok: false, reason: 'signature does not verify with the docket’s exchange_pubkey' };
 }
 
+function digestsOf(payloads: Map<string, Uint8Array> | undefined): Map<string, PayloadDigest> {
+  return new Map([...(payloads ?? [])].map(([hex, bytes]) => [hex, { sha256: sha256Hex(bytes), size: bytes.length }]));
+}
+
 /**
  * Checks, in order: `docket` (shape), `signature`, one per entry (named by its ref: record content
  * hash; artifact payload hash and size when the payload is given), then one failing check per
@@ -116,11 +127,12 @@ export function verifyDocket(docket: unknown, options: VerifyDocketOptions = {})
   checks.push(checkSignature(docket, options.trustedPublicKey));
 
   const entries = Array.isArray(docket['entries']) ? (docket['entries'] as unknown[]) : [];
+  const payloads = options.payloadDigests ?? digestsOf(options.payloads);
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
     const ref = entryRef(entry, index);
     const kind = isObject(entry) ? String(entry['kind']) : '';
-    const check = checkEntry(entry, ref, options.payloads);
+    const check = checkEntry(entry, ref, payloads);
     if (check.ok && seen.has(`${kind} ${ref}`)) {
       checks.push({ ref, ok: false, reason: `duplicate ${kind} entry` });
     } else {
@@ -132,7 +144,7 @@ export function verifyDocket(docket: unknown, options: VerifyDocketOptions = {})
   const artifactHashes = new Set(
     entries.filter((e): e is Obj => isObject(e) && e['kind'] === 'artifact' && typeof e['sha256'] === 'string').map((e) => e['sha256'] as string),
   );
-  for (const hex of options.payloads?.keys() ?? []) {
+  for (const hex of payloads.keys()) {
     if (!artifactHashes.has(hex)) checks.push({ ref: `payloads/${hex}`, ok: false, reason: 'archive file not in the docket' });
   }
   for (const name of options.extraFiles ?? []) checks.push({ ref: name, ok: false, reason: 'archive file not in the docket' });

@@ -1,5 +1,4 @@
 import {
-  Metadata,
   status,
   type handleClientStreamingCall,
   type handleServerStreamingCall,
@@ -9,9 +8,9 @@ import {
 import {
   callContextFromMetadata,
   DomainError,
-  ERROR_CODE_METADATA,
-  ERROR_DETAILS_METADATA,
+  domainErrorStatus,
   errors,
+  internalErrorStatus,
   unary,
   type CallContext,
   type Logger,
@@ -19,6 +18,7 @@ import {
 import type { registryV1 } from '@exchange/proto';
 import type { Caller } from '../domain/caller';
 import type { RegistryService } from '../service/registry.service';
+import type { UploadPart } from '../service/upload-parts';
 import { toProtoArtifact } from './registry.mapper';
 
 /** Download chunk size. */
@@ -26,18 +26,14 @@ export const CHUNK_BYTES = 64 * 1024;
 
 const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId });
 
-/** A DomainError as grpc-js wants it (same trailers as platform's `unary`); anything else INTERNAL. */
+/** A DomainError as grpc-js wants it (the same status and trailers as platform's `unary`); anything else INTERNAL. */
 function toServiceError(err: unknown, logger: Logger, method: string): Partial<ServerErrorResponse> {
-  const trailer = new Metadata();
   if (err instanceof DomainError) {
-    trailer.set(ERROR_CODE_METADATA, err.code);
-    if (err.details !== undefined) trailer.set(ERROR_DETAILS_METADATA, JSON.stringify(err.details));
     logger.info({ method, code: err.grpcCode, error_code: err.code }, 'rpc');
-    return { code: err.grpcCode, details: err.message, metadata: trailer };
+    return domainErrorStatus(err);
   }
   logger.error({ method, err }, 'rpc failed');
-  trailer.set(ERROR_CODE_METADATA, 'internal');
-  return { code: status.INTERNAL, details: 'internal error', metadata: trailer };
+  return internalErrorStatus();
 }
 
 function uploadHandler(s: RegistryService, logger: Logger): handleClientStreamingCall<registryV1.UploadArtifactRequest, registryV1.UploadArtifactResponse> {
@@ -48,16 +44,19 @@ function uploadHandler(s: RegistryService, logger: Logger): handleClientStreamin
       const first = await iter.next();
       const part = first.done ? undefined : (first.value as registryV1.UploadArtifactRequest).part;
       if (part?.$case !== 'metadata') throw errors.invalidArgument('validation_failed', 'the first upload message must be metadata', { field: 'metadata' });
-      async function* chunks(): AsyncGenerator<Uint8Array> {
+      // Read by hand (not for-await) so that the service stopping at the commit does not
+      // destroy the call before its answer is sent.
+      async function* parts(): AsyncGenerator<UploadPart> {
         for (;;) {
           const next = await iter.next();
           if (next.done) return;
           const p = (next.value as registryV1.UploadArtifactRequest).part;
-          if (p?.$case !== 'chunk') throw errors.invalidArgument('validation_failed', 'only chunks may follow the metadata', { field: 'chunk' });
-          yield p.value;
+          if (p?.$case === 'chunk') yield { kind: 'chunk', bytes: p.value };
+          else if (p?.$case === 'commit') yield { kind: 'commit', contentSha256: p.value.contentSha256 };
+          else throw errors.invalidArgument('validation_failed', 'only chunks and then one commit may follow the metadata', { field: 'chunk' });
         }
       }
-      return s.artifacts.upload(part.value, chunks(), caller(ctx));
+      return s.artifacts.upload(part.value, parts(), caller(ctx));
     };
     run().then(
       (res) => {

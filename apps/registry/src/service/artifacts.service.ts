@@ -13,6 +13,7 @@ import { artifactsRepo, type ArtifactRow, type DeliveryReceiptRow, type Envelope
 import { toProtoAck, toProtoArtifact, toProtoReceipt } from '../grpc/registry.mapper';
 import type { RegistryContext } from './context';
 import { artifactAcked, artifactChanged, artifactDelivered } from '../events/registry.events';
+import { chunksUntilCommit, type UploadPart } from './upload-parts';
 
 const invalid = (field: string, message: string) => errors.invalidArgument('validation_failed', message, { field });
 
@@ -53,7 +54,12 @@ export class ArtifactsService {
     return row;
   }
 
-  async upload(meta: registryV1.ArtifactMetadata, chunks: AsyncIterable<Uint8Array>, caller: Caller): Promise<registryV1.UploadArtifactResponse> {
+  /**
+   * Stages the parts' chunks and, only when they end with a commit, makes the bytes visible and
+   * writes the row (bytes first: a row never points at missing bytes). Anything else — a refused
+   * check, a cancelled or cut-off stream, no commit — discards the staged part.
+   */
+  async upload(meta: registryV1.ArtifactMetadata, parts: AsyncIterable<UploadPart>, caller: Caller): Promise<registryV1.UploadArtifactResponse> {
     const viewer = viewerOf(caller);
     if (viewer.kind === 'anonymous') throw errors.permissionDenied('access_denied', 'uploads need an operator or an acting agent');
     const uploader = actingAgent(caller) ?? '';
@@ -68,17 +74,24 @@ export class ArtifactsService {
         throw errors.permissionDenied('not_contract_party', `${viewer.agentId} is not a party of contract ${contractId}`, { contract_id: contractId });
       }
     }
-    const put = await this.ctx.store.put(chunks, { maxBytes: this.ctx.maxArtifactBytes });
-    const ref = artifactRefOf(put.sha256);
-    if (put.size === 0) {
-      if (!(await artifactsRepo.get(this.ctx.pool, ref))) await this.ctx.store.delete(put.sha256);
-      throw invalid('content', 'artifact content is empty');
+    const body = chunksUntilCommit(parts);
+    const staged = await this.ctx.store.stage(body.chunks, { maxBytes: this.ctx.maxArtifactBytes });
+    try {
+      const expected = body.commit()?.contentSha256 ?? '';
+      if (expected !== '' && expected !== staged.sha256) {
+        throw errors.invalidArgument('content_hash_mismatch', 'the staged bytes do not hash to the commit\'s content_sha256', { field: 'commit.content_sha256' });
+      }
+      if (staged.size === 0) throw invalid('content', 'artifact content is empty');
+      await staged.commit();
+    } finally {
+      await staged.discard();
     }
+    const ref = artifactRefOf(staged.sha256);
     const now = this.ctx.clock();
     const result = await withTransaction(this.ctx.pool, async (client) => {
       const r = await artifactsRepo.insert(client, {
         artifactRef: ref,
-        sizeBytes: put.size,
+        sizeBytes: staged.size,
         mediaType,
         contractId,
         access,

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { status } from '@grpc/grpc-js';
 import {
   artifactEntry,
+  CasefileTooLargeError,
   CasefileUnreadableError,
   docketJson,
   recordEntry,
@@ -134,8 +135,10 @@ export class CasefilesService {
       verdict = verifyDocket(docket, { trustedPublicKey });
     } else {
       try {
+        // Streamed with libs/casefile's limits: a bomb stops at the inflation cap (413).
         verdict = await verifyArchive(input.value, { trustedPublicKey });
       } catch (err) {
+        if (err instanceof CasefileTooLargeError) throw errors.resourceExhausted('payload_too_large', err.message);
         if (err instanceof CasefileUnreadableError) throw errors.invalidArgument('casefile_unreadable', err.message);
         throw err;
       }

@@ -12,19 +12,56 @@ export interface PutResult {
 }
 
 /**
- * Content-addressed artifact bytes. `put` consumes the chunks one at a time (never the whole
- * artifact in memory), writes them to a temporary part and commits it under its sha256 only when
- * complete; more than `maxBytes` aborts with RESOURCE_EXHAUSTED `payload_too_large` and leaves
- * nothing behind. Storing bytes that exist already keeps the one copy.
+ * Bytes written to a staging part while hashed and counted, not yet readable under their sha256.
+ * Only `commit()` makes them visible; `discard()` removes the part (a refused or unauthenticated
+ * upload leaves nothing behind). Both are safe to call again, and `discard()` after `commit()`.
+ */
+export interface StagedArtifact {
+  readonly sha256: string;
+  readonly size: number;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/**
+ * Content-addressed artifact bytes. `stage` consumes the chunks one at a time (never the whole
+ * artifact in memory) into a staging part; more than `maxBytes` aborts with RESOURCE_EXHAUSTED
+ * `payload_too_large` and leaves nothing behind. Committing bytes that exist already keeps the
+ * one copy. `init` also removes parts older than STALE_PART_MS (left by a crash mid-upload).
  */
 export interface ArtifactStore {
   readonly kind: 'file' | 's3';
   init(): Promise<void>;
-  put(chunks: AsyncIterable<Uint8Array>, opts: { maxBytes: number }): Promise<PutResult>;
+  stage(chunks: AsyncIterable<Uint8Array>, opts: { maxBytes: number }): Promise<StagedArtifact>;
   /** The bytes; NOT_FOUND artifact_not_found when absent. */
   get(sha256: string): Promise<Readable>;
   has(sha256: string): Promise<boolean>;
   delete(sha256: string): Promise<void>;
+}
+
+/** A part this old belongs to no live upload (the gateway's stream deadline is 10 minutes). */
+export const STALE_PART_MS = 60 * 60 * 1000;
+
+/** stage + commit in one step (tools and tests; uploads commit only once authenticated). */
+export async function putArtifact(store: ArtifactStore, chunks: AsyncIterable<Uint8Array>, opts: { maxBytes: number }): Promise<PutResult> {
+  const staged = await store.stage(chunks, opts);
+  try {
+    await staged.commit();
+  } finally {
+    await staged.discard();
+  }
+  return { sha256: staged.sha256, size: staged.size };
+}
+
+/** Removes the files in `dir` whose name starts with `prefix` and that were last written before `olderThan`. */
+export async function removeStaleParts(dir: string, prefix: string, olderThan: number): Promise<void> {
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const file = path.join(dir, name);
+    const stat = await fsp.stat(file).catch(() => null);
+    if (stat?.isFile() && stat.mtimeMs < olderThan) await fsp.rm(file, { force: true });
+  }
 }
 
 export function payloadTooLarge(maxBytes: number) {
@@ -69,10 +106,14 @@ export async function spoolToFile(chunks: AsyncIterable<Uint8Array>, file: strin
   }
 }
 
-/** Filesystem store: `<dir>/<aa>/<sha256>`, parts in `<dir>/.parts/` renamed into place. */
+/** Filesystem store: `<dir>/<aa>/<sha256>`, staging parts in `<dir>/.parts/` renamed into place on commit. */
 export class FileStore implements ArtifactStore {
   readonly kind = 'file' as const;
   constructor(readonly dir: string) {}
+
+  private get partsDir(): string {
+    return path.join(this.dir, '.parts');
+  }
 
   private pathOf(sha256: string): string {
     assertSha256Hex(sha256);
@@ -80,26 +121,36 @@ export class FileStore implements ArtifactStore {
   }
 
   async init(): Promise<void> {
-    await fsp.mkdir(path.join(this.dir, '.parts'), { recursive: true });
+    await fsp.mkdir(this.partsDir, { recursive: true });
+    await removeStaleParts(this.partsDir, '', Date.now() - STALE_PART_MS);
   }
 
-  async put(chunks: AsyncIterable<Uint8Array>, opts: { maxBytes: number }): Promise<PutResult> {
-    await this.init();
-    const part = path.join(this.dir, '.parts', randomUUID());
+  async stage(chunks: AsyncIterable<Uint8Array>, opts: { maxBytes: number }): Promise<StagedArtifact> {
+    await fsp.mkdir(this.partsDir, { recursive: true });
+    const part = path.join(this.partsDir, randomUUID());
     const result = await spoolToFile(chunks, part, opts.maxBytes);
     const final = this.pathOf(result.sha256);
-    try {
-      if (await this.has(result.sha256)) {
-        await fsp.rm(part, { force: true });
-      } else {
-        await fsp.mkdir(path.dirname(final), { recursive: true });
-        await fsp.rename(part, final);
-      }
-    } catch (err) {
-      await fsp.rm(part, { force: true });
-      throw err;
-    }
-    return result;
+    const discard = () => fsp.rm(part, { force: true });
+    let committed = false;
+    return {
+      ...result,
+      discard,
+      commit: async () => {
+        if (committed) return;
+        try {
+          if (await this.has(result.sha256)) {
+            await discard();
+          } else {
+            await fsp.mkdir(path.dirname(final), { recursive: true });
+            await fsp.rename(part, final);
+          }
+          committed = true;
+        } catch (err) {
+          await discard();
+          throw err;
+        }
+      },
+    };
   }
 
   async get(sha256: string): Promise<Readable> {

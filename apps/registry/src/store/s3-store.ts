@@ -14,7 +14,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { errors } from '@exchange/platform';
-import { assertSha256Hex, spoolToFile, type ArtifactStore, type PutResult } from './artifact-store';
+import { assertSha256Hex, removeStaleParts, spoolToFile, STALE_PART_MS, type ArtifactStore, type StagedArtifact } from './artifact-store';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -27,10 +27,13 @@ export interface S3StoreOptions {
   spoolDir?: string;
 }
 
+/** Spooled parts in the (shared) spool directory are recognised by this prefix. */
+const PART_PREFIX = 'registry-part-';
+
 /**
- * S3-compatible store: object key = sha256 hex. The bytes are spooled to a local part file while
- * hashed and size-checked, then sent with a known length, so a refused or failed upload never
- * leaves an object in the bucket.
+ * S3-compatible store: object key = sha256 hex. The bytes are staged in a local part file while
+ * hashed and size-checked, and sent to the bucket with a known length only on commit, so a
+ * refused, failed or unauthenticated upload never leaves an object in the bucket.
  */
 export class S3Store implements ArtifactStore {
   readonly kind = 's3' as const;
@@ -52,8 +55,13 @@ export class S3Store implements ArtifactStore {
     });
   }
 
-  /** Creates the bucket when it does not exist (sandbox, tests). */
+  private get spoolDir(): string {
+    return this.opts.spoolDir ?? os.tmpdir();
+  }
+
+  /** Creates the bucket when it does not exist (sandbox, tests); removes stale spooled parts. */
   async init(): Promise<void> {
+    await removeStaleParts(this.spoolDir, PART_PREFIX, Date.now() - STALE_PART_MS);
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.opts.bucket }));
     } catch {
@@ -61,26 +69,29 @@ export class S3Store implements ArtifactStore {
     }
   }
 
-  async put(chunks: AsyncIterable<Uint8Array>, opts: { maxBytes: number }): Promise<PutResult> {
-    const dir = this.opts.spoolDir ?? os.tmpdir();
-    await fsp.mkdir(dir, { recursive: true });
-    const part = path.join(dir, `registry-part-${randomUUID()}`);
+  async stage(chunks: AsyncIterable<Uint8Array>, opts: { maxBytes: number }): Promise<StagedArtifact> {
+    await fsp.mkdir(this.spoolDir, { recursive: true });
+    const part = path.join(this.spoolDir, `${PART_PREFIX}${randomUUID()}`);
     const result = await spoolToFile(chunks, part, opts.maxBytes);
-    try {
-      if (!(await this.has(result.sha256))) {
-        await this.client.send(
-          new PutObjectCommand({
-            Bucket: this.opts.bucket,
-            Key: result.sha256,
-            Body: fs.createReadStream(part),
-            ContentLength: result.size,
-          }),
-        );
-      }
-      return result;
-    } finally {
-      await fsp.rm(part, { force: true });
-    }
+    const discard = () => fsp.rm(part, { force: true });
+    let committed = false;
+    return {
+      ...result,
+      discard,
+      commit: async () => {
+        if (committed) return;
+        try {
+          if (!(await this.has(result.sha256))) {
+            await this.client.send(
+              new PutObjectCommand({ Bucket: this.opts.bucket, Key: result.sha256, Body: fs.createReadStream(part), ContentLength: result.size }),
+            );
+          }
+          committed = true;
+        } finally {
+          await discard();
+        }
+      },
+    };
   }
 
   async get(sha256: string): Promise<Readable> {
