@@ -38,7 +38,7 @@ describe('identity repositories on PostgreSQL', () => {
     return agentFixture({
       agentId: newAgentId('repo'),
       primaryPubkey: key.pubkey,
-      keys: [{ ...base.keys[0], pubkey: key.pubkey }, base.keys[1]],
+      keys: [{ ...base.keys[0], pubkey: key.pubkey }, { ...base.keys[1], pubkey: newKey().pubkey }],
     });
   };
 
@@ -82,6 +82,34 @@ describe('identity repositories on PostgreSQL', () => {
     expect(err.code).toBe('proof_nonce_used');
     expect(await reader.get(second.agentId)).toBeNull();
     expect(await outboxTypes(pool, second.agentId)).toEqual([]);
+  });
+
+  it('should map the public key unique violation to pubkey_in_use and keep nothing of the loser', async () => {
+    const first = freshAgent();
+    await writer.create(first, `n-${first.agentId}`, (a) => recordingEvents.registered(a, caller));
+    for (const shared of [first.keys[0]!.pubkey, first.keys[1]!.pubkey]) {
+      const second = freshAgent();
+      second.keys[1] = { ...second.keys[1]!, pubkey: shared };
+      const err = await rejection(writer.create(second, `n-${second.agentId}`, (a) => recordingEvents.registered(a, caller)));
+      expect(err.code).toBe('pubkey_in_use');
+      expect(await reader.get(second.agentId)).toBeNull();
+      expect(await reader.isNonceUsed(`n-${second.agentId}`)).toBe(false);
+      expect(await outboxTypes(pool, second.agentId)).toEqual([]);
+    }
+    expect(await reader.boundPubkeys([first.keys[1]!.pubkey, newKey().pubkey])).toEqual([first.keys[1]!.pubkey]);
+  });
+
+  it('should let exactly one of two concurrent registrations naming the same key win', async () => {
+    const a = freshAgent();
+    const b = freshAgent();
+    b.keys[1] = { ...b.keys[1]!, pubkey: a.keys[1]!.pubkey };
+    const outcomes = await Promise.allSettled([
+      writer.create(a, `n-${a.agentId}`, (x) => recordingEvents.registered(x, caller)),
+      writer.create(b, `n-${b.agentId}`, (x) => recordingEvents.registered(x, caller)),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const lost = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!;
+    expect((lost.reason as DomainError).code).toBe('pubkey_in_use');
   });
 
   it('should write nothing when the plan refuses under the lock', async () => {

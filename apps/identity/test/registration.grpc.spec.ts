@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { identityV1 } from '@exchange/proto';
-import { toBase64 } from '@exchange/crypto';
-import { newAgentId, signedRegistration } from './factories/agent.factory';
+import { signCanonical, toBase64 } from '@exchange/crypto';
+import { newAgentId, newKey, signedRegistration } from './factories/agent.factory';
 import { grpcError, outboxTypes, registerRequest, startTestIdentity, type TestIdentity } from './identity-harness';
 
 const { IdentityLevel, AgentStatus, KeyStatus } = identityV1;
@@ -104,6 +104,48 @@ describe('identity gRPC: RegisterAgent', () => {
       results.filter((r) => r.status === 'rejected').map(async (r) => (await grpcError(Promise.reject((r as PromiseRejectedResult).reason))).code),
     );
     expect(codes).toEqual(['proof_nonce_used', 'proof_nonce_used', 'proof_nonce_used']);
+  });
+
+  it('should refuse a primary_pubkey bound to another agent with pubkey_in_use, storing nothing (issue 12 finding 10)', async () => {
+    const owner = signedRegistration();
+    await t.client.registerAgent(registerRequest(owner.input));
+    // The same key, proving ownership for another agent id: a key belongs to one agent only.
+    const reuse = signedRegistration({ agentId: newAgentId('reuse') });
+    const proofSignature = signCanonical({ agent_id: reuse.input.agentId, primary_pubkey: owner.input.primaryPubkey, proof_nonce: reuse.input.proofNonce }, owner.primary.privateKey);
+    const err = await grpcError(t.client.registerAgent(registerRequest({ ...reuse.input, primaryPubkey: owner.input.primaryPubkey, proofSignature })));
+    expect(err).toMatchObject({ grpcCode: status.ALREADY_EXISTS, code: 'pubkey_in_use', details: { pointer: '/primary_pubkey' } });
+    expect((await grpcError(t.client.getAgent({ agentId: reuse.input.agentId }))).code).toBe('agent_not_found');
+    expect(await outboxTypes(t.sql, reuse.input.agentId)).toEqual([]);
+    // Nothing was consumed: the same registration with a key of its own goes through.
+    await expect(t.client.registerAgent(registerRequest(reuse.input))).resolves.toBeDefined();
+  });
+
+  it('should refuse a pubkey_set key bound to another agent (revoked there or not) with pubkey_in_use naming it', async () => {
+    const owner = signedRegistration({ extraKeys: 2 });
+    await t.client.registerAgent(registerRequest(owner.input));
+    await t.client.revokeKey({ agentId: owner.input.agentId, pubkey: owner.input.pubkeySet[1]!, reason: 'rotated' }, { actor: 'operator:ops' });
+    for (const [i, key] of [owner.input.primaryPubkey, ...owner.input.pubkeySet].entries()) {
+      const other = signedRegistration({ extraKeys: 1 });
+      const err = await grpcError(t.client.registerAgent(registerRequest({ ...other.input, pubkeySet: [...other.input.pubkeySet, key] })));
+      expect([i, err]).toMatchObject([i, { grpcCode: status.ALREADY_EXISTS, code: 'pubkey_in_use', details: { pointer: '/pubkey_set/1' } }]);
+      expect(await outboxTypes(t.sql, other.input.agentId)).toEqual([]);
+    }
+  });
+
+  it('should let exactly one of several concurrent registrations naming the same key win', async () => {
+    const shared = newKey().pubkey;
+    const attempts = Array.from({ length: 5 }, () => {
+      const { input } = signedRegistration();
+      return { ...input, pubkeySet: [shared] };
+    });
+    const results = await Promise.allSettled(attempts.map((input) => t.client.registerAgent(registerRequest(input))));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const codes = await Promise.all(
+      results.filter((r) => r.status === 'rejected').map(async (r) => (await grpcError(Promise.reject((r as PromiseRejectedResult).reason))).code),
+    );
+    expect(codes).toEqual(Array(4).fill('pubkey_in_use'));
+    const { rows } = await t.sql.query('SELECT count(*)::int AS n FROM agent_keys WHERE pubkey = $1', [shared]);
+    expect(rows[0].n).toBe(1);
   });
 
   it('should refuse mainnet levels in sandbox with identity_level_not_allowed', async () => {

@@ -15,6 +15,7 @@ export {
 export {
   bodySha256,
   registrationProofPayload,
+  REQUEST_NONCE_PATTERN,
   requestSigningPayload,
   type RegistrationProofPayload,
   type RequestSigningPayload,

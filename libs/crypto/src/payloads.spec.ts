@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVeri
 import { canonicalBytes, canonicalize } from './canonical-json';
 import { publicKeyFromPrivate, signCanonical, verifyCanonical } from './ed25519';
 import { fromBase64, toBase64 } from './encoding';
-import { bodySha256, registrationProofPayload, requestSigningPayload } from './payloads';
+import { bodySha256, registrationProofPayload, REQUEST_NONCE_PATTERN, requestSigningPayload } from './payloads';
 
 // RFC 8410 DER prefixes: PKCS#8 for a raw 32-byte seed, SPKI for a raw 32-byte public key.
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -56,17 +56,27 @@ describe('registrationProofPayload', () => {
 });
 
 describe('requestSigningPayload', () => {
-  it('should keep exactly method, path, timestamp and body_sha256, in canonical key order', () => {
+  it('should keep exactly agent_id, method, path, timestamp, nonce and body_sha256, in canonical key order', () => {
     const payload = requestSigningPayload({
       timestamp: '1795000000',
       path: '/v1/wallets/acme:agent:alpha?limit=5',
       method: 'POST',
+      nonce: 'n0nce-0123456789_AB',
+      agent_id: 'acme:agent:alpha',
       body_sha256: bodySha256('{"a":1}'),
       extra: 'dropped',
     } as Parameters<typeof requestSigningPayload>[0]);
     expect(canonicalize(payload)).toBe(
-      `{"body_sha256":"${bodySha256('{"a":1}')}","method":"POST","path":"/v1/wallets/acme:agent:alpha?limit=5","timestamp":"1795000000"}`,
+      `{"agent_id":"acme:agent:alpha","body_sha256":"${bodySha256('{"a":1}')}","method":"POST","nonce":"n0nce-0123456789_AB","path":"/v1/wallets/acme:agent:alpha?limit=5","timestamp":"1795000000"}`,
     );
+  });
+
+  it('should describe the nonce as 16–64 URL-safe characters', () => {
+    expect(REQUEST_NONCE_PATTERN.test('a'.repeat(16))).toBe(true);
+    expect(REQUEST_NONCE_PATTERN.test('A-z_9'.repeat(12) + 'abcd')).toBe(true);
+    for (const bad of ['a'.repeat(15), 'a'.repeat(65), 'a'.repeat(15) + '=', 'a'.repeat(15) + '+', 'a'.repeat(15) + '/', 'a'.repeat(15) + ' ']) {
+      expect(REQUEST_NONCE_PATTERN.test(bad)).toBe(false);
+    }
   });
 
   it('should hash a missing body as the empty string', () => {

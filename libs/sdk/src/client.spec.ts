@@ -62,15 +62,20 @@ describe('ExchangeClient against a local HTTP server', () => {
         expect(req.headers['authorization']).toBeUndefined();
         expect(req.headers['x-agent-id']).toBe('acme:agent:bot');
         expect(req.headers['x-agent-timestamp']).toBe(String(Date.parse('2026-11-21T18:00:00Z') / 1000));
+        expect(req.headers['x-agent-nonce']).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
         const canonical = JSON.stringify({
+          agent_id: 'acme:agent:bot',
           body_sha256: nodeSha256Hex(req.body),
           method: req.method,
+          nonce: req.headers['x-agent-nonce'],
           path: req.url,
           timestamp: req.headers['x-agent-timestamp'],
         });
         expect(nodeVerify(canonical, req.headers['x-agent-signature'] as string, keys.publicKey)).toBe(true);
       }
       const [list, freeze] = server.requests;
+      // A fresh nonce per request: the exchange refuses one seen before (agent_nonce_reused).
+      expect(list.headers['x-agent-nonce']).not.toBe(freeze.headers['x-agent-nonce']);
       expect(list.url).toBe('/v1/agents?limit=2&status=active');
       expect(list.body).toHaveLength(0);
       expect(list.headers['content-type']).toBeUndefined();

@@ -227,6 +227,7 @@ export {
   isIdentityLevel,
   publicKeyToBase64,
   randomProofNonce,
+  randomRequestNonce,
   signRequest,
   unixSeconds,
   type AgentKeys,

@@ -5,42 +5,60 @@ const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 
 describe('signRequest', () => {
   const keys = nodeKeyPair();
+  const AGENT = 'acme:agent:bot';
+  const NONCE = 'nonce-0123456789abcdef';
 
-  it('signs the canonical {body_sha256, method, path, timestamp} string, query string included', () => {
-    const signed = signRequest({ method: 'get', path: '/v1/agents?limit=2&status=active', timestamp: 1763748000, privateKey: keys.privateKey });
+  it('signs the canonical {agent_id, body_sha256, method, nonce, path, timestamp} string, query string included', () => {
+    const signed = signRequest({ agentId: AGENT, method: 'get', path: '/v1/agents?limit=2&status=active', timestamp: 1763748000, nonce: NONCE, privateKey: keys.privateKey });
     // Canonical form written out by hand: keys sorted, no whitespace, method upper-cased.
-    const canonical = `{"body_sha256":"${EMPTY_SHA256}","method":"GET","path":"/v1/agents?limit=2&status=active","timestamp":"1763748000"}`;
+    const canonical = `{"agent_id":"${AGENT}","body_sha256":"${EMPTY_SHA256}","method":"GET","nonce":"${NONCE}","path":"/v1/agents?limit=2&status=active","timestamp":"1763748000"}`;
     expect(signed.timestamp).toBe('1763748000');
+    expect(signed.nonce).toBe(NONCE);
     expect(signed.bodySha256).toBe(EMPTY_SHA256);
     expect(nodeVerify(canonical, signed.signature, keys.publicKey)).toBe(true);
   });
 
   it('hashes the exact body bytes', () => {
     const body = '{"reason":"rotate ключ","b":1}';
-    const signed = signRequest({ method: 'POST', path: '/v1/agents/a:agent:b/freeze', body, timestamp: '1700000000', privateKey: keys.privateKey });
+    const signed = signRequest({ agentId: AGENT, method: 'POST', path: '/v1/agents/a:agent:b/freeze', body, timestamp: '1700000000', nonce: NONCE, privateKey: keys.privateKey });
     const bodyHash = nodeSha256Hex(Buffer.from(body, 'utf8'));
     expect(signed.bodySha256).toBe(bodyHash);
-    const canonical = `{"body_sha256":"${bodyHash}","method":"POST","path":"/v1/agents/a:agent:b/freeze","timestamp":"1700000000"}`;
+    const canonical = `{"agent_id":"${AGENT}","body_sha256":"${bodyHash}","method":"POST","nonce":"${NONCE}","path":"/v1/agents/a:agent:b/freeze","timestamp":"1700000000"}`;
     expect(nodeVerify(canonical, signed.signature, keys.publicKey)).toBe(true);
     // Byte input gives the same hash as the string it encodes.
-    const fromBytes = signRequest({ method: 'POST', path: '/v1/agents/a:agent:b/freeze', body: Buffer.from(body), timestamp: '1700000000', privateKey: keys.privateKey });
+    const fromBytes = signRequest({ agentId: AGENT, method: 'POST', path: '/v1/agents/a:agent:b/freeze', body: Buffer.from(body), timestamp: '1700000000', nonce: NONCE, privateKey: keys.privateKey });
     expect(fromBytes.signature).toBe(signed.signature);
   });
 
-  it('binds every field: another path, timestamp or body does not verify', () => {
-    const signed = signRequest({ method: 'GET', path: '/v1/agents?limit=2', timestamp: '1700000000', privateKey: keys.privateKey });
-    const variant = (path: string, ts: string, sha: string) => `{"body_sha256":"${sha}","method":"GET","path":"${path}","timestamp":"${ts}"}`;
-    expect(nodeVerify(variant('/v1/agents?limit=2', '1700000000', EMPTY_SHA256), signed.signature, keys.publicKey)).toBe(true);
-    expect(nodeVerify(variant('/v1/agents', '1700000000', EMPTY_SHA256), signed.signature, keys.publicKey)).toBe(false);
-    expect(nodeVerify(variant('/v1/agents?limit=2', '1700000001', EMPTY_SHA256), signed.signature, keys.publicKey)).toBe(false);
-    expect(nodeVerify(variant('/v1/agents?limit=2', '1700000000', nodeSha256Hex('{}')), signed.signature, keys.publicKey)).toBe(false);
+  it('binds every field: another agent, path, timestamp, nonce or body does not verify', () => {
+    const signed = signRequest({ agentId: AGENT, method: 'GET', path: '/v1/agents?limit=2', timestamp: '1700000000', nonce: NONCE, privateKey: keys.privateKey });
+    const variant = (agent: string, path: string, ts: string, nonce: string, sha: string) =>
+      `{"agent_id":"${agent}","body_sha256":"${sha}","method":"GET","nonce":"${nonce}","path":"${path}","timestamp":"${ts}"}`;
+    expect(nodeVerify(variant(AGENT, '/v1/agents?limit=2', '1700000000', NONCE, EMPTY_SHA256), signed.signature, keys.publicKey)).toBe(true);
+    expect(nodeVerify(variant('acme:agent:other', '/v1/agents?limit=2', '1700000000', NONCE, EMPTY_SHA256), signed.signature, keys.publicKey)).toBe(false);
+    expect(nodeVerify(variant(AGENT, '/v1/agents', '1700000000', NONCE, EMPTY_SHA256), signed.signature, keys.publicKey)).toBe(false);
+    expect(nodeVerify(variant(AGENT, '/v1/agents?limit=2', '1700000001', NONCE, EMPTY_SHA256), signed.signature, keys.publicKey)).toBe(false);
+    expect(nodeVerify(variant(AGENT, '/v1/agents?limit=2', '1700000000', NONCE + 'x', EMPTY_SHA256), signed.signature, keys.publicKey)).toBe(false);
+    expect(nodeVerify(variant(AGENT, '/v1/agents?limit=2', '1700000000', NONCE, nodeSha256Hex('{}')), signed.signature, keys.publicKey)).toBe(false);
   });
 
-  it('agentSignatureHeaders names the agent and carries the same signature', () => {
-    const input = { agentId: 'acme:agent:bot', method: 'GET', path: '/v1/agents', timestamp: '1700000000', privateKey: keys.privateKey };
+  it('makes a fresh URL-safe nonce per call unless one is given, and refuses a malformed one', () => {
+    const input = { agentId: AGENT, method: 'GET', path: '/v1/agents', timestamp: '1700000000', privateKey: keys.privateKey };
+    const a = signRequest(input);
+    const b = signRequest(input);
+    expect(a.nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(a.nonce).not.toBe(b.nonce);
+    expect(a.signature).not.toBe(b.signature);
+    expect(() => signRequest({ ...input, nonce: 'short' })).toThrow('nonce must be 16–64 characters');
+    expect(() => signRequest({ ...input, nonce: 'a'.repeat(15) + '=' })).toThrow('nonce must be 16–64 characters');
+  });
+
+  it('agentSignatureHeaders names the agent and carries the same nonce and signature', () => {
+    const input = { agentId: AGENT, method: 'GET', path: '/v1/agents', timestamp: '1700000000', nonce: NONCE, privateKey: keys.privateKey };
     expect(agentSignatureHeaders(input)).toEqual({
-      'X-Agent-Id': 'acme:agent:bot',
+      'X-Agent-Id': AGENT,
       'X-Agent-Timestamp': '1700000000',
+      'X-Agent-Nonce': NONCE,
       'X-Agent-Signature': signRequest(input).signature,
     });
   });

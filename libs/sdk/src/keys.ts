@@ -6,6 +6,7 @@ import {
   generateKeyPair,
   publicKeyFromPrivate,
   registrationProofPayload,
+  REQUEST_NONCE_PATTERN,
   requestSigningPayload,
   sha256Hex,
   sign,
@@ -92,6 +93,8 @@ export function buildRegistrationBody(input: BuildRegistrationInput): Registrati
 }
 
 export interface SignRequestInput {
+  /** The signing agent; signed, so the signature cannot be presented for another agent. */
+  agentId: string;
   /** HTTP method; signed upper-case, as it goes on the wire. */
   method: string;
   /** Path as the server sees it, including the query string (`/v1/agents?limit=5`). */
@@ -100,29 +103,57 @@ export interface SignRequestInput {
   body?: string | Uint8Array;
   /** Unix seconds; the same string goes in `X-Agent-Timestamp`. */
   timestamp: string | number;
+  /** `X-Agent-Nonce`, 16–64 URL-safe characters; defaults to a fresh random one. Never reuse one. */
+  nonce?: string;
   privateKey: Uint8Array;
 }
 
 export interface SignedRequest {
   timestamp: string;
+  /** The `X-Agent-Nonce` value that was signed. */
+  nonce: string;
   bodySha256: string;
   /** Standard base64 ed25519 signature, the `X-Agent-Signature` value. */
   signature: string;
 }
 
-/** Signs canonical {method, path, timestamp, body_sha256} (DESIGN §3, agent-signed requests). */
-export function signRequest(input: SignRequestInput): SignedRequest {
-  const timestamp = String(input.timestamp);
-  const bodySha256 = sha256Hex(input.body ?? '');
-  const payload = requestSigningPayload({ method: input.method.toUpperCase(), path: input.path, timestamp, body_sha256: bodySha256 });
-  const signature = toBase64(sign(canonicalBytes(payload), input.privateKey));
-  return { timestamp, bodySha256, signature };
+/** 128 random bits as base64url (22 characters): a fresh `X-Agent-Nonce`. */
+export function randomRequestNonce(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString('base64url');
 }
 
-/** The three headers of an agent-signed request, for agents that build requests by hand. */
-export function agentSignatureHeaders(input: SignRequestInput & { agentId: string }): Record<string, string> {
+/**
+ * Signs canonical {agent_id, method, path, timestamp, nonce, body_sha256} (DESIGN §3, agent-signed
+ * requests). Each call with no `nonce` makes a new one, so a retry is a new signature.
+ */
+export function signRequest(input: SignRequestInput): SignedRequest {
+  const timestamp = String(input.timestamp);
+  const nonce = input.nonce ?? randomRequestNonce();
+  if (!REQUEST_NONCE_PATTERN.test(nonce)) throw new Error('nonce must be 16–64 characters of A–Z a–z 0–9 - _');
+  const bodySha256 = sha256Hex(input.body ?? '');
+  const payload = requestSigningPayload({
+    agent_id: input.agentId,
+    method: input.method.toUpperCase(),
+    path: input.path,
+    timestamp,
+    nonce,
+    body_sha256: bodySha256,
+  });
+  const signature = toBase64(sign(canonicalBytes(payload), input.privateKey));
+  return { timestamp, nonce, bodySha256, signature };
+}
+
+/** The four headers of an agent-signed request, for agents that build requests by hand. */
+export function agentSignatureHeaders(input: SignRequestInput): Record<string, string> {
   const signed = signRequest(input);
-  return { 'X-Agent-Id': input.agentId, 'X-Agent-Timestamp': signed.timestamp, 'X-Agent-Signature': signed.signature };
+  return {
+    'X-Agent-Id': input.agentId,
+    'X-Agent-Timestamp': signed.timestamp,
+    'X-Agent-Nonce': signed.nonce,
+    'X-Agent-Signature': signed.signature,
+  };
 }
 
 export function unixSeconds(now: Date = new Date()): string {

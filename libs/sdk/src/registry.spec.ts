@@ -37,7 +37,7 @@ describe('registry APIs', () => {
   const lastBody = () => JSON.parse(last().body.toString('utf8'));
   const expectAgentSigned = () => {
     const req = last();
-    const message = canonical({ body_sha256: nodeSha256Hex(req.body), method: req.method, path: req.url, timestamp: req.headers['x-agent-timestamp'] });
+    const message = canonical({ agent_id: AGENT, body_sha256: nodeSha256Hex(req.body), method: req.method, nonce: req.headers['x-agent-nonce'], path: req.url, timestamp: req.headers['x-agent-timestamp'] });
     expect(req.headers['x-agent-id']).toBe(AGENT);
     expect(nodeVerify(message, String(req.headers['x-agent-signature']), keys.publicKey)).toBe(true);
   };

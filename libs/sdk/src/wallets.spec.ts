@@ -128,7 +128,7 @@ describe('client.wallets', () => {
     server.respond(json(201, hold));
     await agent.wallets.releaseHold(AGENT, 'hld_1', { idempotencyKey: 'sig-key' });
     const req = server.requests[0]!;
-    const canonical = JSON.stringify({ body_sha256: nodeSha256Hex(req.body), method: 'POST', path: req.url, timestamp: req.headers['x-agent-timestamp'] });
+    const canonical = JSON.stringify({ agent_id: AGENT, body_sha256: nodeSha256Hex(req.body), method: 'POST', nonce: req.headers['x-agent-nonce'], path: req.url, timestamp: req.headers['x-agent-timestamp'] });
     expect(nodeVerify(canonical, req.headers['x-agent-signature'] as string, keys.publicKey)).toBe(true);
     expect(JSON.parse(req.body.toString('utf8'))).toEqual({ idempotency_key: 'sig-key' });
   });

@@ -8,6 +8,7 @@ import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow
 // VerifyAgentSignature (the gateway's hot path) run this one.
 const GET_AGENT = { name: 'identity_get_agent', text: `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.agent_id = $1` };
 const NONCE_USED = { name: 'identity_nonce_used', text: 'SELECT 1 FROM proof_nonces WHERE nonce = $1' };
+const BOUND_PUBKEYS = { name: 'identity_bound_pubkeys', text: 'SELECT pubkey FROM agent_keys WHERE pubkey = ANY($1::text[])' };
 
 /** Reads over a pg Pool: one SQL round trip per call (Prisma would take several). */
 export class PgAgentReader implements AgentReader {
@@ -48,5 +49,10 @@ export class PgAgentReader implements AgentReader {
   async isNonceUsed(nonce: string): Promise<boolean> {
     const { rowCount } = await this.pool.query({ ...NONCE_USED, values: [nonce] });
     return (rowCount ?? 0) > 0;
+  }
+
+  async boundPubkeys(pubkeys: string[]): Promise<string[]> {
+    const { rows } = await this.pool.query<{ pubkey: string }>({ ...BOUND_PUBKEYS, values: [pubkeys] });
+    return rows.map((r) => r.pubkey);
   }
 }

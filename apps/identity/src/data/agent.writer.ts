@@ -2,7 +2,7 @@ import { enqueueEvent, type EventEnvelope } from '@exchange/events';
 import type { Agent } from '../domain/agent.model';
 import { applyChange, type AgentChange } from '../domain/agent-changes';
 import type { AgentWriter } from '../domain/agent.ports';
-import { agentIdExists, agentNotFound, proofNonceUsed } from '../domain/identity.errors';
+import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from '../domain/identity.errors';
 import type { IdentityPrisma, IdentityTx } from './prisma';
 
 /** Prisma's "unique constraint failed" (pg 23505 through the driver adapter). */
@@ -30,7 +30,9 @@ export class PrismaAgentWriter implements AgentWriter {
 
   async create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => EventEnvelope): Promise<Agent> {
     await this.prisma.$transaction(async (tx) => {
-      // The primary keys decide concurrent twins: the loser waits for the winner's commit, then fails.
+      // Unique indexes decide concurrent twins: the loser waits for the winner's commit, then
+      // fails — on the agent id, then on any of its keys (one statement each, so the violation
+      // names its cause), then on the nonce.
       await orConflict(
         tx.agent.create({
           data: {
@@ -41,18 +43,22 @@ export class PrismaAgentWriter implements AgentWriter {
             frozenReason: agent.frozenReason,
             createdAt: agent.createdAt,
             updatedAt: agent.updatedAt,
-            keys: {
-              create: agent.keys.map((key, position) => ({
-                pubkey: key.pubkey,
-                position,
-                isPrimary: key.primary,
-                status: key.status,
-                addedAt: key.addedAt,
-              })),
-            },
           },
         }),
         agentIdExists,
+      );
+      await orConflict(
+        tx.agentKey.createMany({
+          data: agent.keys.map((key, position) => ({
+            agentId: agent.agentId,
+            pubkey: key.pubkey,
+            position,
+            isPrimary: key.primary,
+            status: key.status,
+            addedAt: key.addedAt,
+          })),
+        }),
+        () => pubkeyInUse(),
       );
       await orConflict(
         tx.proofNonce.create({ data: { nonce: proofNonce, agentId: agent.agentId, createdAt: agent.createdAt } }),

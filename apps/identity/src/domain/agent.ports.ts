@@ -23,11 +23,13 @@ export interface AgentReader {
   list(query: AgentListQuery): Promise<Agent[]>;
   listTransitions(agentId: string, after: CursorKey | null, take: number): Promise<IdentityTransition[]>;
   isNonceUsed(nonce: string): Promise<boolean>;
+  /** The keys among `pubkeys` already bound to an agent (revoked ones included). */
+  boundPubkeys(pubkeys: string[]): Promise<string[]>;
 }
 
 /** Writes: each one is a single transaction that also enqueues its event in the outbox. */
 export interface AgentWriter {
-  /** Throws 409 `agent_id_exists` / `proof_nonce_used` when a unique constraint says so. */
+  /** Throws 409 `agent_id_exists` / `pubkey_in_use` / `proof_nonce_used` when a unique constraint says so. */
   create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => EventEnvelope): Promise<Agent>;
   /**
    * Locks the agent row, lets `plan` decide from the locked state (it may throw a DomainError,

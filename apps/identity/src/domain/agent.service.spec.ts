@@ -79,6 +79,20 @@ describe(AgentService.name, () => {
       expect(store.outbox).toHaveLength(0);
     });
 
+    it('should refuse keys bound to another agent with pubkey_in_use naming the key, after the proof, storing nothing', async () => {
+      const owner = signedRegistration({ extraKeys: 1 });
+      await sut.register(owner.input, operator);
+      const stealPrimary = signedRegistration({ primaryPubkey: owner.input.primaryPubkey });
+      // Without the owner's private key the proof fails first: the key's binding is not revealed.
+      expect((await rejection(sut.register(stealPrimary.input, operator))).code).toBe('key_proof_failed');
+      const listed = signedRegistration({ extraKeys: 1 });
+      const err = await rejection(sut.register({ ...listed.input, pubkeySet: [...listed.input.pubkeySet, owner.input.pubkeySet[0]!] }, operator));
+      expect([err.code, err.details]).toEqual(['pubkey_in_use', { pointer: '/pubkey_set/1' }]);
+      expect(store.agents.size).toBe(1);
+      expect(store.nonces.has(listed.input.proofNonce)).toBe(false);
+      expect(store.outbox).toHaveLength(1);
+    });
+
     it('should refuse mainnet levels in sandbox', async () => {
       const err = await rejection(sut.register(signedRegistration({ identityLevel: 'MAINNET_BASIC' }).input, operator));
       expect(err.code).toBe('identity_level_not_allowed');

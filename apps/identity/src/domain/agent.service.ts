@@ -3,7 +3,7 @@ import { fromBase64, verify } from '@exchange/crypto';
 import type { Agent, AgentStatus, ExchangeEnvironment, IdentityLevel, IdentityTransition, Page } from './agent.model';
 import { planFreeze, planKeyRevocation, planLevelChange, planUnfreeze } from './agent-changes';
 import type { AgentEvents, AgentReader, AgentWriter, Caller } from './agent.ports';
-import { agentIdExists, agentNotFound, proofNonceUsed } from './identity.errors';
+import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from './identity.errors';
 import { assertRegistrationProof, validateRegistration, type RegistrationInput } from './registration';
 import { SIGNATURE_BYTES, assertReason, normalizePublicKey, validationFailed } from './validation';
 
@@ -49,6 +49,11 @@ export class AgentService {
     if (await reader.get(registration.agentId)) throw agentIdExists();
     if (await reader.isNonceUsed(registration.proofNonce)) throw proofNonceUsed();
     assertRegistrationProof(registration);
+    // Named here for a clear answer; agent_keys' unique index decides concurrent registrations.
+    const bound = new Set(await reader.boundPubkeys([registration.primaryPubkey, ...registration.pubkeySet]));
+    if (bound.has(registration.primaryPubkey)) throw pubkeyInUse('/primary_pubkey');
+    const listed = registration.pubkeySet.findIndex((key) => bound.has(key));
+    if (listed >= 0) throw pubkeyInUse(`/pubkey_set/${listed}`);
 
     const at = this.now();
     const keyOf = (pubkey: string, primary: boolean) => ({

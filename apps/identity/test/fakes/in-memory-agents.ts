@@ -3,7 +3,7 @@ import type { EventEnvelope } from '@exchange/events';
 import type { Agent, IdentityTransition } from '../../src/domain/agent.model';
 import { applyChange, type AgentChange } from '../../src/domain/agent-changes';
 import type { AgentEvents, AgentListQuery, AgentReader, AgentWriter, Caller } from '../../src/domain/agent.ports';
-import { agentIdExists, agentNotFound, proofNonceUsed } from '../../src/domain/identity.errors';
+import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from '../../src/domain/identity.errors';
 
 const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
   b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
@@ -46,8 +46,14 @@ export class InMemoryAgents implements AgentReader, AgentWriter {
     return this.nonces.has(nonce);
   }
 
+  async boundPubkeys(pubkeys: string[]) {
+    const bound = new Set([...this.agents.values()].flatMap((a) => a.keys.map((k) => k.pubkey)));
+    return pubkeys.filter((key) => bound.has(key));
+  }
+
   async create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => EventEnvelope) {
     if (this.agents.has(agent.agentId)) throw agentIdExists();
+    if ((await this.boundPubkeys(agent.keys.map((k) => k.pubkey))).length > 0) throw pubkeyInUse();
     if (this.nonces.has(proofNonce)) throw proofNonceUsed();
     this.agents.set(agent.agentId, agent);
     this.nonces.add(proofNonce);

@@ -72,6 +72,8 @@ describe('exchange casefile verify', () => {
     Buffer.from(edited).copy(editedTar, start);
     writeFileSync(join(dir, 'edited.tar.gz'), gzipSync(editedTar));
     writeFileSync(join(dir, 'junk.tar.gz'), Buffer.from('not an archive'));
+    // ~40 KiB that inflates to 40 MiB: past the reader's 16 MiB floor at more than 20-fold.
+    writeFileSync(join(dir, 'bomb.tar.gz'), gzipSync(Buffer.alloc(40 * 1024 * 1024)));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -142,6 +144,7 @@ describe('exchange casefile verify', () => {
 
   it.each([
     [['casefile', 'verify', 'junk.tar.gz', '--exchange-key', KEY], 'error: casefile_unreadable: not a gzip file'],
+    [['casefile', 'verify', 'bomb.tar.gz', '--exchange-key', KEY], 'error: payload_too_large: archive expands more than 20 times its compressed size'],
     [['casefile', 'verify', 'missing.tar.gz', '--exchange-key', KEY], 'error: file_unreadable: cannot read missing.tar.gz'],
     [['casefile', 'verify', 'good.tar.gz'], 'error: exchange_key_required'],
     [['casefile', 'verify', 'good.tar.gz', '--exchange-key', 'abc'], 'error: invalid_exchange_key'],

@@ -52,7 +52,7 @@ describe('exchange wallet', () => {
     const req = server.requests[0]!;
     expect(req.headers['authorization']).toBeUndefined();
     expect(JSON.parse(req.body.toString('utf8'))).toEqual({ amount: '50', category: 'testing', idempotency_key: 'again-1' });
-    const canonical = JSON.stringify({ body_sha256: nodeSha256Hex(req.body), method: 'POST', path: req.url, timestamp: req.headers['x-agent-timestamp'] });
+    const canonical = JSON.stringify({ agent_id: AGENT, body_sha256: nodeSha256Hex(req.body), method: 'POST', nonce: req.headers['x-agent-nonce'], path: req.url, timestamp: req.headers['x-agent-timestamp'] });
     expect(nodeVerify(canonical, req.headers['x-agent-signature'] as string, keys.public_key)).toBe(true);
   });
 
