@@ -61,6 +61,22 @@ describe('market settlement saga (real wallet-ledger)', () => {
     ]);
   });
 
+  it('should make the escrow a market-controlled hold: the wallet routes cannot move it, its cancellation (Refund) can', async () => {
+    const { buyer, seller, contract } = await awardedContract(h);
+    const holdId = contract.holdId!;
+    expect((await h.wallet.getHold({ agentId: buyer.agentId, holdId })).hold).toMatchObject({ controller: 'market', reference: contract.contractId });
+    for (const call of [
+      h.wallet.releaseHold({ agentId: buyer.agentId, holdId, idempotencyKey: 'steal-release' }),
+      h.wallet.consumeHold({ agentId: buyer.agentId, holdId, toAgentId: seller.agentId, idempotencyKey: 'steal-consume' }),
+    ]) {
+      expect(await grpcError(call)).toMatchObject({ grpcCode: status.PERMISSION_DENIED, code: 'hold_controlled_by_market' });
+    }
+    expect(await h.balances(buyer.agentId)).toEqual({ available: '50', held: '100' });
+    const cancelled = await h.client.cancelContract({ contractId: contract.contractId, reason: 'escrow check', idempotencyKey: '' }, h.operator());
+    expect(cancelled.contract).toMatchObject({ status: CS.CONTRACT_STATUS_CANCELLED, escrowStatus: ES.ESCROW_STATUS_RELEASED });
+    expect(await h.balances(buyer.agentId)).toEqual({ available: '150', held: '0' });
+  });
+
   it('should refuse an award the buyer cannot pay with 409 insufficient_funds and change nothing', async () => {
     const { buyer, contract, offer } = await openContract(h, { fund: '50' });
     const err = await grpcError(h.client.awardOffer({ contractId: contract.contractId, offerId: offer.offerId, idempotencyKey: '' }, h.operator()));

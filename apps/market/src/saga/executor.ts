@@ -116,6 +116,8 @@ async function callWallet(ctx: MarketContext, step: SagaStep): Promise<WalletAns
         expiresAt: undefined,
         reference: step.contractId,
         idempotencyKey: key,
+        // Escrow is the market's: only its Settle/Refund move it (wallet routes answer 403 hold_controlled_by_market).
+        controller: 'market',
       });
       return { holdId: res.hold?.holdId };
     }
