@@ -7,7 +7,7 @@ import errorMapping, { isGrpcError } from './plugins/app/error-mapping';
 import grpcClients from './plugins/app/grpc-clients';
 import integrityGuard from './plugins/app/integrity-guard';
 import jsonBody from './plugins/app/json-body';
-import problemPlugin from './plugins/app/problem';
+import problemPlugin, { problem } from './plugins/app/problem';
 import requestContext from './plugins/app/request-context';
 import rateLimit from './plugins/external/rate-limit';
 import swagger from './plugins/external/swagger';
@@ -32,6 +32,7 @@ import aliasReadRoutes from './routes/v1/registry/aliases';
 import artifactsRoutes from './routes/v1/registry/artifacts';
 import casefilesRoutes from './routes/v1/registry/casefiles';
 import objectsRoutes from './routes/v1/registry/objects';
+import { anonymousVerifyLimiter } from './routes/v1/registry/verify-limit';
 import uiRoutes from './routes/ui/index';
 import docsRoutes from './routes/docs';
 import healthRoutes from './routes/health';
@@ -69,6 +70,20 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
   await fastify.register(integrityGuard, { ttlMs: config.GATEWAY_INTEGRITY_CACHE_MS });
   fastify.addSchema(Problem);
+
+  // While closing, requests still arriving on kept-alive connections get a problem+json 503
+  // (Fastify's own return503OnClosing answer is plain JSON).
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      throw problem(503, 'service_unavailable', 'the gateway is shutting down; retry on another connection');
+    }
+  });
 
   fastify.setErrorHandler((error, request, reply) => {
     const problem = fastify.problemFromError(error);
@@ -136,8 +151,10 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   // Registry areas (objects, artifacts, attestations/receipts/casefiles, aliases), full paths under /v1.
   await fastify.register(objectsRoutes, { prefix: '/v1' });
   await fastify.register(artifactsRoutes, { prefix: '/v1', maxBytes: config.ARTIFACT_MAX_BYTES });
-  await fastify.register(casefilesRoutes, { prefix: '/v1' });
+  // One per-IP budget for anonymous casefile verification, shared by its two routes.
+  const verifyLimiter = anonymousVerifyLimiter(fastify, { max: config.RATE_LIMIT_CASEFILE_VERIFY, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  await fastify.register(casefilesRoutes, { prefix: '/v1', verifyLimiter });
   await fastify.register(aliasReadRoutes, { prefix: '/v1' });
   await fastify.register(aliasMintRoutes, { prefix: '/v1', exchangePublicKey: opts.exchangePublicKey });
-  await fastify.register(uiRoutes, { maxBytes: config.ARTIFACT_MAX_BYTES });
+  await fastify.register(uiRoutes, { maxBytes: config.ARTIFACT_MAX_BYTES, verifyLimiter });
 }

@@ -35,6 +35,13 @@ export const GatewayConfigSchema = Type.Object({
   RATE_LIMIT_MAINNET_ATTESTED: Type.Integer({ minimum: 1, default: 1200 }),
   RATE_LIMIT_MAINNET_VERIFIED: Type.Integer({ minimum: 1, default: 3000 }),
   RATE_LIMIT_MAINNET_INSTITUTIONAL: Type.Integer({ minimum: 1, default: 10_000 }),
+  /**
+   * Failed authentications (missing/wrong credentials, bad or expired signature, reused nonce) per
+   * IP per window; past it every authenticated request from that IP is 429 before any work.
+   */
+  RATE_LIMIT_AUTH_FAILURES: Type.Integer({ minimum: 1, default: 30 }),
+  /** Anonymous casefile verifications (POST /v1/casefiles/verify, /ui/casefile/verify) per IP per window. */
+  RATE_LIMIT_CASEFILE_VERIFY: Type.Integer({ minimum: 1, default: 30 }),
   /** Namespace of the rate-limit keys in Redis (several gateways of one deployment share it). */
   RATE_LIMIT_REDIS_PREFIX: Type.String({ minLength: 1, default: 'exchange-gateway-rl:' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),

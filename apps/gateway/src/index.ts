@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import app from './app';
 import type { GatewayConfig } from './config';
+import { clientErrorHandler, frameworkErrors } from './framework-errors';
 import { requestIdFor } from './plugins/app/request-context';
 import { OneLinePerRequest } from './request-log';
 import { resolveExchangePublicKey, resolveOperatorTokens } from './settings';
@@ -39,7 +40,10 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<FastifyIn
     connectionTimeout: 30_000,
     requestTimeout: 60_000,
     keepAliveTimeout: 72_000,
-    return503OnClosing: true,
+    // app.ts answers 503 problem+json itself while closing.
+    return503OnClosing: false,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox validates bodies strictly (no coercion, no removal of unknown fields) and converts
   // only query/path strings to their declared types.

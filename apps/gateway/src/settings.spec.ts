@@ -83,5 +83,7 @@ describe('rate limits', () => {
     expect(table).toContain('| Caller | Requests per minute |');
     expect(table).toContain('| MAINNET_VERIFIED | 7 |');
     expect(table).toContain('| no credentials (per IP) | 300 |');
+    expect(table).toContain('| failed authentications (per IP) | 30 |');
+    expect(rateLimitsFrom(readGatewayConfig({ ...base, RATE_LIMIT_AUTH_FAILURES: '5' })).authFailures).toBe(5);
   });
 });

@@ -66,6 +66,7 @@ export function rateLimitsFrom(config: GatewayConfig): RateLimits {
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     anonymous: config.RATE_LIMIT_ANONYMOUS,
     operator: config.RATE_LIMIT_OPERATOR,
+    authFailures: config.RATE_LIMIT_AUTH_FAILURES,
     byLevel: {
       [L.IDENTITY_LEVEL_UNSPECIFIED]: config.RATE_LIMIT_SANDBOX_UNVERIFIED,
       [L.IDENTITY_LEVEL_SANDBOX_UNVERIFIED]: config.RATE_LIMIT_SANDBOX_UNVERIFIED,
@@ -89,6 +90,7 @@ export function rateLimitTable(limits: RateLimits): string {
     ['MAINNET_INSTITUTIONAL', limits.byLevel[L.IDENTITY_LEVEL_MAINNET_INSTITUTIONAL]],
     ['operator token, no agent', limits.operator],
     ['no credentials (per IP)', limits.anonymous],
+    ['failed authentications (per IP)', limits.authFailures],
   ];
   return [`| Caller | Requests ${perWindow} |`, '|---|---|', ...rows.map(([who, n]) => `| ${who} | ${n} |`)].join('\n');
 }

@@ -103,6 +103,9 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
       if (environment === 'sandbox' && req.identityLevel !== IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED) {
         throw errors.permissionDenied('identity_level_not_allowed', 'only SANDBOX_UNVERIFIED may be registered in sandbox');
       }
+      // Like the service: a public key belongs to at most one agent.
+      const bound = [req.primaryPubkey, ...req.pubkeySet].find((key) => [...agents.values()].some((a) => a.keys.some((k) => k.pubkey === key)));
+      if (bound) throw errors.alreadyExists('pubkey_in_use', `public key ${bound} belongs to another agent`);
       nonces.add(req.proofNonce);
       const now = new Date(Date.now() + seq++); // strictly increasing for newest-first order
       const agent: identityV1.Agent = {

@@ -1,8 +1,8 @@
 import { canonicalize, sha256Hex } from '@exchange/crypto';
-import { callContextFromMetadata, DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, errors, startGrpcServer, unary, type CallContext, type GrpcServerHandle } from '@exchange/platform';
+import { callContextFromMetadata, DomainError, domainErrorStatus, errors, startGrpcServer, unary, type CallContext, type GrpcServerHandle } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
 import { testLogger } from '@exchange/testing';
-import { Metadata, type sendUnaryData, type ServerReadableStream, type ServerWritableStream } from '@grpc/grpc-js';
+import { type sendUnaryData, type ServerReadableStream, type ServerWritableStream } from '@grpc/grpc-js';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import type { RecordedCall } from './fake-identity';
@@ -24,6 +24,8 @@ export interface FakeRegistry {
   artifacts: Map<string, { artifact: registryV1.Artifact; bytes: Buffer }>;
   /** Uploads the registry saw end without a commit (cancelled by the gateway). */
   abortedUploads: number;
+  /** Upload streams that ended without their commit message (stored nothing). */
+  uncommittedUploads: number;
   /** The verdict VerifyCasefile answers next (else one derived from the input). */
   nextVerdict?: registryV1.VerifyCasefileResponse;
   /** When set, archives are verified by this (e.g. the real @exchange/casefile verifier). */
@@ -34,11 +36,7 @@ export interface FakeRegistry {
 }
 
 function toStatus(err: unknown) {
-  const e = err instanceof DomainError ? err : errors.invalidArgument('internal', String(err));
-  const metadata = new Metadata();
-  metadata.set(ERROR_CODE_METADATA, e.code);
-  if (e.details) metadata.set(ERROR_DETAILS_METADATA, JSON.stringify(e.details));
-  return { code: e.grpcCode, details: e.message, metadata };
+  return domainErrorStatus(err instanceof DomainError ? err : errors.invalidArgument('internal', String(err)));
 }
 
 export async function startFakeRegistry(): Promise<FakeRegistry> {
@@ -50,7 +48,7 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
   const acks = new Map<string, registryV1.ArtifactAck>();
   let seq = 0;
   const now = () => new Date(1_790_000_000_000 + ++seq * 1000);
-  const fake = { abortedUploads: 0 } as FakeRegistry;
+  const fake = { abortedUploads: 0, uncommittedUploads: 0 } as FakeRegistry;
 
   const record = (method: string, req: unknown, ctx: CallContext) => {
     calls.push({ method, ctx: { requestId: ctx.requestId, traceId: ctx.traceId, actor: ctx.actor, agentId: ctx.agentId }, request: req });
@@ -216,6 +214,8 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    // Like the registry: staged until the final `commit`; a stream that ends without it stores nothing.
+    let commit: registryV1.UploadCommit | undefined;
     const fail = (err: unknown) => {
       if (failed) return;
       failed = true;
@@ -232,6 +232,11 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
         }
         return;
       }
+      if (commit) return; // nothing after the commit is read
+      if (message.part?.$case === 'commit') {
+        commit = message.part.value;
+        return;
+      }
       if (message.part?.$case === 'chunk') {
         size += message.part.value.length;
         if (size > FAKE_MAX_BYTES) return fail(errors.resourceExhausted('payload_too_large', 'artifact larger than 25 MiB'));
@@ -245,8 +250,14 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     call.on('end', () => {
       if (failed) return;
       if (!metadata) return fail(errors.invalidArgument('validation_failed', 'metadata first'));
+      if (!commit) {
+        fake.uncommittedUploads++;
+        return fail(errors.aborted('upload_not_committed', 'ended without a commit'));
+      }
       if (size === 0) return fail(errors.invalidArgument('empty_artifact', 'no content'));
-      const ref = `sha256:${hash.digest('hex')}`;
+      const hex = hash.digest('hex');
+      if (commit.contentSha256 !== '' && commit.contentSha256 !== hex) return fail(errors.invalidArgument('content_hash_mismatch', 'commit hash differs'));
+      const ref = `sha256:${hex}`;
       const existing = artifacts.get(ref);
       if (existing) return callback(null, { artifact: existing.artifact, created: false });
       const at = now();

@@ -92,11 +92,13 @@ export class TestAgent {
     };
   }
 
-  signedHeaders(method: string, path: string, body = '', timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
-    const payload = { method, path, timestamp: String(timestamp), body_sha256: sha256Hex(body) };
+  /** The four X-Agent-* headers; a fresh nonce per call unless one is given (replays are refused). */
+  signedHeaders(method: string, path: string, body: string | Uint8Array = '', timestamp = Math.floor(Date.now() / 1000), nonce = randomBytes(16).toString('base64url')): Record<string, string> {
+    const payload = { agent_id: this.agentId, method, path, timestamp: String(timestamp), nonce, body_sha256: sha256Hex(body) };
     return {
       'x-agent-id': this.agentId,
       'x-agent-timestamp': String(timestamp),
+      'x-agent-nonce': nonce,
       'x-agent-signature': toBase64(sign(canonicalBytes(payload), this.privateKey)),
     };
   }

@@ -155,6 +155,7 @@ describe('GET /openapi.json', () => {
       operatorToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
       agentId: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Agent-Id' }),
       agentTimestamp: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Agent-Timestamp' }),
+      agentNonce: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Agent-Nonce' }),
       agentSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Agent-Signature' }),
     });
     expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status', 'detail', 'code', 'request_id']);

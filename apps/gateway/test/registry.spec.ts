@@ -1,4 +1,4 @@
-import { canonicalBytes, canonicalize, sha256Hex, sign, toBase64 } from '@exchange/crypto';
+import { canonicalize, sha256Hex } from '@exchange/crypto';
 import { errors } from '@exchange/platform';
 import { identityV1, marketV1, registryV1 } from '@exchange/proto';
 import { randomBytes } from 'node:crypto';
@@ -66,15 +66,9 @@ function form(fields: Array<[string, string]>, file?: { name?: string; bytes: Bu
 }
 
 function signedMultipart(agent: TestAgent, url: string, f: { body: Buffer; contentType: string }, signedBody: Buffer = f.body) {
-  const ts = Math.floor(Date.now() / 1000);
-  const payload = { method: 'POST', path: url, timestamp: String(ts), body_sha256: sha256Hex(signedBody) };
-  // signedHeaders hashes a string body; the raw bytes are signed here.
-  const headers = { 'x-agent-id': agent.agentId, 'x-agent-timestamp': String(ts), 'x-agent-signature': signRaw(agent, payload) };
+  // The raw bytes are signed (signedHeaders hashes them as given).
+  const headers = agent.signedHeaders('POST', url, signedBody);
   return h.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': f.contentType }, payload: f.body });
-}
-
-function signRaw(agent: TestAgent, payload: Record<string, string>): string {
-  return toBase64(sign(canonicalBytes(payload), agent.privateKey));
 }
 
 const refOf = (bytes: Buffer) => `sha256:${sha256Hex(bytes)}`;
@@ -300,6 +294,35 @@ describe('POST /v1/artifacts', () => {
     expectProblem(await send(form([['media_type', 'text/plain'], ['access', 'everyone']], { bytes })), 400, 'validation_failed');
     expectProblem(await send(form([['media_type', 'text/plain']], { bytes: Buffer.alloc(0) })), 400, 'validation_failed');
   });
+
+  it('should answer 400 problem+json to a missing, empty or shapeless body and to broken multipart, storing nothing (issue 12 finding 6)', async () => {
+    const stored = h.registry.artifacts.size;
+    const post = (headers: Record<string, string>, payload?: string | Buffer) =>
+      h.app.inject({ method: 'POST', url: '/v1/artifacts', headers: { ...operator(), ...headers }, ...(payload === undefined ? {} : { payload }) });
+    const boundary = 'b0undary';
+    const multipart = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const statuses: Array<[string, number, string]> = [];
+    const cases: Array<[string, Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>]> = [
+      ['no body, no content type', post({})],
+      ['agent-signed, no body', h.app.inject({ method: 'POST', url: '/v1/artifacts', headers: alice.signedHeaders('POST', '/v1/artifacts', '') })],
+      ['empty content type', post({ 'content-type': '' }, '{"media_type":"text/plain"}')],
+      ['JSON null', post({ 'content-type': 'application/json' }, 'null')],
+      ['JSON array', post({ 'content-type': 'application/json' }, '[]')],
+      ['JSON string', post({ 'content-type': 'application/json' }, '"x"')],
+      ['multipart without a boundary', post({ 'content-type': 'multipart/form-data' }, `--${boundary}--\r\n`)],
+      ['multipart with no part', post(multipart, `--${boundary}--\r\n`)],
+      ['multipart with an empty body', post(multipart, '')],
+      ['multipart cut short', post(multipart, `--${boundary}\r\nContent-Disposition: form-data; name="media_type"\r\n\r\ntext/plain\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc`)],
+      ['multipart part without a name', post(multipart, `--${boundary}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--${boundary}--\r\n`)],
+    ];
+    for (const [name, pending] of cases) {
+      const res = await pending;
+      const type = String(res.headers['content-type'] ?? '');
+      statuses.push([name, res.statusCode, type.startsWith('application/problem+json') ? 'problem' : type]);
+    }
+    expect(statuses.filter(([, status, type]) => status !== 400 || type !== 'problem')).toEqual([]);
+    expect(h.registry.artifacts.size).toBe(stored);
+  });
 });
 
 describe('GET /v1/artifacts/{artifact_ref}', () => {
@@ -515,6 +538,58 @@ describe('POST /ui/casefile/verify rate limit', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('should give anonymous verification its own per-IP budget across both verify routes, before reading the body (issue 12 finding 8)', async () => {
+    const limited = await startHarness({ env: { RATE_LIMIT_CASEFILE_VERIFY: '3' } });
+    try {
+      const ui = (ip: string) =>
+        limited.app.inject({ method: 'POST', url: '/ui/casefile/verify', remoteAddress: ip, headers: { 'content-type': 'application/gzip' }, payload: gzipSync('fine') });
+      const json = (ip: string, headers: Record<string, string> = {}) =>
+        limited.app.inject({ method: 'POST', url: '/v1/casefiles/verify', remoteAddress: ip, headers, payload: { archive_base64: gzipSync('fine').toString('base64') } });
+      const statuses = [(await ui('10.0.0.1')).statusCode, (await json('10.0.0.1')).statusCode, (await ui('10.0.0.1')).statusCode];
+      expect(statuses).toEqual([200, 200, 200]);
+      const calls = limited.registry.calls.filter((c) => c.method === 'verifyCasefile').length;
+      for (const refused of [await json('10.0.0.1'), await ui('10.0.0.1')]) {
+        const body = expectProblem(refused, 429, 'rate_limited');
+        expect(body.detail).toMatch(/anonymous casefile verification/);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(limited.registry.calls.filter((c) => c.method === 'verifyCasefile').length).toBe(calls);
+      // Another IP, and an authenticated caller from the same IP, are not in that budget.
+      expect((await ui('10.0.0.2')).statusCode).toBe(200);
+      expect((await json('10.0.0.1', operator())).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('should answer missing, empty or shapeless bodies on the casefile routes with a 4xx problem, never 5xx (issue 12 finding 6)', async () => {
+    const bodies: Array<[string, Record<string, string>, string | undefined]> = [
+      ['none', {}, undefined],
+      ['empty content type', { 'content-type': '' }, '{}'],
+      ['empty JSON', { 'content-type': 'application/json' }, ''],
+      ['JSON null', { 'content-type': 'application/json' }, 'null'],
+      ['JSON array', { 'content-type': 'application/json' }, '[]'],
+      ['empty gzip', { 'content-type': 'application/gzip' }, ''],
+    ];
+    const wrong: string[] = [];
+    for (const url of ['/v1/casefiles/verify', '/v1/casefiles/export', '/v1/receipts/export', '/ui/casefile/verify']) {
+      for (const [name, headers, payload] of bodies) {
+        const res = await h.app.inject({ method: 'POST', url, headers: { ...operator(), ...headers }, ...(payload === undefined ? {} : { payload }) });
+        const problem = String(res.headers['content-type']).startsWith('application/problem+json');
+        if (res.statusCode < 400 || res.statusCode >= 500 || !problem) wrong.push(`${url} ${name}: ${res.statusCode} ${res.headers['content-type']}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('should answer 413 payload_too_large when the registry stops reading an archive at a limit', async () => {
+    h.registry.failNext('verifyCasefile', errors.resourceExhausted('payload_too_large', 'archive expands beyond 134217728 bytes'));
+    const res = await h.app.inject({ method: 'POST', url: '/ui/casefile/verify', headers: { 'content-type': 'application/gzip' }, payload: gzipSync('bomb') });
+    expect(expectProblem(res, 413, 'payload_too_large').detail).toBe('archive expands beyond 134217728 bytes');
+    h.registry.failNext('verifyCasefile', errors.resourceExhausted('payload_too_large', 'archive has more than 10000 files'));
+    expectProblem(await anonymous('POST', '/v1/casefiles/verify', { archive_base64: gzipSync('many').toString('base64') }), 413, 'payload_too_large');
   });
 });
 

@@ -1,6 +1,6 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify } from 'node:crypto';
 import { publicKeyFromPrivate, signCanonical, toBase64 } from '@exchange/crypto';
-import { startHarness, type Harness } from './harness';
+import { registerAgent, startHarness, TestAgent, type Harness } from './harness';
 
 // /skill.md and /quickstart.md. The worked example of skill.md is checked independently of our
 // crypto library, with node:crypto only: every value must be real.
@@ -34,7 +34,7 @@ function exampleValues(doc: string): Record<string, string> {
       .trim()
       .split('\n')
       .map((line) => {
-        const m = /^([a-z_]+):\s+(.+)$/.exec(line.trim());
+        const m = /^([a-z0-9_]+):\s+(.+)$/.exec(line.trim());
         if (!m) throw new Error(`bad example line: ${line}`);
         return [m[1]!, m[2]!];
       }),
@@ -56,13 +56,17 @@ describe('GET /skill.md', () => {
     expect(verify(null, Buffer.from(proof), publicKey, Buffer.from(v['proof_signature']!, 'base64'))).toBe(true);
     expect(sign(null, Buffer.from(proof), privateKey).toString('base64')).toBe(v['proof_signature']);
 
+    expect(v['request_body_sha256']).toBe(createHash('sha256').update('').digest('hex'));
     const request = canonical({
+      agent_id: v['agent_id']!,
       method: v['request_method']!,
       path: v['request_path']!,
       timestamp: v['request_timestamp']!,
-      body_sha256: createHash('sha256').update('').digest('hex'),
+      nonce: v['request_nonce']!,
+      body_sha256: v['request_body_sha256']!,
     });
     expect(v['request_canonical']).toBe(request);
+    expect(sign(null, Buffer.from(request), privateKey).toString('base64')).toBe(v['request_signature']);
     expect(verify(null, Buffer.from(request), publicKey, Buffer.from(v['request_signature']!, 'base64'))).toBe(true);
   });
 
@@ -72,6 +76,54 @@ describe('GET /skill.md', () => {
     expect(skill).toContain(`"primary_pubkey": "${v['public_key']}"`);
     expect(skill).toContain(`X-Agent-Signature: ${v['request_signature']}`);
     expect(skill).toContain(`X-Agent-Timestamp: ${v['request_timestamp']}`);
+    expect(skill).toContain(`X-Agent-Nonce: ${v['request_nonce']}`);
+  });
+
+  it('should have a worked example request that a gateway whose clock reads its timestamp accepts once', async () => {
+    const v = exampleValues(skill);
+    const atExample = await startHarness({ now: () => Number(v['request_timestamp']) * 1000 });
+    try {
+      await registerExample(atExample, v);
+      const headers = {
+        'x-agent-id': v['agent_id']!,
+        'x-agent-timestamp': v['request_timestamp']!,
+        'x-agent-nonce': v['request_nonce']!,
+        'x-agent-signature': v['request_signature']!,
+      };
+      const res = await atExample.app.inject({ method: v['request_method'] as 'GET', url: v['request_path']!, headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().agent_id).toBe(v['agent_id']);
+      // The same request again is a replay.
+      const again = await atExample.app.inject({ method: v['request_method'] as 'GET', url: v['request_path']!, headers });
+      expect({ status: again.statusCode, code: again.json().code }).toEqual({ status: 401, code: 'agent_nonce_reused' });
+    } finally {
+      await atExample.close();
+    }
+  });
+
+  it('should give request signing code (section 5) whose headers a live gateway accepts, GET and POST', async () => {
+    const block = /<!-- request-sign:start -->\s*```js\n([\s\S]*?)```/.exec(skill);
+    expect(block).not.toBeNull();
+    type Sign = (seed: Buffer, agentId: string, method: string, path: string, body?: string) => Record<string, string>;
+    const signedHeaders = new Function('require', `${block![1]}\nreturn signedHeaders;`)(require) as Sign;
+    const seed = randomBytes(32);
+    const agentId = `doc-${randomBytes(3).toString('hex')}:agent:signer`;
+    await registerAgent(h.app, new TestAgent(agentId, seed));
+    const path = `/v1/agents/${agentId}`;
+    const get = signedHeaders(seed, agentId, 'GET', path);
+    expect(Object.keys(get)).toEqual(['X-Agent-Id', 'X-Agent-Timestamp', 'X-Agent-Nonce', 'X-Agent-Signature']);
+    expect(get['X-Agent-Nonce']).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect((await h.app.inject({ method: 'GET', url: path, headers: get })).statusCode).toBe(200);
+    expect(signedHeaders(seed, agentId, 'GET', path)['X-Agent-Nonce']).not.toBe(get['X-Agent-Nonce']);
+    const faucet = `/v1/wallets/${agentId}/faucet`;
+    const body = JSON.stringify({ amount: '5', category: 'doc', idempotency_key: 'doc-1' });
+    const post = await h.app.inject({
+      method: 'POST',
+      url: faucet,
+      headers: { 'content-type': 'application/json', ...signedHeaders(seed, agentId, 'POST', faucet, body) },
+      payload: body,
+    });
+    expect(post.statusCode).toBe(201);
   });
 
   it('should substitute the exchange public key, base URL and rate limits at serve time', () => {
@@ -84,22 +136,25 @@ describe('GET /skill.md', () => {
 
   it('should be accepted by a live gateway: the example agent registers with the documented body', async () => {
     const v = exampleValues(skill);
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/v1/agents',
-      headers: { authorization: 'Bearer test-operator-token-0123456789' },
-      payload: {
-        agent_id: v['agent_id'],
-        primary_pubkey: v['public_key'],
-        pubkey_set: [],
-        identity_level: 'SANDBOX_UNVERIFIED',
-        proof_nonce: v['proof_nonce'],
-        proof_signature: v['proof_signature'],
-      },
-    });
-    expect(res.statusCode).toBe(201);
+    expect((await registerExample(h, v)).statusCode).toBe(201);
   });
 });
+
+async function registerExample(harness: Harness, v: Record<string, string>) {
+  return harness.app.inject({
+    method: 'POST',
+    url: '/v1/agents',
+    headers: { authorization: 'Bearer test-operator-token-0123456789' },
+    payload: {
+      agent_id: v['agent_id'],
+      primary_pubkey: v['public_key'],
+      pubkey_set: [],
+      identity_level: 'SANDBOX_UNVERIFIED',
+      proof_nonce: v['proof_nonce'],
+      proof_signature: v['proof_signature'],
+    },
+  });
+}
 
 describe('GET /skill.md wallet section', () => {
   it('should explain idempotency keys, replays, caps and receipts', () => {

@@ -3,25 +3,30 @@ import {
   AGENT_SIGNATURE_WINDOW_SECONDS,
   agentRequestSigningMessage,
   checkAgentTimestamp,
+  isValidAgentNonce,
   readAgentSignatureHeaders,
 } from './agent-signature';
 
 describe('readAgentSignatureHeaders', () => {
-  it('should see no agent signature when neither timestamp nor signature is sent', () => {
+  it('should see no agent signature when none of timestamp, nonce and signature is sent', () => {
     expect(readAgentSignatureHeaders({ 'x-agent-id': 'a:agent:b' })).toEqual({ kind: 'none' });
     expect(readAgentSignatureHeaders({})).toEqual({ kind: 'none' });
   });
 
-  it('should return all three headers when complete', () => {
+  it('should return all four headers when complete', () => {
     expect(
-      readAgentSignatureHeaders({ 'x-agent-id': 'a:agent:b', 'x-agent-timestamp': '1', 'x-agent-signature': 's' }),
-    ).toEqual({ kind: 'complete', agentId: 'a:agent:b', timestamp: '1', signature: 's' });
+      readAgentSignatureHeaders({ 'x-agent-id': 'a:agent:b', 'x-agent-timestamp': '1', 'x-agent-nonce': 'n', 'x-agent-signature': 's' }),
+    ).toEqual({ kind: 'complete', agentId: 'a:agent:b', timestamp: '1', nonce: 'n', signature: 's' });
   });
 
   it('should name what is missing from an incomplete set', () => {
     expect(readAgentSignatureHeaders({ 'x-agent-signature': 's' })).toEqual({
       kind: 'incomplete',
-      missing: ['X-Agent-Id', 'X-Agent-Timestamp'],
+      missing: ['X-Agent-Id', 'X-Agent-Timestamp', 'X-Agent-Nonce'],
+    });
+    expect(readAgentSignatureHeaders({ 'x-agent-id': 'a:agent:b', 'x-agent-timestamp': '1', 'x-agent-signature': 's' })).toEqual({
+      kind: 'incomplete',
+      missing: ['X-Agent-Nonce'],
     });
   });
 });
@@ -42,18 +47,29 @@ describe('checkAgentTimestamp', () => {
   });
 });
 
+describe('isValidAgentNonce', () => {
+  it('should accept 16–64 URL-safe characters only', () => {
+    expect(isValidAgentNonce('abcdefghijklmnop')).toBe(true);
+    expect(isValidAgentNonce('A-_9'.repeat(16))).toBe(true);
+    for (const bad of ['abcdefghijklmno', 'A-_9'.repeat(16) + 'x', 'abcdefghijklmno=', 'abcdefghijklmno+', 'abcdefghijklmnó', 'abcdefgh ijklmno']) {
+      expect(isValidAgentNonce(bad)).toBe(false);
+    }
+  });
+});
+
 describe('agentRequestSigningMessage', () => {
-  it('should be the canonical JSON of method, path, timestamp and the body hash', () => {
+  const NONCE = 'n-0123456789abcdef';
+  it('should be the canonical JSON of agent_id, method, path, timestamp, nonce and the body hash', () => {
     const body = Buffer.from('{"reason":"x"}');
-    const message = agentRequestSigningMessage({ method: 'post', pathWithQuery: '/v1/a?b=1', timestamp: '17', rawBody: body });
+    const message = agentRequestSigningMessage({ agentId: 'a:agent:b', method: 'post', pathWithQuery: '/v1/a?b=1', timestamp: '17', nonce: NONCE, rawBody: body });
     const bodyHash = createHash('sha256').update(body).digest('hex');
     expect(Buffer.from(message).toString('utf8')).toBe(
-      `{"body_sha256":"${bodyHash}","method":"POST","path":"/v1/a?b=1","timestamp":"17"}`,
+      `{"agent_id":"a:agent:b","body_sha256":"${bodyHash}","method":"POST","nonce":"${NONCE}","path":"/v1/a?b=1","timestamp":"17"}`,
     );
   });
 
   it('should hash the empty string when there is no body', () => {
-    const message = agentRequestSigningMessage({ method: 'GET', pathWithQuery: '/x', timestamp: '1', rawBody: undefined });
+    const message = agentRequestSigningMessage({ agentId: 'a:agent:b', method: 'GET', pathWithQuery: '/x', timestamp: '1', nonce: NONCE, rawBody: undefined });
     expect(Buffer.from(message).toString('utf8')).toContain(
       '"body_sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',
     );

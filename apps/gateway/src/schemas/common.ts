@@ -120,8 +120,8 @@ export const SECURITY = {
   operator: [{ operatorToken: [] }] as Array<Record<string, string[]>>,
   operator_or_agent: [
     { operatorToken: [] },
-    { agentId: [], agentTimestamp: [], agentSignature: [] },
+    { agentId: [], agentTimestamp: [], agentNonce: [], agentSignature: [] },
   ] as Array<Record<string, string[]>>,
   /** Anonymous, or either credential (public registry reads). */
-  optional: [{}, { operatorToken: [] }, { agentId: [], agentTimestamp: [], agentSignature: [] }] as Array<Record<string, string[]>>,
+  optional: [{}, { operatorToken: [] }, { agentId: [], agentTimestamp: [], agentNonce: [], agentSignature: [] }] as Array<Record<string, string[]>>,
 };

@@ -354,7 +354,13 @@ export const ResolveDisputeBody = Type.Object(
   {
     outcome: StringEnum(DISPUTE_OUTCOMES, { description: '`seller` (paid), `buyer` (refunded), `split` (seller_share_bps to the seller)' }),
     seller_share_bps: Type.Optional(
-      Type.Integer({ description: '1-9999, required for `split` and refused otherwise (400 `invalid_seller_share`)', examples: [3000] }),
+      Type.Integer({
+        // The proto field is int32: larger values cannot be serialized. The market judges 1-9999.
+        minimum: -2147483648,
+        maximum: 2147483647,
+        description: '1-9999, required for `split` and refused otherwise (400 `invalid_seller_share`)',
+        examples: [3000],
+      }),
     ),
     rationale: LongText('The arbitration decision'),
     idempotency_key: Key,

@@ -1,24 +1,29 @@
+import { sha256Hex } from '@exchange/crypto';
 import type { CallOptions } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
-  agentRequestSigningMessage,
   agentRequestSigningMessageForHash,
   checkAgentTimestamp,
+  isValidAgentNonce,
   readAgentSignatureHeaders,
   type AgentSignatureHeaders,
 } from '../../auth/agent-signature';
 import { OperatorTokenVerifier, type OperatorToken } from '../../auth/operator-tokens';
+import { RedisNonceStore } from '../../auth/redis-nonce-store';
+import { MemoryNonceStore, ReplayGuard } from '../../auth/replay-guard';
 import { AGENT_ID_REGEX } from '../../schemas/common';
-import { problem } from './problem';
+import { HttpProblem, problem } from './problem';
 
 // Who is calling (DESIGN §3 "Authentication" and "Acting agent"). Each route declares its mode
 // in `config.auth`; a route without one is operator-only (fail closed), except the swagger-ui
 // routes under /api-reference which are public.
-//   onRequest:     bearer token (401 missing / 403 wrong) or the agent signature headers' shape;
-//   preValidation: agent signature verified by identity over the raw body, self-only paths,
-//                  and the frozen check on mutations.
+//   onRequest:     an IP past its failed-authentication budget → 429 before any work; bearer
+//                  token (401 missing / 403 wrong) or the agent signature headers' shape;
+//   preValidation: agent signature verified by identity over the raw body, then its nonce
+//                  claimed (401 agent_nonce_reused), self-only paths, the frozen check on mutations.
+// Every authentication failure counts against the client IP (never the claimed agent).
 
 /**
  * `optional`: without credentials the request is anonymous (public registry reads); with them it
@@ -38,11 +43,14 @@ export interface AuthContext {
   callOptions: CallOptions;
   /** The signing agent as identity returned it while verifying (kind agent only). */
   agent: identityV1.Agent | null;
+  /** Kind agent: the signature has not verified yet (the request is not authenticated). */
+  signaturePending: boolean;
 }
 
 export const SIGNATURE_PATTERN = /^[A-Za-z0-9+/]{86}==$/;
 const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="agent-exchange"' };
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const EMPTY_BODY = new Uint8Array(0);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -88,62 +96,107 @@ function bearerToken(header: string | undefined): string | null | undefined {
 const pendingSignature = Symbol('pendingSignature');
 type WithPending = FastifyRequest & { [pendingSignature]?: AgentSignatureHeaders };
 
+const anonymous = (request: FastifyRequest): AuthContext => ({
+  kind: 'anonymous', operator: null, actingAgentId: null, rateKey: `ip:${request.ip}`,
+  callOptions: { requestId: request.id, traceId: request.id }, agent: null, signaturePending: false,
+});
+
 export default fp<AuthOptions>(
   async (fastify, opts) => {
     const verifier = new OperatorTokenVerifier(opts.operatorTokens);
     const now = opts.now ?? Date.now;
-    const { identity, agentCache } = fastify;
+    const { identity, agentCache, authFailures, gatewayRedis } = fastify;
+    const replayGuard = new ReplayGuard({
+      store: gatewayRedis ? new RedisNonceStore(gatewayRedis.client, `${gatewayRedis.prefix}nonce:`) : new MemoryNonceStore(now),
+      fallback: gatewayRedis ? new MemoryNonceStore(now) : undefined,
+      now,
+      onStoreError: (err) => fastify.log.warn({ err: { message: (err as Error).message } }, 'nonce store (redis) failed: mutations refused, reads checked in memory'),
+    });
+
+    /** Counts the failure against the client IP and returns the problem to throw. */
+    const failed = async (request: FastifyRequest, refusal: HttpProblem): Promise<HttpProblem> => {
+      await authFailures.record(request);
+      return refusal;
+    };
+
+    /**
+     * Verifies the signature over the body hash, then claims the nonce — only then, so that a
+     * forger cannot use up the nonces of the agent it names.
+     */
+    const authenticateAgent = async (request: FastifyRequest, signed: AgentSignatureHeaders, bodySha256Hex: string): Promise<void> => {
+      const auth = request.auth;
+      const message = agentRequestSigningMessageForHash({
+        agentId: signed.agentId,
+        method: request.method,
+        pathWithQuery: request.url,
+        timestamp: signed.timestamp,
+        nonce: signed.nonce,
+        bodySha256Hex,
+      });
+      const verdict = await identity.verifyAgentSignature(
+        { agentId: signed.agentId, message: Buffer.from(message), signature: signed.signature },
+        auth.callOptions,
+      );
+      if (!verdict.valid) {
+        throw await failed(request, problem(403, 'agent_signature_invalid', 'X-Agent-Signature does not verify with an active key of X-Agent-Id'));
+      }
+      if (verdict.agent) {
+        auth.agent = verdict.agent;
+        agentCache.put(verdict.agent);
+      }
+      const nonce = await replayGuard.claim({ agentId: signed.agentId, nonce: signed.nonce, timestamp: signed.timestamp, mutation: MUTATIONS.has(request.method) });
+      if (nonce === 'reused') {
+        throw await failed(
+          request,
+          problem(401, 'agent_nonce_reused', 'X-Agent-Nonce was already used within the timestamp window: sign the request again with a new nonce', { headers: WWW_AUTHENTICATE }),
+        );
+      }
+      if (nonce === 'unavailable') {
+        throw problem(503, 'service_unavailable', 'replay protection is unavailable; retry shortly with a new nonce', { headers: { 'retry-after': '1' } });
+      }
+      auth.signaturePending = false;
+    };
 
     fastify.decorateRequest('auth', null as unknown as AuthContext);
 
     fastify.decorate('verifyStreamedBodySignature', async (request: FastifyRequest, bodySha256Hex: string) => {
       const signed = (request as WithPending)[pendingSignature];
       if (!signed) return; // not agent-signed
-      const message = agentRequestSigningMessageForHash({
-        method: request.method,
-        pathWithQuery: request.url,
-        timestamp: signed.timestamp,
-        bodySha256Hex,
-      });
-      const verdict = await identity.verifyAgentSignature(
-        { agentId: signed.agentId, message: Buffer.from(message), signature: signed.signature },
-        request.auth.callOptions,
-      );
-      if (!verdict.valid) {
-        throw problem(403, 'agent_signature_invalid', 'X-Agent-Signature does not verify with an active key of X-Agent-Id');
-      }
-      if (verdict.agent) {
-        request.auth.agent = verdict.agent;
-        agentCache.put(verdict.agent);
-      }
+      await authenticateAgent(request, signed, bodySha256Hex);
+      // Counted against the IP while unverified; now against the agent, like any signed request.
+      await fastify.rateLimitVerifiedAgent(request);
     });
 
     fastify.addHook('onRequest', async (request) => {
       const mode = routeMode(request);
       const requestId = request.id;
+      const headers = request.headers;
       if (mode === 'public') {
-        request.auth = {
-          kind: 'anonymous', operator: null, actingAgentId: null, rateKey: `ip:${request.ip}`,
-          callOptions: { requestId, traceId: requestId }, agent: null,
-        };
+        request.auth = anonymous(request);
+        return;
+      }
+      if (mode === 'optional' && (headers.authorization === undefined || headers.authorization === '') && readAgentSignatureHeaders(headers).kind === 'none') {
+        request.auth = anonymous(request);
         return;
       }
 
-      const headers = request.headers;
-      if (mode === 'optional' && (headers.authorization === undefined || headers.authorization === '') && readAgentSignatureHeaders(headers).kind === 'none') {
-        request.auth = {
-          kind: 'anonymous', operator: null, actingAgentId: null, rateKey: `ip:${request.ip}`,
-          callOptions: { requestId, traceId: requestId }, agent: null,
-        };
-        return;
+      // An IP past its failed-authentication budget is refused before any token compare or
+      // identity call.
+      const retryAfter = await authFailures.retryAfter(request);
+      if (retryAfter !== null) {
+        const windowS = Math.round(authFailures.windowMs / 1000);
+        throw problem(429, 'rate_limited', `more than ${authFailures.max} failed authentications from this IP in ${windowS} s; retry in ${retryAfter} s`, {
+          headers: { 'retry-after': String(retryAfter) },
+        });
       }
+
       const token = bearerToken(headers.authorization);
       if (token !== undefined) {
         if (token === null) {
-          throw problem(401, 'unauthenticated', 'use `Authorization: Bearer <operator token>`', { headers: WWW_AUTHENTICATE });
+          throw await failed(request, problem(401, 'unauthenticated', 'use `Authorization: Bearer <operator token>`', { headers: WWW_AUTHENTICATE }));
         }
         const operator = verifier.match(token);
-        if (!operator) throw problem(403, 'forbidden', 'the bearer token is not a valid operator token');
+        if (!operator) throw await failed(request, problem(403, 'forbidden', 'the bearer token is not a valid operator token'));
         const acting = headers['x-agent-id'];
         let actingAgentId: string | null = null;
         if (typeof acting === 'string' && acting !== '') {
@@ -161,37 +214,45 @@ export default fp<AuthOptions>(
           rateKey: actingAgentId ? `agent:${actingAgentId}` : `tok:${operator.tokenId}`,
           callOptions: { requestId, traceId: requestId, actor: `operator:${operator.name}`, agentId: actingAgentId ?? undefined },
           agent: null,
+          signaturePending: false,
         };
         return;
       }
 
       const signed = readAgentSignatureHeaders(headers);
       if (signed.kind === 'none') {
-        throw problem(401, 'unauthenticated', 'authentication required: `Authorization: Bearer <operator token>` or an agent-signed request', {
-          headers: WWW_AUTHENTICATE,
-        });
+        throw await failed(
+          request,
+          problem(401, 'unauthenticated', 'authentication required: `Authorization: Bearer <operator token>` or an agent-signed request', { headers: WWW_AUTHENTICATE }),
+        );
       }
       if (signed.kind === 'incomplete') {
-        throw problem(401, 'unauthenticated', `agent-signed request is missing ${signed.missing.join(', ')}`, { headers: WWW_AUTHENTICATE });
+        throw await failed(request, problem(401, 'unauthenticated', `agent-signed request is missing ${signed.missing.join(', ')}`, { headers: WWW_AUTHENTICATE }));
       }
       if (mode !== 'operator_or_agent' && mode !== 'optional') {
         throw problem(403, 'operator_token_required', 'this route requires the operator token; agent-signed requests are not accepted');
       }
       if (!AGENT_ID_REGEX.test(signed.agentId)) {
-        throw problem(403, 'agent_signature_invalid', 'X-Agent-Id is not an agent id');
+        throw await failed(request, problem(403, 'agent_signature_invalid', 'X-Agent-Id is not an agent id'));
       }
       const timestampCheck = checkAgentTimestamp(signed.timestamp, now());
       if (timestampCheck !== 'ok') {
-        throw problem(
-          403,
-          'agent_timestamp_invalid',
-          timestampCheck === 'malformed'
-            ? 'X-Agent-Timestamp must be unix seconds'
-            : 'X-Agent-Timestamp is more than 300 seconds away from the exchange clock',
+        throw await failed(
+          request,
+          problem(
+            403,
+            'agent_timestamp_invalid',
+            timestampCheck === 'malformed'
+              ? 'X-Agent-Timestamp must be unix seconds'
+              : 'X-Agent-Timestamp is more than 300 seconds away from the exchange clock',
+          ),
         );
       }
+      if (!isValidAgentNonce(signed.nonce)) {
+        throw await failed(request, problem(401, 'agent_nonce_invalid', 'X-Agent-Nonce must be 16–64 characters of A–Z a–z 0–9 - _', { headers: WWW_AUTHENTICATE }));
+      }
       if (!SIGNATURE_PATTERN.test(signed.signature)) {
-        throw problem(403, 'agent_signature_invalid', 'X-Agent-Signature must be the base64 of a 64-byte ed25519 signature');
+        throw await failed(request, problem(403, 'agent_signature_invalid', 'X-Agent-Signature must be the base64 of a 64-byte ed25519 signature'));
       }
       request.auth = {
         kind: 'agent',
@@ -200,6 +261,7 @@ export default fp<AuthOptions>(
         rateKey: `agent:${signed.agentId}`,
         callOptions: { requestId, traceId: requestId, actor: `agent:${signed.agentId}`, agentId: signed.agentId },
         agent: null,
+        signaturePending: true,
       };
       // Verified in preValidation, once the raw body has been read.
       (request as WithPending)[pendingSignature] = signed;
@@ -212,23 +274,7 @@ export default fp<AuthOptions>(
       const signed = (request as WithPending)[pendingSignature];
       const deferred = signed !== undefined && request.routeOptions.config.streamedBodySignature === true && /^multipart\//i.test(request.headers['content-type'] ?? '');
       if (signed && !deferred) {
-        const message = agentRequestSigningMessage({
-          method: request.method,
-          pathWithQuery: request.url,
-          timestamp: signed.timestamp,
-          rawBody: request.rawBody,
-        });
-        const verdict = await identity.verifyAgentSignature(
-          { agentId: signed.agentId, message: Buffer.from(message), signature: signed.signature },
-          auth.callOptions,
-        );
-        if (!verdict.valid) {
-          throw problem(403, 'agent_signature_invalid', 'X-Agent-Signature does not verify with an active key of X-Agent-Id');
-        }
-        if (verdict.agent) {
-          auth.agent = verdict.agent;
-          agentCache.put(verdict.agent);
-        }
+        await authenticateAgent(request, signed, sha256Hex(request.rawBody ?? EMPTY_BODY));
         const selfParam = request.routeOptions.config.agentSelfParam;
         if (selfParam && (request.params as Record<string, string | undefined>)[selfParam] !== signed.agentId) {
           throw problem(403, 'forbidden', 'an agent-signed request may only act as the signing agent');
@@ -243,5 +289,5 @@ export default fp<AuthOptions>(
       }
     });
   },
-  { name: 'auth', dependencies: ['grpc-clients', 'agent-cache', 'problem', 'json-body'] },
+  { name: 'auth', dependencies: ['grpc-clients', 'agent-cache', 'problem', 'json-body', 'rate-limit'] },
 );

@@ -5,7 +5,7 @@ import { HttpProblem } from './problem';
 function grpcError(code: status, message: string, errorCode?: string, details?: object) {
   const metadata = new Metadata();
   if (errorCode) metadata.set('x-error-code', errorCode);
-  if (details) metadata.set('x-error-details', JSON.stringify(details));
+  if (details) metadata.set('x-error-details-bin', Buffer.from(JSON.stringify(details)));
   return Object.assign(new Error(`${code} ${status[code]}: ${message}`), { code, details: message, metadata });
 }
 

@@ -8,6 +8,7 @@ import {
 } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
 import { Client, credentials, Metadata, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
+import { createHash } from 'node:crypto';
 
 // The registry client: the unary RPCs as promises (like createServiceClient) plus the two
 // streaming RPCs, on one channel whose messages may be 64 MiB (casefile archives travel unary).
@@ -38,11 +39,16 @@ type UnaryMethods = {
     : never;
 };
 
-/** An upload in progress: write chunks, then `finish()` (commit) or `abort()` (nothing is stored). */
+/**
+ * An upload in progress. The registry stages the chunks and stores them only on `commit()`, which
+ * the caller sends once the request is authenticated; `abort()` (or any end without a commit)
+ * leaves nothing behind.
+ */
 export interface ArtifactUpload {
   /** Resolves when the chunk may be followed by another (back-pressure). Rejects once the call failed. */
   write(chunk: Buffer): Promise<void>;
-  finish(): Promise<registryV1.UploadArtifactResponse>;
+  /** The final message: commit with the sha256 of every chunk written, then half-close. */
+  commit(): Promise<registryV1.UploadArtifactResponse>;
   abort(): void;
   /** The call's outcome (rejects with the ServiceError). */
   readonly result: Promise<registryV1.UploadArtifactResponse>;
@@ -114,7 +120,7 @@ export function createRegistryClient(address: string, opts: RegistryClientOption
   methods.uploadArtifact = (metadata: registryV1.ArtifactMetadata, callOpts?: CallOptions): ArtifactUpload => {
     let settle!: { resolve: (r: registryV1.UploadArtifactResponse) => void; reject: (e: ServiceError) => void };
     const result = new Promise<registryV1.UploadArtifactResponse>((resolve, reject) => (settle = { resolve, reject }));
-    result.catch(() => undefined); // observed through write()/finish(); never an unhandled rejection
+    result.catch(() => undefined); // observed through write()/commit(); never an unhandled rejection
     let failed: ServiceError | null = null;
     const call = client.makeClientStreamRequest(
       S.uploadArtifact.path,
@@ -131,9 +137,12 @@ export function createRegistryClient(address: string, opts: RegistryClientOption
     );
     call.on('error', () => undefined); // reported through the callback
     call.write({ part: { $case: 'metadata', value: metadata } } satisfies registryV1.UploadArtifactRequest);
+    // Bound into the commit so that the registry stores exactly the bytes this gateway sent.
+    const contentHash = createHash('sha256');
     const write = (chunk: Buffer) =>
       new Promise<void>((resolve, reject) => {
         if (failed) return reject(failed);
+        contentHash.update(chunk);
         const ok = call.write({ part: { $case: 'chunk', value: chunk } } satisfies registryV1.UploadArtifactRequest);
         if (ok) return resolve();
         const onDrain = () => {
@@ -153,7 +162,8 @@ export function createRegistryClient(address: string, opts: RegistryClientOption
     return {
       write,
       result,
-      finish: () => {
+      commit: () => {
+        if (!failed) call.write({ part: { $case: 'commit', value: { contentSha256: contentHash.digest('hex') } } } satisfies registryV1.UploadArtifactRequest);
         call.end();
         return result;
       },

@@ -36,11 +36,17 @@ export const SECURITY_SCHEMES = {
   },
   agentId: { type: 'apiKey', in: 'header', name: 'X-Agent-Id', description: 'The agent making an agent-signed request' },
   agentTimestamp: { type: 'apiKey', in: 'header', name: 'X-Agent-Timestamp', description: 'Unix seconds, within ±300 s of the exchange clock' },
+  agentNonce: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Agent-Nonce',
+    description: '16–64 characters of A–Z a–z 0–9 - _, new for every request: one seen within the timestamp window → 401 agent_nonce_reused',
+  },
   agentSignature: {
     type: 'apiKey',
     in: 'header',
     name: 'X-Agent-Signature',
-    description: 'Base64 ed25519 signature over canonical {"body_sha256","method","path","timestamp"} (see /skill.md)',
+    description: 'Base64 ed25519 signature over canonical {"agent_id","body_sha256","method","nonce","path","timestamp"} (see /skill.md)',
   },
 } as const;
 

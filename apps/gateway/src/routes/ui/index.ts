@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { problem } from '../../plugins/app/problem';
 import { problemResponses, SECURITY } from '../../schemas/common';
@@ -7,15 +8,21 @@ import { verdictToJson } from '../v1/registry/registry.mapper';
 import { CASEFILE_PAGE_CSP, CASEFILE_PAGE_HTML } from './casefile-page';
 
 // /ui/casefile (the verifier page) and /ui/casefile/verify (the archive as the raw body). Both
-// public and rate limited by IP like every anonymous request.
+// public and rate limited by IP like every anonymous request; verification also has its own
+// per-IP budget (verify-limit.ts) and the registry reads the archive as a capped stream.
 
 const ARCHIVE_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'];
 
-const uiRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (fastify, opts) => {
+// The raw archive travels under a symbol key: the gateway's NUL scan of bodies (input-hygiene.ts)
+// walks own enumerable keys, which for a Buffer is one per byte — millions for an archive.
+const ARCHIVE = Symbol('archive');
+type ArchiveBody = { [ARCHIVE]: Buffer } | undefined;
+
+const uiRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number; verifyLimiter: (request: FastifyRequest) => Promise<void> }> = async (fastify, opts) => {
   const { registry } = fastify;
 
   // Raw archive bodies in this plugin only (≤ maxBytes, read as one buffer: it travels unary).
-  fastify.addContentTypeParser(ARCHIVE_TYPES, { parseAs: 'buffer', bodyLimit: opts.maxBytes }, (_request, body, done) => done(null, body));
+  fastify.addContentTypeParser(ARCHIVE_TYPES, { parseAs: 'buffer', bodyLimit: opts.maxBytes }, (_request, body, done) => done(null, { [ARCHIVE]: body }));
 
   fastify.get(
     '/ui/casefile',
@@ -37,6 +44,8 @@ const uiRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (fastify
     {
       config: { auth: 'public' },
       bodyLimit: opts.maxBytes,
+      // Before the body is read: the per-IP budget of anonymous verification (verify-limit.ts).
+      onRequest: opts.verifyLimiter,
       schema: {
         tags: ['Attestations, receipts and casefiles'],
         operationId: 'verifyCasefileArchive',
@@ -44,7 +53,10 @@ const uiRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (fastify
         description:
           'The archive as the body (`Content-Type: application/gzip` or `application/octet-stream`, at most 25 MiB: 413 ' +
           '`payload_too_large`), checked against this exchange’s key. Same verdict as POST /v1/casefiles/verify; an ' +
-          'unreadable archive is 400 `casefile_unreadable`. Public; the page GET /ui/casefile uses it.',
+          'unreadable archive is 400 `casefile_unreadable`, one past a reading limit (inflating beyond 128 MiB or more than ' +
+          '20 times its compressed size past 16 MiB, more than 10 000 members) 413 `payload_too_large`. Public; the page ' +
+          'GET /ui/casefile uses it. Shares a per-IP budget with anonymous POST /v1/casefiles/verify (429 `rate_limited` ' +
+          'with Retry-After).',
         security: SECURITY.public,
         consumes: ARCHIVE_TYPES,
         body: Type.Unsafe({ description: 'The .tar.gz archive (binary)' }),
@@ -52,7 +64,7 @@ const uiRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (fastify
       },
     },
     async (request) => {
-      const body = request.body;
+      const body = (request.body as ArchiveBody)?.[ARCHIVE];
       if (!Buffer.isBuffer(body) || body.length === 0) throw problem(400, 'casefile_unreadable', 'the body is empty: send the .tar.gz archive');
       const res = await registry.verifyCasefile({ input: { $case: 'archive', value: body } }, request.auth.callOptions);
       return verdictToJson(res);

@@ -1,109 +1,26 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import { Compile } from 'typebox/compile';
-import { validationErrorsToItems } from '../../../plugins/app/error-mapping';
 import { problem } from '../../../plugins/app/problem';
-import { ARTIFACT_CHUNK_BYTES, type ArtifactUpload } from '../../../plugins/app/registry-client';
 import { problemResponses, SECURITY } from '../../../schemas/common';
-import {
-  Ack,
-  AckBody,
-  Artifact,
-  ArtifactEnvelope,
-  ArtifactParams,
-  DeliveryReceiptPage,
-  PageQuery,
-  ReasonBody,
-  UploadArtifactBody,
-  type UploadArtifactBodyT,
-} from '../../../schemas/registry';
+import { Ack, AckBody, Artifact, ArtifactEnvelope, ArtifactParams, DeliveryReceiptPage, PageQuery, ReasonBody, UploadArtifactBody } from '../../../schemas/registry';
 import { nextCursorToJson, pageFromQuery } from '../market/market.mapper';
+import { ArtifactUploader, requireUploadContentType } from './artifact-upload';
 import { ACCESS_NOTE, MUTATION_ERRORS, READ_ERRORS, signerOf } from './objects';
-import {
-  ackToJson,
-  artifactToJson,
-  base64Chunks,
-  base64DecodedLength,
-  deliveryReceiptToJson,
-  envelopeFromJson,
-  envelopeToJson,
-  visibilityFromJson,
-} from './registry.mapper';
+import { ackToJson, artifactToJson, deliveryReceiptToJson, envelopeToJson } from './registry.mapper';
 
 // Artifacts (issue 5): bytes streamed to the registry (JSON base64 or multipart, ≤ 25 MiB of
-// content), streamed back on download, with policy, envelope, acks, delivery receipts and
+// content; staged there until committed once authenticated, artifact-upload.ts), streamed back on download, with policy, envelope, acks, delivery receipts and
 // takedowns. Registered with prefix /v1.
 
 const TAGS = ['Artifacts'];
 /** Base64 text of the largest content, plus room for the other fields. */
 const jsonBodyLimit = (maxBytes: number) => Math.ceil(maxBytes / 3) * 4 + 256 * 1024;
 
-// Multipart form fields (everything but `file`), checked with the JSON body's rules.
-const UploadFields = Type.Omit(UploadArtifactBody, ['content_base64']);
-const checkFields = Compile(UploadFields);
-const FIELD_NAMES = new Set(['media_type', 'contract_id', 'access', 'parties', 'envelope', 'algorithm', 'recipient_key_ids', 'nonce']);
-
-/** Form fields → the JSON body's shape (arrays repeated or as JSON text; envelope as JSON or flattened). */
-export function uploadFieldsFromForm(form: Map<string, string[]>): Omit<UploadArtifactBodyT, 'content_base64'> {
-  const unknown = [...form.keys()].filter((k) => !FIELD_NAMES.has(k));
-  if (unknown.length > 0) {
-    throw problem(400, 'validation_failed', `unknown form field ${unknown[0]}`, { errors: unknown.map((k) => ({ pointer: `/${k}`, message: 'unknown field' })) });
-  }
-  const one = (name: string): string | undefined => {
-    const values = form.get(name);
-    if (!values) return undefined;
-    if (values.length > 1) throw problem(400, 'validation_failed', `form field ${name} is repeated`, { errors: [{ pointer: `/${name}`, message: 'must be sent once' }] });
-    return values[0];
-  };
-  const list = (name: string): unknown => {
-    const values = form.get(name);
-    if (!values) return undefined;
-    const only = values.length === 1 ? values[0] : undefined;
-    if (only !== undefined && only.trimStart().startsWith('[')) {
-      try {
-        return JSON.parse(only) as unknown;
-      } catch {
-        throw problem(400, 'validation_failed', `form field ${name} is not a JSON array`, { errors: [{ pointer: `/${name}`, message: 'is not a JSON array' }] });
-      }
-    }
-    return values;
-  };
-  let envelope: unknown;
-  const envelopeText = one('envelope');
-  if (envelopeText !== undefined) {
-    try {
-      envelope = JSON.parse(envelopeText) as unknown;
-    } catch {
-      throw problem(400, 'validation_failed', 'form field envelope is not JSON', { errors: [{ pointer: '/envelope', message: 'is not a JSON object' }] });
-    }
-  } else if (form.has('algorithm') || form.has('recipient_key_ids') || form.has('nonce')) {
-    const nonce = one('nonce');
-    envelope = { algorithm: one('algorithm'), recipient_key_ids: list('recipient_key_ids') ?? [], ...(nonce === undefined ? {} : { nonce }) };
-  }
-  const fields: Record<string, unknown> = {};
-  for (const name of ['media_type', 'contract_id', 'access']) {
-    const value = one(name);
-    if (value !== undefined) fields[name] = value;
-  }
-  const parties = list('parties');
-  if (parties !== undefined) fields['parties'] = parties;
-  if (envelope !== undefined) fields['envelope'] = envelope;
-  if (!checkFields.Check(fields)) {
-    const errors = validationErrorsToItems([...checkFields.Errors(fields)] as never);
-    throw problem(400, 'validation_failed', `form ${errors[0]?.pointer ?? ''} ${errors[0]?.message ?? 'is invalid'}`.trim(), { errors });
-  }
-  return fields as Omit<UploadArtifactBodyT, 'content_base64'>;
-}
-
 const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (fastify, opts) => {
   const { registry } = fastify;
   const maxBytes = opts.maxBytes;
-  const tooLarge = () => problem(413, 'payload_too_large', `artifact content is larger than ${maxBytes} bytes`);
-
   // Multipart parsing in this plugin only (the rest of the gateway accepts JSON alone); the file
   // part is read as a stream, never buffered whole.
   await fastify.register(multipart, {
@@ -111,73 +28,14 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
     throwFileSizeLimit: false,
   });
 
-  const metadataOf = (fields: Omit<UploadArtifactBodyT, 'content_base64'>) => ({
-    mediaType: fields.media_type,
-    contractId: fields.contract_id,
-    access: visibilityFromJson(fields.access, 'parties'),
-    parties: fields.parties ?? [],
-    envelope: envelopeFromJson(fields.envelope),
-  });
-
-  async function uploadJson(request: FastifyRequest, body: UploadArtifactBodyT) {
-    if (base64DecodedLength(body.content_base64) > maxBytes) throw tooLarge();
-    const { content_base64: content, ...fields } = body;
-    const upload = registry.uploadArtifact(metadataOf(fields), request.auth.callOptions);
-    try {
-      for (const chunk of base64Chunks(content, ARTIFACT_CHUNK_BYTES)) await upload.write(chunk);
-    } catch (err) {
-      upload.abort();
-      throw err;
-    }
-    return upload.finish();
-  }
-
-  async function uploadMultipart(request: FastifyRequest) {
-    // An agent signs the sha256 of the raw body: hash the bytes as they arrive (the listener is
-    // attached in the same tick as the parser's pipe, so both see every chunk).
-    const deferred = request.auth.kind === 'agent';
-    const bodyHash = createHash('sha256');
-    if (deferred) request.raw.on('data', (chunk: Buffer) => bodyHash.update(chunk));
-    const form = new Map<string, string[]>();
-    let upload: ArtifactUpload | undefined;
-    let size = 0;
-    try {
-      for await (const part of request.parts()) {
-        if (part.type === 'field') {
-          if (upload) throw problem(400, 'validation_failed', 'send the form fields before the `file` part', { errors: [{ pointer: `/${part.fieldname}`, message: 'must precede the file part' }] });
-          form.set(part.fieldname, [...(form.get(part.fieldname) ?? []), String(part.value)]);
-          continue;
-        }
-        if (part.fieldname !== 'file' || upload) {
-          part.file.resume();
-          throw problem(400, 'validation_failed', 'send exactly one file part named `file`', { errors: [{ pointer: `/${part.fieldname}`, message: 'unexpected file part' }] });
-        }
-        const fields = uploadFieldsFromForm(form);
-        upload = registry.uploadArtifact(metadataOf(fields), request.auth.callOptions);
-        for await (const chunk of part.file as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > maxBytes) throw tooLarge();
-          // Stream chunks can be large (one socket read): forwarded in 64 KiB messages.
-          for (let i = 0; i < chunk.length; i += ARTIFACT_CHUNK_BYTES) await upload.write(chunk.subarray(i, i + ARTIFACT_CHUNK_BYTES));
-        }
-        if (part.file.truncated) throw tooLarge();
-      }
-      if (!upload) throw problem(400, 'validation_failed', 'the form has no `file` part', { errors: [{ pointer: '/file', message: 'is required' }] });
-      if (size === 0) throw problem(400, 'validation_failed', 'the file is empty', { errors: [{ pointer: '/file', message: 'must not be empty' }] });
-      // The signature covers the whole body: checked before the registry commits anything.
-      if (deferred) await fastify.verifyStreamedBodySignature(request, bodyHash.digest('hex'));
-    } catch (err) {
-      upload?.abort();
-      throw err;
-    }
-    return upload.finish();
-  }
+  const uploader = new ArtifactUploader(fastify, maxBytes);
 
   fastify.post(
     '/artifacts',
     {
       config: { auth: 'operator_or_agent', streamedBodySignature: true },
       bodyLimit: jsonBodyLimit(maxBytes),
+      onRequest: async (request) => requireUploadContentType(request),
       schema: {
         tags: TAGS,
         operationId: 'uploadArtifact',
@@ -188,7 +46,9 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
           '`algorithm`/`recipient_key_ids`/`nonce`). At most 25 MiB of content (413 `payload_too_large`); empty content is ' +
           '400. Content addressed: the same bytes again answer 200 with the first upload’s metadata. `contract_id` must exist ' +
           '(404 `contract_not_found`) and the uploader must be its buyer or awarded seller (403 `not_contract_party`) unless ' +
-          'an operator uploads. An agent signs multipart bodies like any other: sha256 of the raw body bytes.',
+          'an operator uploads. An agent signs multipart bodies like any other: sha256 of the raw body bytes. Nothing is ' +
+          'stored or visible before the request is authenticated (a refused signature leaves nothing behind). No body or ' +
+          'no Content-Type is 400 `validation_failed`; a multipart body that cannot be parsed is 400 `malformed_multipart`.',
         security: SECURITY.operator_or_agent,
         body: {
           content: {
@@ -202,7 +62,7 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
       },
     },
     async (request, reply) => {
-      const res = request.isMultipart() ? await uploadMultipart(request) : await uploadJson(request, request.body as UploadArtifactBodyT);
+      const res = request.isMultipart() ? await uploader.multipart(request) : await uploader.json(request, request.body);
       const artifact = artifactToJson(res.artifact);
       return reply.code(res.created ? 201 : 200).header('location', `/v1/artifacts/${artifact.artifact_ref}`).send(artifact);
     },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { problem } from '../../../plugins/app/problem';
 import { problemResponses, SECURITY } from '../../../schemas/common';
 import {
@@ -30,7 +31,7 @@ const date = (value: string | undefined) => (value === undefined ? undefined : n
 /** Bodies as large as the biggest archive in base64 (25 MiB of content plus the docket). */
 const VERIFY_BODY_LIMIT = 40 * 1024 * 1024;
 
-const casefilesRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const casefilesRoutes: FastifyPluginAsyncTypebox<{ verifyLimiter: (request: FastifyRequest) => Promise<void> }> = async (fastify, opts) => {
   const { registry } = fastify;
 
   fastify.post(
@@ -156,6 +157,8 @@ const casefilesRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     {
       config: { auth: 'optional' },
       bodyLimit: VERIFY_BODY_LIMIT,
+      // Before the body is read: anonymous callers have their own per-IP budget.
+      onRequest: opts.verifyLimiter,
       schema: {
         tags: TAGS,
         operationId: 'verifyCasefile',
@@ -165,7 +168,9 @@ const casefilesRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           'this exchange’s key unless `exchange_public_key` is given), one per entry (records: the hash of `content`; ' +
           'artifacts: the hash of the payload when the archive has it, else ok with reason "payload not included") and ' +
           'archive files the docket does not list (not ok). Always 200 with `valid` for a readable input; an unreadable ' +
-          'archive is 400 `casefile_unreadable`. Public (no credentials needed).',
+          'archive is 400 `casefile_unreadable`; one past a reading limit (inflating beyond 128 MiB, or more than 20 times ' +
+          'its compressed size past 16 MiB; more than 10 000 members; docket.json over 32 MiB) is 413 `payload_too_large`. Public (no credentials needed); anonymous calls ' +
+          'share a per-IP budget with POST /ui/casefile/verify (429 `rate_limited` with Retry-After).',
         security: SECURITY.optional,
         body: CasefileVerifyBody,
         response: { 200: CasefileVerdict, ...problemResponses(400, 413, 415, 429, 503, 504) },
@@ -173,6 +178,9 @@ const casefilesRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     },
     async (request) => {
       const b = request.body;
+      if (typeof b !== 'object' || b === null) {
+        throw problem(400, 'validation_failed', 'the body is missing: send {docket} or {archive_base64}', { errors: [{ pointer: '', message: 'a body is required' }] });
+      }
       const archive = b.archive_base64;
       if ((b.docket === undefined) === (archive === undefined)) {
         throw problem(400, 'validation_failed', 'send exactly one of docket and archive_base64', {

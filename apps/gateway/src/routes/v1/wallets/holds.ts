@@ -55,7 +55,8 @@ const holdsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         operationId: 'releaseHold',
         summary: 'Release a hold (funds back to available)',
         description:
-          'Only an active hold: otherwise 409 `invalid_state` with `current` and `wanted`. The body may be omitted when the ' +
+          'Only an active hold: otherwise 409 `invalid_state` with `current` and `wanted`. A contract\'s escrow is the market\'s: ' +
+          '403 `hold_controlled_by_market`, for the agent and the operator alike. The body may be omitted when the ' +
           '`Idempotency-Key` header is sent. ' +
           IDEMPOTENCY_NOTE,
         security: SECURITY.operator_or_agent,
@@ -84,7 +85,8 @@ const holdsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         summary: 'Consume a hold (transfer the held funds)',
         description:
           'Pays `amount` (default: all) of the held funds to `to_agent_id` and releases the rest. Errors: 400 ' +
-          '`amount_exceeds_hold`, 409 `invalid_state` (not active), 404 `agent_not_found`. ' +
+          '`amount_exceeds_hold`, 409 `invalid_state` (not active), 404 `agent_not_found`, 403 `hold_controlled_by_market` (a ' +
+          'contract\'s escrow: only its lifecycle moves it). ' +
           IDEMPOTENCY_NOTE,
         security: SECURITY.operator_or_agent,
         params: HoldParams,

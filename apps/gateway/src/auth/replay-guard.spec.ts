@@ -1,0 +1,96 @@
+import { checkAgentTimestamp } from './agent-signature';
+import { MemoryNonceStore, ReplayGuard, type NonceStore } from './replay-guard';
+
+function clock(startMs: number) {
+  let t = startMs;
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+}
+
+const T0 = 1_800_000_000_000;
+const TS = String(T0 / 1000);
+
+describe('MemoryNonceStore', () => {
+  it('should accept a key once, remember it until its ttl, then forget it', async () => {
+    const c = clock(T0);
+    const store = new MemoryNonceStore(c.now);
+    expect(await store.claim('a n1', 10_000)).toBe(true);
+    expect(await store.claim('a n1', 10_000)).toBe(false);
+    expect(await store.claim('b n1', 10_000)).toBe(true);
+    c.advance(9_999);
+    expect(await store.claim('a n1', 10_000)).toBe(false);
+    c.advance(1);
+    expect(await store.claim('a n1', 10_000)).toBe(true);
+  });
+
+  it('should drop expired keys so the size stays bounded by what is alive', async () => {
+    const c = clock(T0);
+    const store = new MemoryNonceStore(c.now);
+    for (let i = 0; i < 100; i++) await store.claim(`k${i}`, 5_000);
+    expect(store.size).toBe(100);
+    c.advance(6_000);
+    await store.claim('fresh', 5_000);
+    expect(store.size).toBe(1);
+    // After a gap much longer than the window too.
+    for (let i = 0; i < 10; i++) await store.claim(`m${i}`, 600_000);
+    c.advance(86_400_000);
+    await store.claim('later', 1_000);
+    expect(store.size).toBe(1);
+  });
+
+  it('should refuse new keys when full of unexpired ones rather than forget one early', async () => {
+    const c = clock(T0);
+    const store = new MemoryNonceStore(c.now, 3);
+    for (const k of ['a', 'b', 'c']) expect(await store.claim(k, 10_000)).toBe(true);
+    await expect(store.claim('d', 10_000)).rejects.toThrow('the nonce store is full');
+    expect(await store.claim('a', 10_000)).toBe(false);
+    c.advance(10_000);
+    expect(await store.claim('d', 10_000)).toBe(true);
+  });
+});
+
+describe('ReplayGuard', () => {
+  const failing: NonceStore = { claim: () => Promise.reject(new Error('redis down')) };
+
+  it('should answer fresh, then reused for the same agent and nonce, and keep agents apart', async () => {
+    const c = clock(T0);
+    const guard = new ReplayGuard({ store: new MemoryNonceStore(c.now), now: c.now });
+    const req = { agentId: 'a:agent:x', nonce: 'n'.repeat(16), timestamp: TS, mutation: true };
+    expect(await guard.claim(req)).toBe('fresh');
+    expect(await guard.claim(req)).toBe('reused');
+    expect(await guard.claim({ ...req, agentId: 'a:agent:y' })).toBe('fresh');
+  });
+
+  it('should remember a nonce until its timestamp leaves the ±300 s window', async () => {
+    const c = clock(T0);
+    const guard = new ReplayGuard({ store: new MemoryNonceStore(c.now), now: c.now });
+    // Signed 300 s in the future: still acceptable for 600 s.
+    const req = { agentId: 'a:agent:x', nonce: 'f'.repeat(16), timestamp: String(T0 / 1000 + 300), mutation: false };
+    expect(await guard.claim(req)).toBe('fresh');
+    c.advance(600_999);
+    expect(checkAgentTimestamp(req.timestamp, c.now())).toBe('ok');
+    expect(await guard.claim(req)).toBe('reused');
+    // Forgotten only once the timestamp check refuses the request by itself.
+    c.advance(1);
+    expect(checkAgentTimestamp(req.timestamp, c.now())).toBe('out_of_window');
+    expect(await guard.claim(req)).toBe('fresh');
+  });
+
+  it('should fail closed for mutations when the shared store fails, and use the fallback for reads', async () => {
+    const c = clock(T0);
+    const errors: unknown[] = [];
+    const guard = new ReplayGuard({ store: failing, fallback: new MemoryNonceStore(c.now), now: c.now, onStoreError: (e) => errors.push(e) });
+    const read = { agentId: 'a:agent:x', nonce: 'r'.repeat(16), timestamp: TS, mutation: false };
+    expect(await guard.claim({ ...read, mutation: true })).toBe('unavailable');
+    expect(await guard.claim(read)).toBe('fresh');
+    expect(await guard.claim(read)).toBe('reused');
+    expect(errors).toHaveLength(3);
+  });
+
+  it('should be unavailable when the memory store is full', async () => {
+    const c = clock(T0);
+    const guard = new ReplayGuard({ store: new MemoryNonceStore(c.now, 1), now: c.now });
+    const req = { agentId: 'a:agent:x', nonce: 'a'.repeat(16), timestamp: TS, mutation: false };
+    expect(await guard.claim(req)).toBe('fresh');
+    expect(await guard.claim({ ...req, nonce: 'b'.repeat(16) })).toBe('unavailable');
+  });
+});

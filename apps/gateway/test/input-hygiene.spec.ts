@@ -1,0 +1,147 @@
+import { connect } from 'node:net';
+import { expectProblem, operator, startHarness, type Harness } from './harness';
+
+// Input hygiene at the gateway, for every route (DESIGN §3, issue 12 findings 4–7, 13): NUL in any
+// part, JSON nested deeper than 64, missing bodies, unbounded integers, and Fastify's and Node's
+// own errors — all 4xx problem+json, nothing reaches a service.
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+const jsonHeaders = () => ({ ...operator(), 'content-type': 'application/json' });
+
+describe('NUL in any string', () => {
+  it('should refuse NUL in a body field with 400 validation_failed naming the field', async () => {
+    const before = h.market.calls.length;
+    const res = await h.app.inject({ method: 'POST', url: '/v1/coordination/threads', headers: jsonHeaders(), payload: JSON.stringify({ title: 'a\u0000b', tags: ['x'] }) });
+    const problem = expectProblem(res, 400, 'validation_failed');
+    expect(problem.errors).toEqual([{ pointer: '/title', message: 'must not contain the NUL character (U+0000)' }]);
+    expect(problem.detail).toContain('body/title');
+    expect(h.market.calls.length).toBe(before);
+  });
+
+  it('should refuse NUL in a query value and in a path parameter', async () => {
+    const q = expectProblem(await h.app.inject({ method: 'GET', url: '/v1/listings?tag=%00', headers: operator() }), 400, 'validation_failed');
+    expect(q.errors[0].pointer).toBe('/tag');
+    expect(q.detail).toContain('query/tag');
+    const p = expectProblem(await h.app.inject({ method: 'GET', url: '/v1/contracts/ctr_a%00b', headers: operator() }), 400, 'validation_failed');
+    expect(p.detail).toContain('path/contract_id');
+  });
+
+  it('should refuse NUL inside a free-form payload, keys included', async () => {
+    for (const payload of [{ x: ['ok', 'n\u0000'] }, { ['k\u0000']: 1 }]) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/v1/objects',
+        headers: jsonHeaders(),
+        payload: JSON.stringify({ type: 't', payload, signer_agent_id: 'acme:agent:a', signature: 'A'.repeat(86) + '==', visibility: 'public' }),
+      });
+      expectProblem(res, 400, 'validation_failed');
+    }
+  });
+});
+
+describe('deep JSON', () => {
+  it('should refuse a body nested 5,000 deep with 400 payload_too_deep, anonymous routes included', async () => {
+    const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    expectProblem(await h.app.inject({ method: 'POST', url: '/v1/casefiles/verify', headers: { 'content-type': 'application/json' }, payload: `{"docket":${deep}}` }), 400, 'payload_too_deep');
+    expectProblem(await h.app.inject({ method: 'POST', url: '/v1/objects', headers: jsonHeaders(), payload: `{"payload":${deep}}` }), 400, 'payload_too_deep');
+    const arrays = '['.repeat(10_000) + ']'.repeat(10_000);
+    expectProblem(await h.app.inject({ method: 'POST', url: '/v1/casefiles/verify', headers: { 'content-type': 'application/json' }, payload: `{"docket":${arrays}}` }), 400, 'payload_too_deep');
+  });
+});
+
+describe('missing and empty bodies', () => {
+  it('should answer 400 problem+json for a required body that is missing, empty or null', async () => {
+    for (const [headers, payload] of [
+      [operator(), undefined],
+      [jsonHeaders(), ''],
+      [jsonHeaders(), 'null'],
+    ] as const) {
+      const res = await h.app.inject({ method: 'POST', url: '/v1/contracts', headers, ...(payload === undefined ? {} : { payload }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    }
+  });
+});
+
+describe('integers beyond their proto type', () => {
+  it('should refuse seller_share_bps 1.2e29 at the schema (no gRPC serialization failure)', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/disputes/dsp_x/resolve',
+      headers: jsonHeaders(),
+      payload: '{"outcome":"split","seller_share_bps":1.2e29,"rationale":"r"}',
+    });
+    expect(expectProblem(res, 400, 'validation_failed').errors[0].pointer).toBe('/seller_share_bps');
+  });
+
+  it('should bound every integer of every request schema in /openapi.json within a proto integer type', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const unbounded: string[] = [];
+    const seen = new Set<unknown>();
+    const walk = (schema: unknown, where: string): void => {
+      if (typeof schema !== 'object' || schema === null || seen.has(schema)) return;
+      seen.add(schema);
+      const s = schema as Record<string, unknown>;
+      if (typeof s.$ref === 'string') walk(doc.components?.schemas?.[s.$ref.split('/').pop() as string], where);
+      const types = Array.isArray(s.type) ? s.type : [s.type];
+      if (types.includes('integer')) {
+        const min = s.minimum as number | undefined;
+        const max = s.maximum as number | undefined;
+        const fits = min !== undefined && max !== undefined && min >= -(2 ** 63) && max <= 2 ** 63 - 1 && Number.isSafeInteger(min) && Number.isSafeInteger(max);
+        if (!fits) unbounded.push(where);
+      }
+      for (const [key, value] of Object.entries(s)) {
+        if (key === 'examples' || key === 'example' || key === 'default') continue;
+        if (key === 'properties') for (const [name, prop] of Object.entries(value as object)) walk(prop, `${where}/${name}`);
+        else if (typeof value === 'object') walk(value, where);
+      }
+    };
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const p of op.parameters ?? []) walk(p.schema, `${method} ${path} ${p.in}:${p.name}`);
+        for (const content of Object.values(op.requestBody?.content ?? {})) walk((content as any).schema, `${method} ${path} body`);
+      }
+    }
+    expect(unbounded).toEqual([]);
+  });
+});
+
+describe("Fastify's and Node's own errors are problem+json", () => {
+  it('should answer bad percent-encoding in the path with 400 problem+json', async () => {
+    expectProblem(await h.app.inject({ method: 'GET', url: '/v1/agents/%E0%A4%A', headers: operator() }), 400, 'bad_url');
+  });
+
+  it('should answer a path parameter over maxParamLength with 414 problem+json', async () => {
+    expectProblem(await h.app.inject({ method: 'GET', url: `/v1/agents/${'a'.repeat(600)}`, headers: operator() }), 414, 'uri_too_long');
+  });
+
+  it('should answer headers over the size limit (431) and unparsable HTTP (400) with problem+json on the socket', async () => {
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (h.app.server.address() as { port: number }).port;
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString('utf8')));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+        socket.write(request);
+      });
+    const big = await raw(`GET /v1/agents HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`);
+    expect(big).toMatch(/^HTTP\/1\.1 431 /);
+    expect(big).toContain('Content-Type: application/problem+json');
+    expect(JSON.parse(big.slice(big.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 431, code: 'headers_too_large' });
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'bad_request' });
+  });
+});
