@@ -110,7 +110,8 @@ async function verifyCli(bytes: Buffer, name: string): Promise<{ code: number; o
 }
 
 beforeAll(async () => {
-  stack = await bootStack();
+  // Dozens of anonymous archive checks: beyond the per-IP verification budget (not tested here).
+  stack = await bootStack({ env: { RATE_LIMIT_CASEFILE_VERIFY: '100000' } });
   r = new RegistryHttp(stack.baseUrl, stack.operatorToken);
   workDir = await mkdtemp(join(tmpdir(), 'casefile-e2e-'));
   exchangeKey = await r.exchangePublicKey();

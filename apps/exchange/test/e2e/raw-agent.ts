@@ -32,17 +32,20 @@ export class RawAgent {
     };
   }
 
-  /** Headers of an agent-signed request (skill.md, "Signing requests"). */
-  signedHeaders(method: string, pathWithQuery: string, body = '', timestamp = Math.floor(Date.now() / 1000)) {
+  /** Headers of an agent-signed request (skill.md, "Sign your requests"): a fresh nonce per call. */
+  signedHeaders(method: string, pathWithQuery: string, body: string | Buffer = '', timestamp = Math.floor(Date.now() / 1000), nonce = randomBytes(16).toString('base64url')) {
     const payload = canonical({
+      agent_id: this.agentId,
       method,
       path: pathWithQuery,
       timestamp: String(timestamp),
+      nonce,
       body_sha256: createHash('sha256').update(body).digest('hex'),
     });
     return {
       'x-agent-id': this.agentId,
       'x-agent-timestamp': String(timestamp),
+      'x-agent-nonce': nonce,
       'x-agent-signature': this.signBase64(payload),
     };
   }

@@ -33,12 +33,12 @@ async function newAgent(name: string): Promise<RawAgent> {
   return agent;
 }
 
-/** A buyer with `funds` CREDIT and an active hold of `held`. */
+/** A buyer with `funds` CREDIT and an active escrow hold of `held`, made as the market makes it (controller market). */
 async function buyerWithHold(funds: string, held: string) {
   const buyer = await newAgent('rcpt-buyer');
   await w.expectStatus(w.as(buyer, 'POST', walletPath(buyer, '/faucet'), { amount: funds, category: 'receipts', idempotency_key: newKey() }), 201);
-  const hold = await w.expectStatus(w.as(buyer, 'POST', walletPath(buyer, '/holds'), { amount: held, currency: 'CREDIT', idempotency_key: newKey() }), 201);
-  return { buyer, holdId: hold.hold_id as string };
+  const { hold } = await ledger.createHold({ agentId: buyer.agentId, amount: held, currency: 'CREDIT', idempotencyKey: newKey('escrow'), controller: 'market' });
+  return { buyer, holdId: hold!.holdId };
 }
 
 describe('GET /v1/receipts/{receipt_id}', () => {

@@ -22,6 +22,8 @@ export interface Stack {
    * only another service does over gRPC (e.g. wallet Settle, which the market will call).
    */
   grpcUrls: Record<string, string>;
+  /** The stack's data directory (artifact bytes under `<dataDir>/artifacts`). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -33,7 +35,9 @@ export interface StackOptions {
 }
 
 export async function bootStack(opts: StackOptions = {}): Promise<Stack> {
-  const extraEnv = opts.env ?? {};
+  // Redis-backed counters (rate limits, failed authentication, seen nonces) are per stack, so one
+  // suite's 429s or lock-outs never leak into the next one on the same Redis.
+  const extraEnv = { RATE_LIMIT_REDIS_PREFIX: `e2e-rl-${randomBytes(4).toString('hex')}:`, ...opts.env };
   const operatorToken = `e2e-${randomBytes(16).toString('hex')}`;
   const dbPrefix = `e2e_${randomBytes(4).toString('hex')}_`;
   const dataDir = await mkdtemp(join(tmpdir(), 'exchange-e2e-'));
@@ -58,6 +62,7 @@ export async function bootStack(opts: StackOptions = {}): Promise<Stack> {
     baseUrl: exchange.url,
     operatorToken,
     grpcUrls: exchange.grpcUrls,
+    dataDir,
     async stop() {
       await exchange.stop();
       await rm(dataDir, { recursive: true, force: true });
@@ -119,6 +124,7 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
     baseUrl,
     operatorToken: opts.operatorToken,
     grpcUrls,
+    dataDir: opts.dataDir,
     async stop() {
       child.kill('SIGTERM');
       const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 30_000);
