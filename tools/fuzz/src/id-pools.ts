@@ -1,0 +1,80 @@
+// Real values the fuzzer created before it started (agents, a funded wallet, contracts…), and
+// which field or parameter name refers to which of them, so generated requests reach the code
+// behind "not found".
+
+export const POOL_NAMES = [
+  'agent',
+  'contract',
+  'offer',
+  'listing',
+  'result',
+  'dispute',
+  'hold',
+  'deposit',
+  'withdrawal',
+  'payoutDestination',
+  'receipt',
+  'thread',
+  'template',
+  'workProductTemplate',
+  'object',
+  'artifact',
+  'decision',
+  'pubkey',
+  'fixture',
+  'docket',
+  'archive',
+] as const;
+export type PoolName = (typeof POOL_NAMES)[number];
+
+/** Real values by pool; a missing or empty pool means none could be created. */
+export type Pools = Partial<Record<PoolName, unknown[]>>;
+
+export const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9._-]{0,62}:agent:[a-z0-9][a-z0-9._-]{0,62}$';
+
+const BY_NAME: Record<string, PoolName> = {
+  contract_id: 'contract',
+  resale_of: 'contract',
+  offer_id: 'offer',
+  listing_id: 'listing',
+  result_id: 'result',
+  dispute_id: 'dispute',
+  hold_id: 'hold',
+  deposit_id: 'deposit',
+  withdrawal_id: 'withdrawal',
+  payout_destination_id: 'payoutDestination',
+  receipt_id: 'receipt',
+  receipt_ids: 'receipt',
+  thread_id: 'thread',
+  template_id: 'template',
+  work_product_template_id: 'workProductTemplate',
+  object_id: 'object',
+  object_ids: 'object',
+  subject_ref: 'object',
+  artifact_ref: 'artifact',
+  artifact_refs: 'artifact',
+  attachments: 'artifact',
+  attachment: 'artifact',
+  evidence_refs: 'artifact',
+  decision_ref: 'decision',
+  pubkey: 'pubkey',
+  fixture_id: 'fixture',
+  docket: 'docket',
+  archive_base64: 'archive',
+};
+
+const AGENT_NAMES = new Set(['buyer_id', 'seller_id', 'verifier_id', 'reveal_to', 'author', 'created_by', 'opened_by', 'parties', 'signer_agent_id']);
+
+/** The pool a field, parameter or array (by its name) draws real values from, if any. */
+export function poolFor(name: string, pattern?: string): PoolName | null {
+  if (BY_NAME[name]) return BY_NAME[name];
+  if (name.endsWith('agent_id') || name.endsWith('agent_ids') || AGENT_NAMES.has(name) || pattern === AGENT_ID_PATTERN) return 'agent';
+  return null;
+}
+
+/** The non-empty pool of that name, or null. */
+export function poolValues(pools: Pools, name: PoolName | null): unknown[] | null {
+  if (!name) return null;
+  const values = pools[name];
+  return values && values.length > 0 ? values : null;
+}

@@ -1,0 +1,33 @@
+// Bodies that carry a signature over their own content (a registration proof, a signed object):
+// no schema or example can produce a valid one, so the SDK signs them, with generated content.
+// A correctly signed object whose payload is hostile reaches the registry, not just the gateway.
+import { buildRegistrationBody, generateAgentKeys, IDENTITY_LEVELS, signObjectPayload } from '@exchange/sdk';
+import fc from 'fast-check';
+import type { Operation } from './openapi';
+
+export interface SigningContext {
+  /** Private keys of the signing agents, by agent id. */
+  signingKeys: ReadonlyMap<string, Uint8Array>;
+}
+
+let registrations = 0;
+
+export function signedBodyArbitrary(op: Operation, ctx: SigningContext, signerId: string): fc.Arbitrary<unknown> | null {
+  if (op.key === 'POST /v1/agents') {
+    return fc.tuple(fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,20}$/), fc.constantFrom(...IDENTITY_LEVELS)).map(([name, level]) =>
+      // Fresh keys each time: a reused key is 409 pubkey_in_use, which the hostile cases cover.
+      buildRegistrationBody({ agentId: `fuzzreg:agent:${name}-${++registrations}`, keys: generateAgentKeys(), identityLevel: level }),
+    );
+  }
+  const key = ctx.signingKeys.get(signerId);
+  if (op.key === 'POST /v1/objects' && key) {
+    return fc
+      .record({
+        type: fc.constantFrom('fuzz.note', 'attestation', 'fuzz.deep'),
+        payload: fc.jsonValue({ maxDepth: 4 }),
+        visibility: fc.constantFrom('public', 'parties', 'operator'),
+      })
+      .map((v) => ({ ...v, signer_agent_id: signerId, signature: signObjectPayload(v.payload, key) }));
+  }
+  return null;
+}
