@@ -51,9 +51,9 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.test.ts', '**/test/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.test.ts', '**/test/**/*.ts', 'tools/bench/**/*.ts'],
     rules: {
-      // Tests (and only tests) may use the shared test helpers of @exchange/testing.
+      // Tests and benchmarks (and only they) may use the shared test helpers of @exchange/testing.
       '@nx/enforce-module-boundaries': ['error', boundaryOptions(true)],
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-explicit-any': 'off',

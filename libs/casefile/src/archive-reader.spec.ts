@@ -1,4 +1,5 @@
 import { generateKeyPair, sha256Hex, toBase64 } from '@exchange/crypto';
+import { zeroGzip } from '@exchange/testing';
 import { createGzip } from 'node:zlib';
 import * as tar from 'tar-stream';
 import { artifactEntry, CasefileTooLargeError, CasefileUnreadableError, recordEntry, signDocket, verifyArchive, writeArchive } from './index';
@@ -9,21 +10,6 @@ import { artifactEntry, CasefileTooLargeError, CasefileUnreadableError, recordEn
 const MiB = 1024 * 1024;
 const keys = generateKeyPair();
 const trusted = toBase64(keys.publicKey);
-
-/** gzip of `size` zero bytes, made as a stream (never `size` bytes in memory). */
-async function zeroBomb(size: number): Promise<Buffer> {
-  const gzip = createGzip({ level: 9 });
-  const out: Buffer[] = [];
-  gzip.on('data', (c: Buffer) => out.push(c));
-  const done = new Promise((resolve) => gzip.on('end', resolve));
-  const block = Buffer.alloc(MiB);
-  for (let written = 0; written < size; written += MiB) {
-    if (!gzip.write(block)) await new Promise((resolve) => gzip.once('drain', resolve));
-  }
-  gzip.end();
-  await done;
-  return Buffer.concat(out);
-}
 
 /** The bytes in `slice`-sized chunks, counting how many were pulled. */
 function metered(bytes: Buffer, slice = 16 * 1024) {
@@ -55,7 +41,7 @@ async function tarGzOf(count: number): Promise<Buffer> {
 
 describe('streaming archive reader', () => {
   it('refuses a gzip bomb after inflating at most the cap, having pulled only a small part of the input', async () => {
-    const bomb = await zeroBomb(256 * MiB);
+    const bomb = await zeroGzip(256);
     expect(bomb.length).toBeLessThan(MiB);
     const { meter, chunks } = metered(bomb);
     const err = await verifyArchive(chunks, { limits: { maxUncompressedBytes: MiB } }).catch((e: unknown) => e);
@@ -66,13 +52,13 @@ describe('streaming archive reader', () => {
   });
 
   it('refuses a bomb under the absolute cap once it inflates more than 20-fold past the 16 MiB floor', async () => {
-    const bomb = await zeroBomb(100 * MiB);
+    const bomb = await zeroGzip(100);
     const { meter, chunks } = metered(bomb);
     const err = await verifyArchive(chunks).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'payload_too_large', message: 'archive expands more than 20 times its compressed size' });
     expect(meter.pulled).toBeLessThan(bomb.length / 2);
     // A well-compressible archive under the floor is read whole.
-    const small = await zeroBomb(8 * MiB);
+    const small = await zeroGzip(8);
     const underFloor = await verifyArchive(small, { limits: { maxInflationRatio: 1 } }).catch((e: unknown) => e);
     expect((underFloor as Error).message).toMatch(/not a valid tar archive|archive has no docket.json/);
   });

@@ -5,3 +5,4 @@ export { realServicesRequired } from './real-services';
 export { describeWithExecutable, findExecutable } from './describe-with-executable';
 export { fakePubkey, startFakeIdentity, type FakeAgent, type FakeIdentity } from './fake-identity';
 export { spawnServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './service-process';
+export { crowdedArchive, gzipOf, tarHeader, zeroGzip, zeroPayloadArchive } from './archive-bombs';

@@ -1,10 +1,10 @@
 import { findFreePort } from '@exchange/db';
+import { zeroPayloadArchive } from '@exchange/testing';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createGzip } from 'node:zlib';
 
 // Issue 12 finding 8, measured: N anonymous POST /ui/casefile/verify at once, each a ~300 KiB
 // casefile archive that inflates to ~300 MiB, against `npm start` (the whole exchange in one
@@ -14,40 +14,8 @@ import { createGzip } from 'node:zlib';
 // (the gateway's RATE_LIMIT_CASEFILE_VERIFY; default: the gateway's own).
 
 const repoRoot = resolve(__dirname, '../../..');
-const MiB = 1024 * 1024;
 const BOMBS = Number(process.env.BOMBS ?? 32);
 const BOMB_MIB = Number(process.env.BOMB_MIB ?? 300);
-
-function tarHeader(name: string, size: number): Buffer {
-  const block = Buffer.alloc(512);
-  const octal = (n: number, width: number) => `${n.toString(8).padStart(width - 1, '0')}\0`;
-  block.write(name, 0, 'utf8');
-  block.write(octal(0o644, 8), 100);
-  block.write(octal(0, 8), 108);
-  block.write(octal(0, 8), 116);
-  block.write(octal(size, 12), 124);
-  block.write(octal(0, 12), 136);
-  block.write('        ', 148);
-  block.write('0', 156);
-  block.write('ustar\u000000', 257);
-  let sum = 0;
-  for (const byte of block) sum += byte;
-  block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-  return block;
-}
-
-async function bomb(mib: number): Promise<Buffer> {
-  const gzip = createGzip({ level: 9 });
-  const out: Buffer[] = [];
-  gzip.on('data', (c: Buffer) => out.push(c));
-  const ended = new Promise((r) => gzip.on('end', r));
-  gzip.write(tarHeader(`payloads/${'0'.repeat(64)}`, mib * MiB));
-  const zeros = Buffer.alloc(MiB);
-  for (let i = 0; i < mib; i++) if (!gzip.write(zeros)) await new Promise((r) => gzip.once('drain', r));
-  gzip.end();
-  await ended;
-  return Buffer.concat(out);
-}
 
 /** VmRSS and VmHWM (peak) of a process, in MiB. */
 function memoryOf(pid: number): { rss: number; peak: number } {
@@ -91,7 +59,7 @@ async function main() {
       if (ok) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const archive = await bomb(BOMB_MIB);
+    const archive = await zeroPayloadArchive(BOMB_MIB);
     const before = memoryOf(pid);
     process.stdout.write(`bomb: ${(archive.length / 1024).toFixed(0)} KiB inflating to ${BOMB_MIB} MiB; ${BOMBS} at once; RSS before ${before.rss} MiB (peak so far ${before.peak} MiB)\n`);
 

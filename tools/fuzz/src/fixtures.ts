@@ -149,30 +149,26 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
     return c;
   });
   // An awarded contract with a delivered result, awaiting verification (its escrow is held).
-  await step('awarded contract', async () => {
-    const c = await contract('Fuzz awarded contract');
+  /** A contract awarded to `seller` with a delivered result; its escrow hold is recorded. */
+  const deliveredContract = async (title: string, result: { summary: string; payload: unknown }) => {
+    const c = await contract(title);
     pools.contract.push(c.contract_id);
     const o = await offer(c.contract_id);
     pools.offer.push(o.offer_id);
     const awarded = await operator.contracts.award(c.contract_id, o.offer_id);
-    if (awarded.hold_id) pools.hold.push(awarded.hold_id);
-    if (awarded.hold_id) escrowHolds.push(awarded.hold_id);
-    if (awarded.hold_id) owners.set(awarded.hold_id, buyer.agentId);
-    const r = await seller.client.contracts.results.submit(c.contract_id, { summary: 'delivered', payload: { ok: true } });
+    if (awarded.hold_id) {
+      pools.hold.push(awarded.hold_id);
+      escrowHolds.push(awarded.hold_id);
+      owners.set(awarded.hold_id, buyer.agentId);
+    }
+    const r = await seller.client.contracts.results.submit(c.contract_id, result);
     pools.result.push(r.result_id);
-  });
+    return c;
+  };
+  await step('awarded contract', () => deliveredContract('Fuzz awarded contract', { summary: 'delivered', payload: { ok: true } }));
   // A disputed contract: its escrow is held (the hold-controller rules apply to it).
   await step('disputed contract', async () => {
-    const c = await contract('Fuzz disputed contract');
-    pools.contract.push(c.contract_id);
-    const o = await offer(c.contract_id);
-    pools.offer.push(o.offer_id);
-    const awarded = await operator.contracts.award(c.contract_id, o.offer_id);
-    if (awarded.hold_id) pools.hold.push(awarded.hold_id);
-    if (awarded.hold_id) escrowHolds.push(awarded.hold_id);
-    if (awarded.hold_id) owners.set(awarded.hold_id, buyer.agentId);
-    const r = await seller.client.contracts.results.submit(c.contract_id, { summary: 'disputed work', payload: { ok: false } });
-    pools.result.push(r.result_id);
+    const c = await deliveredContract('Fuzz disputed contract', { summary: 'disputed work', payload: { ok: false } });
     const d = await buyer.client.contracts.disputes.open(c.contract_id, { reason: 'fuzz dispute' });
     pools.dispute.push(d.dispute_id);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createGzip } from 'node:zlib';
+import { crowdedArchive, zeroPayloadArchive } from '@exchange/testing';
 import { expectProblem, http, type HttpResult } from './http';
 import { RegistryHttp, randomContent } from './registry-http';
 import { bootStack, type Stack } from './stack';
@@ -26,51 +26,14 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** A ustar header block of a regular file of `size` bytes. */
-function tarHeader(name: string, size: number): Buffer {
-  const block = Buffer.alloc(512);
-  const octal = (n: number, width: number) => `${n.toString(8).padStart(width - 1, '0')}\0`;
-  block.write(name, 0, 'utf8');
-  block.write(octal(0o644, 8), 100);
-  block.write(octal(0, 8), 108);
-  block.write(octal(0, 8), 116);
-  block.write(octal(size, 12), 124);
-  block.write(octal(0, 12), 136);
-  block.write('        ', 148);
-  block.write('0', 156);
-  block.write('ustar\u000000', 257);
-  let sum = 0;
-  for (const byte of block) sum += byte;
-  block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-  return block;
-}
-
-/** gzip of the blocks, compressed as a stream (the inflated size never sits in memory). */
-async function gzipOf(blocks: () => Iterable<Buffer>): Promise<Buffer> {
-  const gzip = createGzip({ level: 9 });
-  const out: Buffer[] = [];
-  gzip.on('data', (c: Buffer) => out.push(c));
-  const ended = new Promise((resolve) => gzip.on('end', resolve));
-  for (const block of blocks()) if (!gzip.write(block)) await new Promise((resolve) => gzip.once('drain', resolve));
-  gzip.end();
-  await ended;
-  return Buffer.concat(out);
-}
-
-const MiB = 1024 * 1024;
 let bomb: Buffer;
 let crowded: Buffer;
 
 beforeAll(async () => {
   // One 300 MiB payload of zeros: ~300 KiB of gzip.
-  bomb = await gzipOf(function* () {
-    yield tarHeader(`payloads/${'0'.repeat(64)}`, 300 * MiB);
-    for (let i = 0; i < 300; i++) yield Buffer.alloc(MiB);
-  });
+  bomb = await zeroPayloadArchive(300);
   // 20 000 empty members: past the 10 000 member cap.
-  crowded = await gzipOf(function* () {
-    for (let i = 0; i < 20_000; i++) yield tarHeader(`f${i}`, 0);
-  });
+  crowded = await crowdedArchive(20_000);
 }, 60_000);
 
 /** Anonymous verifications made so far (they count against this IP's budget). */
