@@ -13,4 +13,14 @@ describe('readExchangeConfig', () => {
     expect(() => readExchangeConfig({ EXCHANGE_ENV: 'prod' })).toThrow(/EXCHANGE_ENV/);
     expect(() => readExchangeConfig({ OPERATOR_TOKEN: 'short' })).toThrow(/OPERATOR_TOKEN/);
   });
+
+  it('refuses an OPERATOR_TOKEN under 16 characters with the fix, without echoing the token', () => {
+    const read = () => readExchangeConfig({ OPERATOR_TOKEN: 'short-secret' });
+    expect(read).toThrow(
+      'Invalid configuration: OPERATOR_TOKEN is 12 characters long; set OPERATOR_TOKEN to at least 16 characters, ' +
+        'e.g. OPERATOR_TOKEN=$(openssl rand -hex 16), or leave it unset to have one generated',
+    );
+    expect(read).not.toThrow(/short-secret/);
+    expect(readExchangeConfig({ OPERATOR_TOKEN: 'x'.repeat(16) }).OPERATOR_TOKEN).toBe('x'.repeat(16));
+  });
 });

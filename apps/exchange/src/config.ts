@@ -1,4 +1,4 @@
-import { readConfig } from '@exchange/platform';
+import { ConfigError, readConfig } from '@exchange/platform';
 import Type from 'typebox';
 
 // The all-in-one launcher's settings. Everything is optional: with nothing set the exchange
@@ -13,13 +13,24 @@ export const exchangeConfigSchema = Type.Object({
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
   NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
-  OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 16 })), // see readExchangeConfig
   EXCHANGE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 40 })),
   LOG_LEVEL: Type.String({ default: 'info' }),
 });
 
 export type ExchangeConfig = ReturnType<typeof readExchangeConfig>;
 
+export const OPERATOR_TOKEN_MIN_LENGTH = 16;
+
 export function readExchangeConfig(env: Record<string, string | undefined> = process.env) {
+  const token = env.OPERATOR_TOKEN;
+  // Checked first so the message carries the fix and never echoes the (secret) token.
+  if (token !== undefined && token !== '' && token.length < OPERATOR_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(
+      'OPERATOR_TOKEN',
+      `is ${token.length} characters long; set OPERATOR_TOKEN to at least ${OPERATOR_TOKEN_MIN_LENGTH} characters, ` +
+        'e.g. OPERATOR_TOKEN=$(openssl rand -hex 16), or leave it unset to have one generated',
+    );
+  }
   return readConfig(exchangeConfigSchema, env);
 }

