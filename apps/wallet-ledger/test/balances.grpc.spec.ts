@@ -90,17 +90,50 @@ describe('wallet-ledger gRPC: balances, faucet and transfers', () => {
       expect(await grpcError(t.client.faucet(req))).toMatchObject({ grpcCode, code });
     });
 
-    it('should refuse agents above SANDBOX_UNVERIFIED, frozen agents and unknown agents', async () => {
+    it('should grant every identity level in sandbox (capabilities are cumulative), refuse frozen and unknown agents', async () => {
       const req = (agent: string) => ({ agentId: agent, amount: '1', currency: 'CREDIT', category: 'v', idempotencyKey: key() });
-      expect(await grpcError(t.client.faucet(req(basic)))).toMatchObject({
-        grpcCode: status.PERMISSION_DENIED,
-        code: 'identity_level_insufficient',
-        details: { required: 'SANDBOX_UNVERIFIED', current: 'MAINNET_BASIC' },
-      });
+      expect((await t.client.faucet(req(basic))).grant).toMatchObject({ agentId: basic, amount: '1', currency: 'CREDIT' });
+      expect(await balancesOf(t.client, basic)).toEqual({ CREDIT: { available: '1', held: '0' } });
       expect(await grpcError(t.client.faucet(req(frozen)))).toMatchObject({ grpcCode: status.PERMISSION_DENIED, code: 'agent_frozen' });
       expect(await grpcError(t.client.faucet(req('nobody:agent:x')))).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'agent_not_found' });
-      expect(await outboxOf(t.sql, basic)).toEqual([]);
+      expect((await outboxOf(t.sql, basic)).map((e) => e.type)).toEqual(['exchange.wallet.faucet.granted']);
       expect(await outboxOf(t.sql, frozen)).toEqual([]);
+    });
+
+    it('should grant CREDIT only: QQQ (not ISO 4217) and USD are unsupported_currency, empty means CREDIT', async () => {
+      const a = agentId('faucet-cur');
+      t.identity.put({ agentId: a });
+      for (const currency of ['QQQ', 'USD']) {
+        expect(await grpcError(t.client.faucet({ agentId: a, amount: '1', currency, category: 'c', idempotencyKey: key() }))).toMatchObject({
+          grpcCode: status.INVALID_ARGUMENT,
+          code: 'unsupported_currency',
+        });
+      }
+      expect((await t.client.faucet({ agentId: a, amount: '1', currency: '', category: 'c', idempotencyKey: key() })).grant?.currency).toBe('CREDIT');
+      expect(await balancesOf(t.client, a)).toEqual({ CREDIT: { available: '1', held: '0' } });
+    });
+  });
+
+  describe('Faucet in mainnet mode', () => {
+    afterAll(async () => {
+      await t.restart();
+    });
+
+    it('should not exist: faucet_unavailable for every agent, before any validation, nothing granted', async () => {
+      await t.restart({ EXCHANGE_ENV: 'mainnet' });
+      const a = agentId('mainnet-faucet');
+      t.identity.put({ agentId: a, level: identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC });
+      for (const req of [
+        { agentId: a, amount: '1', currency: 'CREDIT', category: 'v', idempotencyKey: key() },
+        { agentId: alice, amount: '1', currency: 'CREDIT', category: 'v', idempotencyKey: key() },
+        { agentId: a, amount: '0', currency: 'QQQ', category: '', idempotencyKey: '' },
+      ]) {
+        const err = await grpcError(t.client.faucet(req));
+        expect(err).toMatchObject({ grpcCode: status.PERMISSION_DENIED, code: 'faucet_unavailable' });
+        expect(err.message).toMatch(/only in sandbox/);
+      }
+      expect(await balancesOf(t.client, a)).toEqual({ CREDIT: { available: '0', held: '0' } });
+      expect(await outboxOf(t.sql, a)).toEqual([]);
     });
   });
 

@@ -101,6 +101,19 @@ describe('wallet-ledger gRPC: deposits', () => {
     expect(await grpcError(t.client.listDeposits({ agentId: a, page: { limit: 201, cursor: '' }, status: 0 }))).toMatchObject({ code: 'invalid_limit' });
   });
 
+  it('should answer agent_not_found (404) to every wallet read of an agent identity does not know, not an empty list', async () => {
+    const nobody = 'nobody:agent:reads';
+    const notFound = { grpcCode: status.NOT_FOUND, code: 'agent_not_found' };
+    expect(await grpcError(t.client.listDeposits({ agentId: nobody, page: undefined, status: 0 }))).toMatchObject(notFound);
+    expect(await grpcError(t.client.listPayoutDestinations({ agentId: nobody, page: undefined }))).toMatchObject(notFound);
+    expect(await grpcError(t.client.getWithdrawal({ agentId: nobody, withdrawalId: 'wdr_x' }))).toMatchObject(notFound);
+    expect(await grpcError(t.client.getHold({ agentId: nobody, holdId: 'hld_x' }))).toMatchObject(notFound);
+    // A known agent with nothing yet still gets its empty pages.
+    const a = newAgent();
+    expect((await t.client.listDeposits({ agentId: a, page: undefined, status: 0 })).deposits).toEqual([]);
+    expect((await t.client.listPayoutDestinations({ agentId: a, page: undefined })).payoutDestinations).toEqual([]);
+  });
+
   it('should refuse deposit changes of a frozen agent', async () => {
     const a = newAgent();
     const { deposit } = await create(a);

@@ -44,3 +44,4 @@ export {
   parsePositiveAmount,
 } from './money';
 export { Periodic } from './periodic';
+export { CREDIT, ISO_4217_CODES, ISO_4217_PUBLISHED, isSupportedCurrency } from './currency';

@@ -1,12 +1,12 @@
+import { CREDIT, isSupportedCurrency } from '@exchange/platform';
 import { walletErrors } from './wallet.errors';
 
 /** Sandbox credits; everything else is an ISO 4217 code. */
-export const CREDIT = 'CREDIT';
-const CURRENCY = /^(?:CREDIT|[A-Z]{3})$/;
+export { CREDIT };
 
-/** `CREDIT` or three uppercase letters; empty means CREDIT (README.md "Choices"). */
+/** `CREDIT` or an ISO 4217 code (the shared list); empty means CREDIT (README.md "Choices"). */
 export function parseCurrency(value: string | undefined): string {
   if (value === undefined || value === '') return CREDIT;
-  if (!CURRENCY.test(value)) throw walletErrors.unsupportedCurrency(value);
+  if (!isSupportedCurrency(value)) throw walletErrors.unsupportedCurrency(value);
   return value;
 }

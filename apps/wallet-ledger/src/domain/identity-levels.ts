@@ -14,9 +14,13 @@ export function levelRank(level: IdentityLevel): number {
   return IDENTITY_LEVELS.indexOf(level);
 }
 
-/** The faucet is for SANDBOX_UNVERIFIED agents only (DESIGN §4 Identity capabilities). */
-export function requireFaucetLevel(level: IdentityLevel): void {
-  if (level !== 'SANDBOX_UNVERIFIED') throw walletErrors.identityLevelInsufficient('SANDBOX_UNVERIFIED', level);
+/**
+ * Refuses a level below `required` (403 identity_level_insufficient). Capabilities are cumulative
+ * (spec §3 "Adds"): every level at or above `required` passes, so the refusal can never name a
+ * level the agent already has.
+ */
+export function requireLevel(required: IdentityLevel, current: IdentityLevel): void {
+  if (levelRank(current) < levelRank(required)) throw walletErrors.identityLevelInsufficient(required, current);
 }
 
 const MICRO = 1_000_000n;
@@ -26,14 +30,13 @@ const MICRO = 1_000_000n;
  * INSTITUTIONAL the configured policy; below ATTESTED → identity_level_insufficient.
  */
 export function withdrawalLimit(level: IdentityLevel, institutionalLimit: bigint): bigint {
+  requireLevel('MAINNET_ATTESTED', level);
   switch (level) {
     case 'MAINNET_ATTESTED':
       return 1_000n * MICRO;
     case 'MAINNET_VERIFIED':
       return 100_000n * MICRO;
-    case 'MAINNET_INSTITUTIONAL':
+    default: // MAINNET_INSTITUTIONAL, the only level above
       return institutionalLimit;
-    default:
-      throw walletErrors.identityLevelInsufficient('MAINNET_ATTESTED', level);
   }
 }

@@ -28,9 +28,10 @@ export const walletErrors = {
     errors.resourceExhausted('faucet_cap_exceeded', 'the daily faucet cap of this category would be exceeded', details),
   withdrawalLimitExceeded: (details: { limit: string; used_today: string; resets_at: string }) =>
     errors.resourceExhausted('withdrawal_limit_exceeded', 'the daily withdrawal limit would be exceeded', details),
-  faucetNotAvailable: () => errors.permissionDenied('faucet_not_available', 'the faucet exists only in sandbox'),
+  faucetUnavailable: () => errors.permissionDenied('faucet_unavailable', 'the faucet exists only in sandbox; this exchange runs in mainnet mode'),
+  /** Only through requireLevel (identity-levels.ts), which calls it for a level below `required`. */
   identityLevelInsufficient: (required: string, current: string) =>
-    errors.permissionDenied('identity_level_insufficient', `identity level ${required} or higher is required`, { required, current }),
+    errors.permissionDenied('identity_level_insufficient', `identity level ${required} or higher is required; this agent is ${current}`, { required, current }),
   agentFrozen: (agentId: string) => errors.permissionDenied('agent_frozen', `agent ${agentId} is frozen`),
   holdControlledBy: (controller: string, holdId: string) =>
     errors.permissionDenied(`hold_controlled_by_${controller}`, `hold ${holdId} is controlled by ${controller}: only ${controller} moves it`, {

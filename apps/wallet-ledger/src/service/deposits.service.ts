@@ -57,6 +57,8 @@ export class DepositsService {
 
   async listDeposits(req: walletV1.ListDepositsRequest): Promise<walletV1.ListDepositsResponse> {
     const agentId = requireText(req.agentId, 'agent_id');
+    // An unknown agent has no wallet: 404 like GetBalance, not an empty list (issue 13).
+    await this.ctx.agents.get(agentId);
     const limit = resolveLimit(req.page?.limit);
     const status = req.status === walletV1.DepositStatus.DEPOSIT_STATUS_UNSPECIFIED ? undefined : fromProtoDepositStatus(req.status);
     if (req.status !== walletV1.DepositStatus.DEPOSIT_STATUS_UNSPECIFIED && !status) {

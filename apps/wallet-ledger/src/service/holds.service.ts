@@ -34,7 +34,9 @@ export class HoldsService {
   }
 
   async getHold(req: walletV1.GetHoldRequest): Promise<walletV1.GetHoldResponse> {
-    return { hold: toProtoHold(await this.ownedHold(requireText(req.agentId, 'agent_id'), req.holdId)) };
+    const agentId = requireText(req.agentId, 'agent_id');
+    await this.ctx.agents.get(agentId); // the wallet first: agent_not_found, as every wallet read
+    return { hold: toProtoHold(await this.ownedHold(agentId, req.holdId)) };
   }
 
   async createHold(req: walletV1.CreateHoldRequest, caller: Caller): Promise<walletV1.CreateHoldResponse> {

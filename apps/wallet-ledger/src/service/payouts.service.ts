@@ -73,6 +73,8 @@ export class PayoutsService {
 
   async listPayoutDestinations(req: walletV1.ListPayoutDestinationsRequest): Promise<walletV1.ListPayoutDestinationsResponse> {
     const agentId = requireText(req.agentId, 'agent_id');
+    // An unknown agent has no wallet: 404 like GetBalance, not an empty list (issue 13).
+    await this.ctx.agents.get(agentId);
     const limit = resolveLimit(req.page?.limit);
     const rows = await this.ctx.reader.payoutDestinations(agentId, { cursor: req.page?.cursor || undefined, limit });
     const page = toPage(rows, limit, (d) => ({ createdAt: d.createdAt, id: d.payoutDestinationId }));
@@ -86,7 +88,9 @@ export class PayoutsService {
   }
 
   async getWithdrawal(req: walletV1.GetWithdrawalRequest): Promise<walletV1.GetWithdrawalResponse> {
-    return { withdrawal: toProtoWithdrawal(await this.ownedWithdrawal(requireText(req.agentId, 'agent_id'), req.withdrawalId)) };
+    const agentId = requireText(req.agentId, 'agent_id');
+    await this.ctx.agents.get(agentId); // the wallet first: agent_not_found, as every wallet read
+    return { withdrawal: toProtoWithdrawal(await this.ownedWithdrawal(agentId, req.withdrawalId)) };
   }
 
   async createWithdrawal(req: walletV1.CreateWithdrawalRequest, caller: Caller): Promise<walletV1.CreateWithdrawalResponse> {
