@@ -29,6 +29,12 @@ describe('validation', () => {
     expect(() => v.money('budget', { amount: '0', currency: 'CREDIT' })).toThrow(expect.objectContaining({ code: 'invalid_amount' }));
     expect(() => v.money('budget', undefined)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });
+  it('should take CREDIT and ISO 4217 codes only: QQQ has the shape but is no currency (issue 13)', () => {
+    expect(v.money('price', { amount: '1', currency: 'EUR' })).toEqual({ amount: 1_000_000n, currency: 'EUR' });
+    for (const currency of ['QQQ', 'XXX', 'usd', 'EURO', '']) {
+      expect(() => v.money('price', { amount: '1', currency })).toThrow(expect.objectContaining({ code: 'unsupported_currency', details: { field: 'price' } }));
+    }
+  });
   it('should check artifact refs, payload JSON and its size', () => {
     expect(v.artifactRefs([`sha256:${'a'.repeat(64)}`])).toHaveLength(1);
     expect(() => v.artifactRefs(['sha256:xyz'])).toThrow(expect.objectContaining({ details: { field: 'artifact_refs' } }));

@@ -1,4 +1,4 @@
-import { errors, parsePositiveAmount } from '@exchange/platform';
+import { errors, isSupportedCurrency, parsePositiveAmount } from '@exchange/platform';
 
 // Field checks shared by every request (common.md). Each failure names the field.
 
@@ -6,7 +6,6 @@ export const TAG = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 export const MAX_TAGS = 20;
 export const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
 export const ARTIFACT_REF = /^sha256:[0-9a-f]{64}$/;
-export const CURRENCY = /^(?:CREDIT|[A-Z]{3})$/;
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
 const PRINTABLE = /^[\x20-\x7e]{1,255}$/;
 
@@ -35,11 +34,11 @@ export function tags(value: readonly string[] | undefined, field = 'tags'): stri
   return [...new Set(list)];
 }
 
-/** A positive amount in micro-units with its currency. */
+/** A positive amount in micro-units with its currency (`CREDIT` or ISO 4217: the shared list, not the gateway's word). */
 export function money(field: string, value: { amount: string; currency: string } | undefined | null): { amount: bigint; currency: string } {
   if (!value) invalid(field, `${field} is required`);
-  if (!CURRENCY.test(value.currency)) {
-    throw errors.invalidArgument('unsupported_currency', `currency "${value.currency.slice(0, 16)}" is not supported`, { field });
+  if (!isSupportedCurrency(value.currency)) {
+    throw errors.invalidArgument('unsupported_currency', `currency "${value.currency.slice(0, 16)}" is not supported (CREDIT or an ISO 4217 code)`, { field });
   }
   return { amount: parsePositiveAmount(value.amount), currency: value.currency };
 }
