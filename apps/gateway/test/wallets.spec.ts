@@ -243,6 +243,49 @@ describe('POST /v1/wallets/{agent_id}/transfer', () => {
   });
 });
 
+describe('currencies (issue 13: CREDIT or ISO 4217, not any three letters)', () => {
+  const routes: Array<[string, (currency: string) => Record<string, unknown>]> = [
+    ['/transfer', (currency) => ({ to_agent_id: bob.agentId, amount: '1', currency, idempotency_key: freshKey() })],
+    ['/holds', (currency) => ({ amount: '1', currency, idempotency_key: freshKey() })],
+    ['/deposits', (currency) => ({ amount: '1', currency, method: 'sandbox', idempotency_key: freshKey() })],
+    ['/withdrawals', (currency) => ({ amount: '1', currency, payout_destination_id: 'pod_9', idempotency_key: freshKey() })],
+    ['/faucet', (currency) => ({ amount: '1', currency, category: 'c', idempotency_key: freshKey() })],
+  ];
+
+  it.each(routes)('POST %s should refuse QQQ, usd and XXX with 400 unsupported_currency naming /currency, before any service call', async (suffix, body) => {
+    for (const currency of ['QQQ', 'usd', 'XXX', 'CREDITS']) {
+      const before = h.wallet.calls.length;
+      const problem = expectProblem(await h.app.inject({ method: 'POST', url: wallet(alice, suffix), headers: operator(), payload: body(currency) }), 400, 'unsupported_currency');
+      expect(problem.errors).toEqual([{ pointer: '/currency', message: 'is not a supported currency: CREDIT or an ISO 4217 code such as USD' }]);
+      expect(problem.detail).toBe('body/currency is not a supported currency: CREDIT or an ISO 4217 code such as USD');
+      expect(h.wallet.calls.length).toBe(before);
+    }
+  });
+
+  it.each(routes.filter(([suffix]) => suffix !== '/faucet'))('POST %s should pass CREDIT, USD and EUR through to wallet-ledger', async (suffix, body) => {
+    for (const currency of ['CREDIT', 'USD', 'EUR']) {
+      const before = h.wallet.calls.length;
+      // Whatever the fake ledger then answers (e.g. insufficient_funds), the gateway let it through.
+      await h.app.inject({ method: 'POST', url: wallet(alice, suffix), headers: operator(), payload: body(currency) });
+      expect(h.wallet.calls.slice(before).map((c) => (c.request as { currency?: string }).currency)).toEqual([currency]);
+    }
+  });
+
+  it('should keep validation_failed when a bad currency comes with another schema error', async () => {
+    const problem = expectProblem(
+      await h.app.inject({ method: 'POST', url: wallet(alice, '/transfer'), headers: operator(), payload: { amount: '1', currency: 'QQQ', idempotency_key: freshKey() } }),
+      400,
+      'validation_failed',
+    );
+    expect(problem.errors).toEqual(
+      expect.arrayContaining([
+        { pointer: '/to_agent_id', message: 'is required' },
+        { pointer: '/currency', message: 'is not a supported currency: CREDIT or an ISO 4217 code such as USD' },
+      ]),
+    );
+  });
+});
+
 describe('POST /v1/wallets/{agent_id}/holds', () => {
   it('should create a hold with expires_at and reference, lowercase status', async () => {
     const res = await h.app.inject({

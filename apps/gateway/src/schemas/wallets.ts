@@ -1,11 +1,14 @@
+import { ISO_4217_PUBLISHED, isSupportedCurrency } from '@exchange/platform';
 import { Type, type Static } from 'typebox';
+import { Format } from 'typebox/format';
 import { AgentId, Cursor, Limit, NextCursor, Nullable, StringEnum, Timestamp } from './common';
 
 // REST shapes of the Wallets area, receipts and the ledger check (spec §4 Wallets, DESIGN §3
 // Money/Idempotency, §4 Wallet-ledger). Amount, currency and key formats are checked by the
 // wallet-ledger service so that their failures carry their own codes (`invalid_amount`,
-// `unsupported_currency`, `invalid_idempotency_key`); the schemas document them and refuse
-// unknown fields and wrong types.
+// `invalid_idempotency_key`); the schemas document them and refuse unknown fields and wrong
+// types. Currencies are the exception: checked here against the shared list (format `currency`,
+// registered below) and again by the services, 400 `unsupported_currency` naming the pointer.
 
 export const HOLD_STATUSES = ['active', 'released', 'consumed', 'expired'] as const;
 export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'expired'] as const;
@@ -36,10 +39,15 @@ export const Amount = Type.String({
 
 const AmountOut = Type.String({ description: 'Decimal string (at most 6 fraction digits)', examples: ['12.5'] });
 
+/** JSON Schema format of every request currency: `CREDIT` or ISO 4217 (@exchange/platform's list). */
+export const CURRENCY_FORMAT = 'currency';
+Format.Set(CURRENCY_FORMAT, isSupportedCurrency);
+
 export const Currency = Type.String({
-  minLength: 1,
-  maxLength: 16,
-  description: '`CREDIT` (sandbox credits) or an ISO 4217 code such as `USD`; else 400 `unsupported_currency`',
+  format: CURRENCY_FORMAT,
+  description:
+    `\`CREDIT\` (sandbox credits) or an ISO 4217 alphabetic code such as \`USD\` (ISO 4217 list one of ${ISO_4217_PUBLISHED}; ` +
+    'XXX and XTS are not money). Anything else, e.g. `QQQ` or `usd`, → 400 `unsupported_currency` with `errors[]` naming the field',
   examples: ['CREDIT'],
 });
 

@@ -113,6 +113,8 @@ interface SchemaErrorLike {
   params?: Record<string, unknown>;
 }
 
+const isCurrencyFormatError = (e: SchemaErrorLike) => e.keyword === 'format' && e.params?.format === 'currency';
+
 /** TypeBox/ajv errors → `{pointer, message}` items, without the noise of union branches. */
 export function validationErrorsToItems(errors: SchemaErrorLike[]): ValidationErrorItem[] {
   const items: ValidationErrorItem[] = [];
@@ -147,6 +149,10 @@ export function validationErrorsToItems(errors: SchemaErrorLike[]): ValidationEr
       push(pointer, `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`);
       continue;
     }
+    if (isCurrencyFormatError(e)) {
+      push(pointer, 'is not a supported currency: CREDIT or an ISO 4217 code such as USD');
+      continue;
+    }
     if (e.keyword === 'required') {
       const names = (e.params?.requiredProperties ?? e.params?.missingProperty) as string[] | string | undefined;
       for (const name of Array.isArray(names) ? names : names ? [names] : []) push(`${pointer}/${name}`, 'is required');
@@ -168,9 +174,12 @@ export function problemFromError(err: unknown): ProblemInit {
     const part = PART_NAMES[fe.validationContext ?? 'body'] ?? 'request';
     const errors = validationErrorsToItems(fe.validation);
     const first = errors[0];
+    // Only unknown currencies wrong: the services' own code for them, so a client sees one code
+    // whether the gateway or a service refused it (schemas/wallets.ts CURRENCY_FORMAT).
+    const currencyOnly = fe.validation.length > 0 && fe.validation.every(isCurrencyFormatError);
     return {
       status: 400,
-      code: 'validation_failed',
+      code: currencyOnly ? 'unsupported_currency' : 'validation_failed',
       detail: first ? `${part}${first.pointer || ''} ${first.message}` : `the ${part} does not match the schema`,
       errors,
     };

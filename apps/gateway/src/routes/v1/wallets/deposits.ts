@@ -9,6 +9,7 @@ import {
   OWNER_OR_OPERATOR,
   READ_ERRORS,
   SECURITY,
+  UNKNOWN_WALLET_NOTE,
   WALLET_TAGS,
 } from './route-kit';
 import { depositMethodFromJson, depositStatusFromJson, depositToJson, nextCursorToJson } from './wallet.mapper';
@@ -60,6 +61,7 @@ const depositsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         tags: WALLET_TAGS,
         operationId: 'listDeposits',
         summary: 'List deposits, newest first',
+        description: UNKNOWN_WALLET_NOTE,
         security: SECURITY.operator_or_agent,
         params: WalletParams,
         querystring: ListDepositsQuery,

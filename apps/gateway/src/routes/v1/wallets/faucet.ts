@@ -17,8 +17,8 @@ const faucetRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         operationId: 'walletFaucet',
         summary: 'Credit sandbox faucet funds',
         description:
-          'Sandbox only (mainnet: 403 `faucet_not_available`), SANDBOX_UNVERIFIED agents only (403 `identity_level_insufficient`), ' +
-          'currency CREDIT. At most 200 CREDIT per (agent, category) per UTC day: a grant that would pass the cap is refused whole ' +
+          'Sandbox only: in mainnet mode the faucet does not exist (403 `faucet_unavailable`). In sandbox every identity level ' +
+          'may use it (capabilities are cumulative). Currency CREDIT (another → 400 `unsupported_currency`). At most 200 CREDIT per (agent, category) per UTC day: a grant that would pass the cap is refused whole ' +
           'with 403 `faucet_cap_exceeded` and `resets_at`, `remaining_today`, `category`. ' +
           IDEMPOTENCY_NOTE,
         security: SECURITY.operator_or_agent,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreatePayoutDestinationBody, PayoutDestination, PayoutDestinationPage, WalletPageQuery, WalletParams } from '../../../schemas/wallets';
 import { markReplayed } from './idempotency';
-import { idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, READ_ERRORS, SECURITY, WALLET_TAGS } from './route-kit';
+import { idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, READ_ERRORS, SECURITY, UNKNOWN_WALLET_NOTE, WALLET_TAGS } from './route-kit';
 import { nextCursorToJson, payoutDestinationFromJson, payoutDestinationToJson } from './wallet.mapper';
 
 // Payout destinations: where withdrawals go. Not a balance mutation, so the key is optional.
@@ -49,6 +49,7 @@ const payoutDestinationsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         tags: WALLET_TAGS,
         operationId: 'listPayoutDestinations',
         summary: 'List payout destinations, newest first',
+        description: UNKNOWN_WALLET_NOTE,
         security: SECURITY.operator_or_agent,
         params: WalletParams,
         querystring: WalletPageQuery,

@@ -14,6 +14,9 @@ export const READ_ERRORS = problemResponses(400, 401, 403, 404, 429, 503, 504);
 /** 403 covers caps, limits, levels and frozen agents; 409 insufficient funds, states and in-flight keys; 422 reused keys. */
 export const MUTATION_ERRORS = problemResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 504);
 
+/** Every wallet read answers an agent identity does not know like the balance does. */
+export const UNKNOWN_WALLET_NOTE = 'The wallet owner (agent-signed) or an operator. An unknown agent is 404 `agent_not_found` (not an empty page).';
+
 export const IDEMPOTENCY_NOTE =
   'Requires an idempotency key (body `idempotency_key` or header `Idempotency-Key`); a replay answers the first ' +
   'outcome again with `Idempotent-Replayed: true`.';

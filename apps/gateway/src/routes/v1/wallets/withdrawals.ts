@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreateWithdrawalBody, KeyOnlyBody, WalletParams, Withdrawal, WithdrawalParams } from '../../../schemas/wallets';
 import { markReplayed } from './idempotency';
-import { IDEMPOTENCY_NOTE, idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, READ_ERRORS, SECURITY, WALLET_TAGS } from './route-kit';
+import { IDEMPOTENCY_NOTE, idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, READ_ERRORS, SECURITY, UNKNOWN_WALLET_NOTE, WALLET_TAGS } from './route-kit';
 import { withdrawalToJson } from './wallet.mapper';
 
 // Withdrawals: requested (funds held) → processing → completed | failed (refunded); the owner
@@ -55,6 +55,7 @@ const withdrawalsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         tags: WALLET_TAGS,
         operationId: 'getWithdrawal',
         summary: 'Withdrawal status',
+        description: UNKNOWN_WALLET_NOTE,
         security: SECURITY.operator_or_agent,
         params: WithdrawalParams,
         response: { 200: Withdrawal, ...READ_ERRORS },
