@@ -7,6 +7,8 @@ import { contractFixture, grpcError, startRegistryHarness, status, type Registry
 
 const { VISIBILITY_PUBLIC, VISIBILITY_PARTIES, VISIBILITY_OPERATOR } = registryV1.Visibility;
 const MiB = 1024 * 1024;
+/** Rows an upload writes: the bytes' and the upload's. */
+const COUNT_ROWS = `SELECT (SELECT count(*) FROM artifacts) + (SELECT count(*) FROM artifact_uploads) AS n`;
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
@@ -30,7 +32,7 @@ describe('registry artifacts (gRPC, real PostgreSQL, filesystem store)', () => {
   });
   afterAll(() => h.close());
 
-  it('uploads and downloads byte-exact in 64 KiB chunks; same bytes again → created false, first metadata kept', async () => {
+  it('uploads and downloads byte-exact in 64 KiB chunks; the same bytes by another agent are its own upload', async () => {
     const bytes = randomBytes(300 * 1024 + 17);
     const ref = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
     const up = await h.upload(bytes, { mediaType: 'application/pdf', contractId, parties: [listed.agentId] }, h.as(seller));
@@ -45,14 +47,21 @@ describe('registry artifacts (gRPC, real PostgreSQL, filesystem store)', () => {
       status: registryV1.ArtifactStatus.ARTIFACT_STATUS_ACTIVE,
       uploadedBy: seller.agentId,
     });
+    // The buyer's upload of the same bytes: its own metadata, nothing of the seller's.
     const again = await h.upload(bytes, { mediaType: 'text/plain', access: VISIBILITY_PUBLIC }, h.as(buyer));
-    expect(again.created).toBe(false);
-    expect(again.artifact).toEqual(up.artifact);
+    expect(again.created).toBe(true);
+    expect(again.artifact).toMatchObject({ artifactRef: ref, mediaType: 'text/plain', access: VISIBILITY_PUBLIC, parties: [], uploadedBy: buyer.agentId });
+    expect(again.artifact!.contractId).toBeUndefined();
     const down = await h.download(ref, h.as(buyer));
     expect(down.bytes.equals(bytes)).toBe(true);
-    expect(down.artifact.artifactRef).toBe(ref);
+    expect(down.artifact).toEqual(again.artifact);
     expect(down.chunkSizes.slice(0, -1).every((n) => n === 64 * 1024)).toBe(true);
-    expect((await h.outbox(ref)).map((e) => e.type)).toEqual(['exchange.registry.artifact.uploaded', 'exchange.registry.artifact.delivered']);
+    expect((await h.outbox(ref)).map((e) => [e.type, e.data.artifact?.uploadedBy])).toEqual([
+      ['exchange.registry.artifact.uploaded', seller.agentId],
+      ['exchange.registry.artifact.uploaded', buyer.agentId],
+      ['exchange.registry.artifact.delivered', undefined],
+    ]);
+    expect(filesUnder(h.storeDir).filter((f) => f.endsWith(ref.slice('sha256:'.length)))).toHaveLength(1);
   });
 
   it('the same bytes uploaded 6 times at once: one created, one event, one file', async () => {
@@ -75,17 +84,17 @@ describe('registry artifacts (gRPC, real PostgreSQL, filesystem store)', () => {
     expect(down.bytes.equals(big)).toBe(true);
 
     const before = filesUnder(h.storeDir).sort();
-    const { rows: countBefore } = await h.sql.query(`SELECT count(*)::int AS n FROM artifacts`);
+    const { rows: countBefore } = await h.sql.query(COUNT_ROWS);
     const tooBig = Buffer.concat([randomBytes(25 * MiB), Buffer.from([7])]);
     const err = await grpcError(h.upload(tooBig, { mediaType: 'application/octet-stream' }, h.as(buyer)));
     expect([err.grpcCode, err.code]).toEqual([status.RESOURCE_EXHAUSTED, 'payload_too_large']);
     expect(filesUnder(h.storeDir).sort()).toEqual(before);
-    const { rows: countAfter } = await h.sql.query(`SELECT count(*)::int AS n FROM artifacts`);
+    const { rows: countAfter } = await h.sql.query(COUNT_ROWS);
     expect(countAfter[0].n).toBe(countBefore[0].n);
   }, 120_000);
 
   it('stores nothing unless the stream ends with a commit: ended early, cancelled, or a commit for other bytes', async () => {
-    const { rows: before } = await h.sql.query(`SELECT count(*)::int AS n FROM artifacts`);
+    const { rows: before } = await h.sql.query(COUNT_ROWS);
     const storedBefore = filesUnder(h.storeDir).sort();
     const refOf = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
     const attempts: Array<{ bytes: Buffer; ending: Parameters<RegistryHarness['upload']>[3] }> = [
@@ -106,7 +115,7 @@ describe('registry artifacts (gRPC, real PostgreSQL, filesystem store)', () => {
     // The cancelled call is answered before the registry has discarded its part: wait for it.
     for (let i = 0; i < 100 && filesUnder(path.join(h.storeDir, '.parts')).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(filesUnder(h.storeDir).sort()).toEqual(storedBefore);
-    const { rows: after } = await h.sql.query(`SELECT count(*)::int AS n FROM artifacts`);
+    const { rows: after } = await h.sql.query(COUNT_ROWS);
     expect(after[0].n).toBe(before[0].n);
     for (const a of attempts) {
       expect((await grpcError(h.client.getArtifact({ artifactRef: refOf(a.bytes) }, h.operator()))).code).toBe('artifact_not_found');
@@ -292,5 +301,107 @@ describe('registry artifacts (gRPC, real PostgreSQL, filesystem store)', () => {
       ['exchange.registry.artifact.removed', 'operator:alice', 'DMCA notice 42'],
       ['exchange.registry.artifact.reinstated', 'operator:bob', 'counter-notice'],
     ]);
+  });
+  describe('per upload: the same bytes uploaded by several agents (issue 13)', () => {
+    const refOf = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+
+    it("each uploader gets and reads its own upload; reads pick the caller's own, then one it is a party of, then a public one", async () => {
+      const bytes = randomBytes(4096);
+      const ref = refOf(bytes);
+      const bySeller = await h.upload(bytes, { mediaType: 'application/pdf', contractId, parties: [listed.agentId] }, h.as(seller));
+      const byStranger = await h.upload(bytes, { mediaType: 'text/plain', access: VISIBILITY_PARTIES, parties: [] }, h.as(stranger));
+      expect(byStranger.created).toBe(true);
+      expect(byStranger.artifact).toMatchObject({ artifactRef: ref, mediaType: 'text/plain', access: VISIBILITY_PARTIES, parties: [], uploadedBy: stranger.agentId });
+      expect(byStranger.artifact!.contractId).toBeUndefined();
+      const got = async (opts: object) => (await h.client.getArtifact({ artifactRef: ref }, opts)).artifact!.uploadedBy;
+      expect(await got(h.as(seller))).toBe(seller.agentId);
+      expect(await got(h.as(stranger))).toBe(stranger.agentId);
+      expect(await got(h.as(listed))).toBe(seller.agentId);
+      expect(await got(h.as(buyer))).toBe(seller.agentId); // the contract's buyer is a party of the seller's upload
+      expect(await got(h.operator())).toBe(seller.agentId); // the oldest
+      expect((await h.download(ref, h.as(stranger))).artifact).toEqual(byStranger.artifact);
+
+      // Another agent's public upload of the same bytes: a stranger to both reads that one only.
+      const other = h.newAgent('other');
+      const outsider = h.newAgent('outsider');
+      expect((await grpcError(h.client.getArtifact({ artifactRef: ref }, h.as(outsider)))).code).toBe('access_denied');
+      const byOther = await h.upload(bytes, { mediaType: 'text/csv', access: VISIBILITY_PUBLIC }, h.as(other));
+      expect((await h.client.getArtifact({ artifactRef: ref }, h.as(outsider))).artifact).toEqual(byOther.artifact);
+      expect((await h.client.getArtifact({ artifactRef: ref }, h.as(listed))).artifact).toEqual(bySeller.artifact);
+
+      // An upload by the operator itself is what the operator reads first.
+      const byOperator = await h.upload(bytes, { mediaType: 'application/json', access: VISIBILITY_OPERATOR }, h.operator());
+      expect((await h.client.getArtifact({ artifactRef: ref }, h.operator())).artifact).toEqual(byOperator.artifact);
+      expect(filesUnder(h.storeDir).filter((f) => f.endsWith(ref.slice('sha256:'.length)))).toHaveLength(1);
+    });
+
+    it('the same uploader again is idempotent (its first upload, created false); another contract is another upload', async () => {
+      const bytes = randomBytes(512);
+      const first = await h.upload(bytes, { mediaType: 'text/plain', parties: [listed.agentId] }, h.as(seller));
+      const again = await h.upload(bytes, { mediaType: 'image/png', access: VISIBILITY_PUBLIC }, h.as(seller));
+      expect(again).toEqual({ artifact: first.artifact, created: false });
+      const forContract = await h.upload(bytes, { mediaType: 'image/png', contractId }, h.as(seller));
+      expect(forContract.created).toBe(true);
+      expect(forContract.artifact).toMatchObject({ contractId, mediaType: 'image/png', parties: [] });
+      const { rows } = await h.sql.query(`SELECT count(*)::int AS n FROM artifact_uploads WHERE artifact_ref = $1`, [first.artifact!.artifactRef]);
+      expect(rows[0].n).toBe(2);
+      expect((await h.outbox(first.artifact!.artifactRef)).filter((e) => e.type === 'exchange.registry.artifact.uploaded')).toHaveLength(2);
+    });
+
+    it("delivery receipts and acks belong to the upload that was read: each uploader lists only its own upload's", async () => {
+      const bytes = randomBytes(700);
+      const ref = refOf(bytes);
+      await h.upload(bytes, { mediaType: 'text/plain', parties: [listed.agentId] }, h.as(seller));
+      await h.upload(bytes, { mediaType: 'text/plain', parties: [] }, h.as(stranger));
+      await h.download(ref, h.as(listed));
+      await h.download(ref, h.as(stranger));
+      const receipts = async (opts: object) =>
+        (await h.client.listDeliveryReceipts({ artifactRef: ref, page: undefined }, opts)).receipts.map((r) => r.agentId).sort();
+      expect(await receipts(h.as(seller))).toEqual([listed.agentId]);
+      expect(await receipts(h.as(listed))).toEqual([listed.agentId]);
+      expect(await receipts(h.as(stranger))).toEqual([stranger.agentId]);
+      expect(await receipts(h.operator())).toEqual([listed.agentId, stranger.agentId].sort());
+      expect((await grpcError(h.client.listDeliveryReceipts({ artifactRef: ref, page: undefined }, h.as(buyer)))).code).toBe('access_denied');
+
+      const ack = (agent: TestAgent) => h.client.ackArtifact({ artifactRef: ref, agentId: '', signature: h.signJson(agent, { artifact_ref: ref, agent_id: agent.agentId }) }, h.as(agent));
+      const byListed = await ack(listed);
+      const byStranger = await ack(stranger);
+      expect([byListed.created, byStranger.created]).toEqual([true, true]);
+      const { rows } = await h.sql.query(
+        `SELECT k.agent_id, u.uploaded_by FROM artifact_acks k JOIN artifact_uploads u ON u.upload_id = k.upload_id WHERE k.artifact_ref = $1 ORDER BY k.agent_id`,
+        [ref],
+      );
+      expect(rows).toEqual(
+        [
+          { agent_id: listed.agentId, uploaded_by: seller.agentId },
+          { agent_id: stranger.agentId, uploaded_by: stranger.agentId },
+        ].sort((a, b) => a.agent_id.localeCompare(b.agent_id)),
+      );
+    });
+
+    it('the envelope is the upload the caller reads; a takedown removes the content for every upload', async () => {
+      const bytes = randomBytes(300);
+      const ref = refOf(bytes);
+      const envelope = { algorithm: 'x25519-xsalsa20-poly1305', recipientKeyIds: ['a2V5MQ=='], nonce: 'bm9uY2U=' };
+      await h.upload(bytes, { mediaType: 'application/octet-stream', parties: [buyer.agentId], envelope }, h.as(seller));
+      await h.upload(bytes, { mediaType: 'application/octet-stream', access: VISIBILITY_PUBLIC }, h.as(stranger));
+      expect((await h.client.getArtifactEnvelope({ artifactRef: ref }, h.as(buyer))).envelope).toEqual(envelope);
+      const none = await grpcError(h.client.getArtifactEnvelope({ artifactRef: ref }, h.as(stranger)));
+      expect([none.grpcCode, none.code]).toEqual([status.NOT_FOUND, 'envelope_not_found']);
+
+      await h.client.takedownArtifact({ artifactRef: ref, reason: 'court order 9' }, h.operator());
+      for (const who of [seller, stranger, buyer]) {
+        const err = await grpcError(h.download(ref, h.as(who)));
+        expect([err.code, err.details]).toEqual(['artifact_removed', { reason: 'court order 9' }]);
+        expect((await h.client.getArtifact({ artifactRef: ref }, h.as(who))).artifact!.status).toBe(registryV1.ArtifactStatus.ARTIFACT_STATUS_REMOVED);
+      }
+      // Uploading removed bytes again records the upload, but the content stays removed.
+      const late = await h.upload(bytes, { mediaType: 'application/octet-stream' }, h.as(listed));
+      expect(late.artifact).toMatchObject({ uploadedBy: listed.agentId, status: registryV1.ArtifactStatus.ARTIFACT_STATUS_REMOVED });
+      expect((await grpcError(h.download(ref, h.as(listed)))).code).toBe('artifact_removed');
+      await h.client.reinstateArtifact({ artifactRef: ref, reason: 'order lifted' }, h.operator());
+      expect((await h.download(ref, h.as(seller))).bytes.equals(bytes)).toBe(true);
+      expect((await h.download(ref, h.as(listed))).artifact.uploadedBy).toBe(listed.agentId);
+    });
   });
 });

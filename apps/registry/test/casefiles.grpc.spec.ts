@@ -233,4 +233,29 @@ describe('registry casefiles (gRPC, real PostgreSQL)', () => {
     expect((await grpcError(h.client.exportReceipts({ receiptIds: ['rcpt_1'] }, h.as(stranger)))).code).toBe('access_denied');
     expect((await grpcError(h.client.exportReceipts({ receiptIds: ['rcpt_nope'] }, h.operator()))).code).toBe('receipt_not_found');
   });
+  it("per upload (issue 13): a contract's casefile holds only uploads made for it; another agent's upload of the same bytes stays out", async () => {
+    // The stranger uploads the result's bytes itself, downloads and acks them: all of it on its own upload.
+    const own = await h.upload(resultArtifact, { mediaType: 'text/plain', access: registryV1.Visibility.VISIBILITY_PUBLIC }, h.as(stranger));
+    expect(own.artifact).toMatchObject({ artifactRef: resultRef, uploadedBy: stranger.agentId, parties: [] });
+    await h.download(resultRef, h.as(stranger));
+    await h.client.ackArtifact({ artifactRef: resultRef, agentId: '', signature: h.signJson(stranger, { artifact_ref: resultRef, agent_id: stranger.agentId }) }, h.as(stranger));
+    // An operator-only upload made for the contract: the operator's evidence, not the parties'.
+    const hidden = (await h.upload(randomBytes(64), { mediaType: 'text/plain', contractId, access: registryV1.Visibility.VISIBILITY_OPERATOR }, h.operator())).artifact!.artifactRef;
+
+    const evidence = (d: Docket) => d.entries.filter((e) => e.kind === 'delivery_receipt' || e.kind === 'ack').map((e) => `${e.kind}:${(e as unknown as { content: { agent_id: string } }).content.agent_id}`).sort();
+    const byBuyer = docketOf((await h.client.exportCasefile({ subject: { contractId, objectIds: [], artifactRefs: [] }, includePayloads: true }, h.as(buyer))).docket);
+    expect(evidence(byBuyer)).toEqual([`ack:${buyer.agentId}`, `delivery_receipt:${buyer.agentId}`]);
+    expect(byBuyer.entries.find((e) => e.ref === resultRef)).toMatchObject({ kind: 'artifact', media_type: 'text/markdown' });
+    expect(byBuyer.entries.some((e) => e.ref === hidden)).toBe(false);
+    const byOperator = docketOf((await h.client.exportCasefile({ subject: { contractId, objectIds: [], artifactRefs: [] }, includePayloads: false }, h.operator())).docket);
+    expect(evidence(byOperator)).toEqual([`ack:${buyer.agentId}`, `delivery_receipt:${buyer.agentId}`]);
+    expect(byOperator.entries.some((e) => e.ref === hidden)).toBe(true);
+
+    // By ref, each reads its own upload: the stranger's docket holds its own evidence, the buyer's the seller's upload's.
+    const refDocket = async (opts: object) => docketOf((await h.client.exportCasefile({ subject: { objectIds: [], artifactRefs: [resultRef] }, includePayloads: false }, opts)).docket);
+    const byStranger = await refDocket(h.as(stranger));
+    expect(evidence(byStranger)).toEqual([`ack:${stranger.agentId}`, `delivery_receipt:${stranger.agentId}`]);
+    expect(byStranger.entries.find((e) => e.ref === resultRef)).toMatchObject({ media_type: 'text/plain' });
+    expect(evidence(await refDocket(h.as(buyer)))).toEqual([`ack:${buyer.agentId}`, `delivery_receipt:${buyer.agentId}`]);
+  });
 });

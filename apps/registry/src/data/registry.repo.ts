@@ -24,7 +24,12 @@ export interface EnvelopeJson {
   nonce?: string;
 }
 
+/**
+ * One upload of some bytes as the API shows it: the upload's own metadata (uploader, contract,
+ * access, parties, envelope, created_at) joined with the bytes' size and takedown state.
+ */
 export interface ArtifactRow {
+  uploadId: string;
   artifactRef: string;
   sizeBytes: number;
   mediaType: string;
@@ -42,6 +47,7 @@ export interface ArtifactRow {
 export interface AckRow {
   ackId: string;
   artifactRef: string;
+  uploadId: string;
   agentId: string;
   signature: string;
   createdAt: Date;
@@ -50,6 +56,7 @@ export interface AckRow {
 export interface DeliveryReceiptRow {
   deliveryReceiptId: string;
   artifactRef: string;
+  uploadId: string;
   agentId: string;
   sizeBytes: number;
   deliveredAt: Date;
@@ -58,7 +65,13 @@ export interface DeliveryReceiptRow {
 }
 
 const OBJECT_COLS = `object_id, type, payload_json, signer_agent_id, signature, signer_public_key, visibility, parties, tags, subject_ref, created_at`;
-const ARTIFACT_COLS = `artifact_ref, size_bytes, media_type, contract_id, access, parties, envelope, status, removed_reason, uploaded_by, created_at, updated_at`;
+/** An upload joined with its bytes (FROM artifact_uploads u JOIN artifacts a). */
+const ARTIFACT_COLS = `u.upload_id, u.artifact_ref, a.size_bytes, u.media_type, u.contract_id, u.access, u.parties, u.envelope, a.status,
+  a.removed_reason, u.uploaded_by, u.created_at, GREATEST(u.updated_at, a.updated_at) AS updated_at`;
+const ARTIFACT_FROM = `artifact_uploads u JOIN artifacts a ON a.artifact_ref = u.artifact_ref`;
+const UPLOAD_COLS = `upload_id, artifact_ref, uploaded_by, contract_id, media_type, access, parties, envelope, created_at, updated_at`;
+const ACK_COLS = `ack_id, artifact_ref, upload_id, agent_id, signature, created_at`;
+const RECEIPT_COLS = `delivery_receipt_id, artifact_ref, upload_id, agent_id, size_bytes, delivered_at, signature, signer_public_key`;
 
 type Row = Record<string, unknown>;
 
@@ -80,6 +93,7 @@ function objectRow(r: Row): ObjectRow {
 
 function artifactRow(r: Row): ArtifactRow {
   return {
+    uploadId: r.upload_id as string,
     artifactRef: r.artifact_ref as string,
     sizeBytes: Number(r.size_bytes),
     mediaType: r.media_type as string,
@@ -99,6 +113,7 @@ function ackRow(r: Row): AckRow {
   return {
     ackId: r.ack_id as string,
     artifactRef: r.artifact_ref as string,
+    uploadId: r.upload_id as string,
     agentId: r.agent_id as string,
     signature: r.signature as string,
     createdAt: r.created_at as Date,
@@ -109,6 +124,7 @@ function receiptRow(r: Row): DeliveryReceiptRow {
   return {
     deliveryReceiptId: r.delivery_receipt_id as string,
     artifactRef: r.artifact_ref as string,
+    uploadId: r.upload_id as string,
     agentId: r.agent_id as string,
     sizeBytes: Number(r.size_bytes),
     deliveredAt: r.delivered_at as Date,
@@ -179,48 +195,79 @@ export const objectsRepo = {
   },
 };
 
+/** The bytes' own row: size and takedown state (shared by every upload of them). */
+export interface BlobRow {
+  artifactRef: string;
+  sizeBytes: number;
+  status: 'active' | 'removed';
+  removedReason: string | null;
+}
+
+export type NewUpload = Omit<ArtifactRow, 'status' | 'removedReason'>;
+
 export const artifactsRepo = {
-  async insert(db: Queryable, a: ArtifactRow): Promise<{ row: ArtifactRow; created: boolean }> {
+  /**
+   * Records an upload: the bytes' row when they are new, then the upload unless this uploader
+   * already uploaded these bytes for this contract (or none) — then that upload is returned.
+   */
+  async insertUpload(db: Queryable, u: NewUpload): Promise<{ row: ArtifactRow; created: boolean }> {
+    await db.query(
+      `INSERT INTO artifacts (artifact_ref, size_bytes, status, removed_reason, created_at, updated_at) VALUES ($1,$2,'active',NULL,$3,$3)
+       ON CONFLICT (artifact_ref) DO NOTHING`,
+      [u.artifactRef, u.sizeBytes, u.createdAt],
+    );
     const inserted = await db.query(
-      `INSERT INTO artifacts (${ARTIFACT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)
-       ON CONFLICT (artifact_ref) DO NOTHING RETURNING ${ARTIFACT_COLS}`,
+      `INSERT INTO artifact_uploads (${UPLOAD_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)
+       ON CONFLICT (artifact_ref, uploaded_by, (COALESCE(contract_id, ''))) DO NOTHING RETURNING upload_id`,
       [
-        a.artifactRef,
-        a.sizeBytes,
-        a.mediaType,
-        a.contractId,
-        a.access,
-        a.parties,
-        a.envelope === null ? null : JSON.stringify(a.envelope),
-        a.status,
-        a.removedReason,
-        a.uploadedBy,
-        a.createdAt,
-        a.updatedAt,
+        u.uploadId,
+        u.artifactRef,
+        u.uploadedBy,
+        u.contractId,
+        u.mediaType,
+        u.access,
+        u.parties,
+        u.envelope === null ? null : JSON.stringify(u.envelope),
+        u.createdAt,
+        u.updatedAt,
       ],
     );
-    if (inserted.rows.length > 0) return { row: artifactRow(inserted.rows[0]), created: true };
-    const existing = await this.get(db, a.artifactRef);
-    if (!existing) throw new Error(`artifact ${a.artifactRef} vanished after a conflict`);
-    return { row: existing, created: false };
+    const created = inserted.rows.length > 0;
+    const res = await db.query(
+      `SELECT ${ARTIFACT_COLS} FROM ${ARTIFACT_FROM}
+       WHERE u.artifact_ref = $1 AND u.uploaded_by = $2 AND COALESCE(u.contract_id, '') = COALESCE($3, '')`,
+      [u.artifactRef, u.uploadedBy, u.contractId],
+    );
+    if (res.rows.length === 0) throw new Error(`upload of ${u.artifactRef} vanished after a conflict`);
+    return { row: artifactRow(res.rows[0]), created };
   },
 
-  async get(db: Queryable, ref: string, forUpdate = false): Promise<ArtifactRow | null> {
-    const res = await db.query(`SELECT ${ARTIFACT_COLS} FROM artifacts WHERE artifact_ref = $1${forUpdate ? ' FOR UPDATE' : ''}`, [ref]);
-    return res.rows.length > 0 ? artifactRow(res.rows[0]) : null;
+  async blob(db: Queryable, ref: string, forUpdate = false): Promise<BlobRow | null> {
+    const res = await db.query(`SELECT artifact_ref, size_bytes, status, removed_reason FROM artifacts WHERE artifact_ref = $1${forUpdate ? ' FOR UPDATE' : ''}`, [ref]);
+    if (res.rows.length === 0) return null;
+    const r = res.rows[0] as Row;
+    return {
+      artifactRef: r.artifact_ref as string,
+      sizeBytes: Number(r.size_bytes),
+      status: r.status as 'active' | 'removed',
+      removedReason: (r.removed_reason as string | null) ?? null,
+    };
   },
 
-  async listByContract(db: Queryable, contractId: string): Promise<ArtifactRow[]> {
-    const res = await db.query(`SELECT ${ARTIFACT_COLS} FROM artifacts WHERE contract_id = $1 ORDER BY created_at, artifact_ref`, [contractId]);
+  /** Every upload of the bytes, oldest first. */
+  async uploadsOf(db: Queryable, ref: string): Promise<ArtifactRow[]> {
+    const res = await db.query(`SELECT ${ARTIFACT_COLS} FROM ${ARTIFACT_FROM} WHERE u.artifact_ref = $1 ORDER BY u.created_at, u.upload_id`, [ref]);
     return res.rows.map(artifactRow);
   },
 
-  async setStatus(db: Queryable, ref: string, status: 'active' | 'removed', removedReason: string | null, at: Date): Promise<ArtifactRow> {
-    const res = await db.query(
-      `UPDATE artifacts SET status = $2, removed_reason = $3, updated_at = $4 WHERE artifact_ref = $1 RETURNING ${ARTIFACT_COLS}`,
-      [ref, status, removedReason, at],
-    );
-    return artifactRow(res.rows[0]);
+  /** Uploads made for the contract, oldest first. */
+  async uploadsForContract(db: Queryable, contractId: string): Promise<ArtifactRow[]> {
+    const res = await db.query(`SELECT ${ARTIFACT_COLS} FROM ${ARTIFACT_FROM} WHERE u.contract_id = $1 ORDER BY u.created_at, u.upload_id`, [contractId]);
+    return res.rows.map(artifactRow);
+  },
+
+  async setStatus(db: Queryable, ref: string, status: 'active' | 'removed', removedReason: string | null, at: Date): Promise<void> {
+    await db.query(`UPDATE artifacts SET status = $2, removed_reason = $3, updated_at = $4 WHERE artifact_ref = $1`, [ref, status, removedReason, at]);
   },
 
   async audit(db: Queryable, rec: { id: string; action: string; artifactRef: string; operator: string; reason: string; at: Date }): Promise<void> {
@@ -234,33 +281,33 @@ export const artifactsRepo = {
     ]);
   },
 
+  /** One ack per upload and agent; a second returns the first. */
   async insertAck(db: Queryable, a: AckRow): Promise<{ row: AckRow; created: boolean }> {
     const inserted = await db.query(
-      `INSERT INTO artifact_acks (ack_id, artifact_ref, agent_id, signature, created_at) VALUES ($1,$2,$3,$4,$5)
-       ON CONFLICT (artifact_ref, agent_id) DO NOTHING RETURNING *`,
-      [a.ackId, a.artifactRef, a.agentId, a.signature, a.createdAt],
+      `INSERT INTO artifact_acks (${ACK_COLS}) VALUES ($1,$2,$3,$4,$5,$6)
+       ON CONFLICT (upload_id, agent_id) DO NOTHING RETURNING ${ACK_COLS}`,
+      [a.ackId, a.artifactRef, a.uploadId, a.agentId, a.signature, a.createdAt],
     );
     if (inserted.rows.length > 0) return { row: ackRow(inserted.rows[0]), created: true };
-    const res = await db.query(`SELECT * FROM artifact_acks WHERE artifact_ref = $1 AND agent_id = $2`, [a.artifactRef, a.agentId]);
+    const res = await db.query(`SELECT ${ACK_COLS} FROM artifact_acks WHERE upload_id = $1 AND agent_id = $2`, [a.uploadId, a.agentId]);
     return { row: ackRow(res.rows[0]), created: false };
   },
 
-  async listAcks(db: Queryable, refs: string[]): Promise<AckRow[]> {
-    const res = await db.query(`SELECT * FROM artifact_acks WHERE artifact_ref = ANY($1) ORDER BY created_at, ack_id`, [refs]);
+  async listAcks(db: Queryable, uploadIds: string[]): Promise<AckRow[]> {
+    const res = await db.query(`SELECT ${ACK_COLS} FROM artifact_acks WHERE upload_id = ANY($1) ORDER BY created_at, ack_id`, [uploadIds]);
     return res.rows.map(ackRow);
   },
 
   async insertReceipt(db: Queryable, r: DeliveryReceiptRow): Promise<void> {
     await db.query(
-      `INSERT INTO delivery_receipts (delivery_receipt_id, artifact_ref, agent_id, size_bytes, delivered_at, signature, signer_public_key)
-       VALUES ($1,$2,$3,$4,$5,$6,$7)`,
-      [r.deliveryReceiptId, r.artifactRef, r.agentId, r.sizeBytes, r.deliveredAt, r.signature, r.signerPublicKey],
+      `INSERT INTO delivery_receipts (${RECEIPT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+      [r.deliveryReceiptId, r.artifactRef, r.uploadId, r.agentId, r.sizeBytes, r.deliveredAt, r.signature, r.signerPublicKey],
     );
   },
 
-  /** Newest first. */
-  async listReceipts(db: Queryable, ref: string, cursor: string | undefined, limit: number): Promise<DeliveryReceiptRow[]> {
-    const args: unknown[] = [ref, limit];
+  /** Receipts of the given uploads, newest first. */
+  async listReceipts(db: Queryable, uploadIds: string[], cursor: string | undefined, limit: number): Promise<DeliveryReceiptRow[]> {
+    const args: unknown[] = [uploadIds, limit];
     let after = '';
     if (cursor) {
       const key = decodeCursor(cursor);
@@ -268,14 +315,14 @@ export const artifactsRepo = {
       after = 'AND (delivered_at, delivery_receipt_id) < ($3, $4)';
     }
     const res = await db.query(
-      `SELECT * FROM delivery_receipts WHERE artifact_ref = $1 ${after} ORDER BY delivered_at DESC, delivery_receipt_id DESC LIMIT $2`,
+      `SELECT ${RECEIPT_COLS} FROM delivery_receipts WHERE upload_id = ANY($1) ${after} ORDER BY delivered_at DESC, delivery_receipt_id DESC LIMIT $2`,
       args,
     );
     return res.rows.map(receiptRow);
   },
 
-  async allReceipts(db: Queryable, refs: string[]): Promise<DeliveryReceiptRow[]> {
-    const res = await db.query(`SELECT * FROM delivery_receipts WHERE artifact_ref = ANY($1) ORDER BY delivered_at, delivery_receipt_id`, [refs]);
+  async allReceipts(db: Queryable, uploadIds: string[]): Promise<DeliveryReceiptRow[]> {
+    const res = await db.query(`SELECT ${RECEIPT_COLS} FROM delivery_receipts WHERE upload_id = ANY($1) ORDER BY delivered_at, delivery_receipt_id`, [uploadIds]);
     return res.rows.map(receiptRow);
   },
 };

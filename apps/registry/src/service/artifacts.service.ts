@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 import { signCanonical } from '@exchange/crypto';
-import { decodeCursor, encodeCursor, errors, newId, resolveLimit } from '@exchange/platform';
+import { decodeCursor, encodeCursor, errors, newId, resolveLimit, uuidv7 } from '@exchange/platform';
 import type { registryV1 } from '@exchange/proto';
-import { canRead } from '../domain/access';
-import { actingAgent, requireOperator, viewerOf, type Caller } from '../domain/caller';
+import { actingAgent, requireOperator, viewerOf, type Caller, type Viewer } from '../domain/caller';
 import { artifactRefOf, hexOfRef, isContentRef } from '../domain/ids';
 import { ackPayload, deliveryReceiptPayload } from '../domain/receipts';
+import { visibleUploads } from '../domain/uploads';
 import { validateMediaType, validateParties, validateReason, visibilityFrom } from '../domain/validation';
 import { canonicalize } from '@exchange/crypto';
 import { withTransaction } from '../data/db';
@@ -20,7 +20,7 @@ const invalid = (field: string, message: string) => errors.invalidArgument('vali
 export class ArtifactsService {
   constructor(private readonly ctx: RegistryContext) {}
 
-  /** Everyone who counts as a party of the artifact: uploader, listed parties, contract's buyer and seller. */
+  /** Everyone who counts as a party of the upload: uploader, listed parties, contract's buyer and seller. */
   async partiesOf(a: ArtifactRow): Promise<string[]> {
     const parties = [a.uploadedBy, ...a.parties].filter((p) => p !== '');
     if (a.contractId !== null) {
@@ -31,27 +31,46 @@ export class ArtifactsService {
     return parties;
   }
 
-  private async mayRead(a: ArtifactRow, caller: Caller): Promise<boolean> {
+  /** What decides the viewer's standing on the upload; the contract's parties only when they can change it. */
+  private async standingParties(row: ArtifactRow, viewer: Viewer): Promise<string[]> {
+    const direct = [row.uploadedBy, ...row.parties].filter((p) => p !== '');
+    if (viewer.kind !== 'agent' || direct.includes(viewer.agentId) || row.contractId === null) return direct;
+    return this.partiesOf(row);
+  }
+
+  /** The uploads among `rows` the caller may read, best first (domain/uploads.ts). */
+  async visible(rows: ArtifactRow[], caller: Caller): Promise<ArtifactRow[]> {
     const viewer = viewerOf(caller);
-    // Contract parties are only looked up when they can make a difference.
-    const direct = [a.uploadedBy, ...a.parties];
-    if (canRead(a.access, viewer, direct)) return true;
-    if (a.access !== 'parties' || a.contractId === null || viewer.kind !== 'agent') return false;
-    return canRead(a.access, viewer, await this.partiesOf(a));
+    const facts = await Promise.all(
+      rows.map(async (row) => ({ row, uploadedBy: row.uploadedBy, access: row.access, parties: await this.standingParties(row, viewer) })),
+    );
+    return visibleUploads(viewer, facts).map((f) => f.row);
   }
 
-  private async existing(ref: string): Promise<ArtifactRow> {
+  /** Every upload of the bytes, oldest first (404 artifact_not_found when nobody uploaded them). */
+  private async uploadsOf(ref: string): Promise<ArtifactRow[]> {
     if (!isContentRef(ref)) throw errors.notFound('artifact', ref);
-    const row = await artifactsRepo.get(this.ctx.pool, ref);
-    if (!row) throw errors.notFound('artifact', ref);
-    return row;
+    const rows = await artifactsRepo.uploadsOf(this.ctx.pool, ref);
+    if (rows.length === 0) throw errors.notFound('artifact', ref);
+    return rows;
   }
 
-  /** The artifact's metadata when the caller may read it (404 artifact_not_found, 403 access_denied). */
+  /**
+   * The upload of `ref` a read answers with, for this caller: its own upload first, else one it is
+   * a party of, else a public one (the operator: its own, else the oldest). 404 artifact_not_found
+   * when nobody uploaded the bytes, 403 access_denied when the caller may read no upload of them.
+   */
   async readable(ref: string, caller: Caller): Promise<ArtifactRow> {
-    const row = await this.existing(ref);
-    if (!(await this.mayRead(row, caller))) throw errors.permissionDenied('access_denied', `you may not read artifact ${ref}`);
-    return row;
+    const [best] = await this.visible(await this.uploadsOf(ref), caller);
+    if (best === undefined) throw errors.permissionDenied('access_denied', `you may not read artifact ${ref}`);
+    return best;
+  }
+
+  /** Whether the caller is the operator or a party (uploader, listed, contract's) of the upload: it sees its receipts and acks. */
+  async seesEvidenceOf(row: ArtifactRow, caller: Caller): Promise<boolean> {
+    const viewer = viewerOf(caller);
+    if (viewer.kind === 'operator') return true;
+    return viewer.kind === 'agent' && (await this.partiesOf(row)).includes(viewer.agentId);
   }
 
   /**
@@ -88,8 +107,12 @@ export class ArtifactsService {
     }
     const ref = artifactRefOf(staged.sha256);
     const now = this.ctx.clock();
+    // Per upload: another uploader's bytes never lend it their metadata; the same uploader sending
+    // the same bytes for the same contract (or none) again gets its upload back (created false).
     const result = await withTransaction(this.ctx.pool, async (client) => {
-      const r = await artifactsRepo.insert(client, {
+      const r = await artifactsRepo.insertUpload(client, {
+        // Internal (never in the API), so not one of platform's public id prefixes.
+        uploadId: `upl_${uuidv7()}`,
         artifactRef: ref,
         sizeBytes: staged.size,
         mediaType,
@@ -97,8 +120,6 @@ export class ArtifactsService {
         access,
         parties,
         envelope,
-        status: 'active',
-        removedReason: null,
         uploadedBy: uploader,
         createdAt: now,
         updatedAt: now,
@@ -135,6 +156,7 @@ export class ArtifactsService {
       const receipt: DeliveryReceiptRow = {
         deliveryReceiptId: fields.delivery_receipt_id,
         artifactRef: ref,
+        uploadId: row.uploadId,
         agentId: agent,
         sizeBytes: row.sizeBytes,
         deliveredAt: new Date(fields.delivered_at),
@@ -168,10 +190,9 @@ export class ArtifactsService {
       throw errors.permissionDenied('acting_agent_mismatch', `the acting agent ${acting} is not agent_id ${agentId}`, { field: 'agent_id', acting_agent: acting });
     }
     if (req.signature === '') throw invalid('signature', 'signature is required');
-    const row = await this.existing(req.artifactRef);
-    if (!(await this.mayRead(row, { actor: `agent:${agentId}`, agentId }))) {
-      throw errors.permissionDenied('access_denied', `${agentId} may not read artifact ${req.artifactRef}`);
-    }
+    // Recorded against the upload this agent reads (the one GetArtifact answers it with).
+    const [row] = await this.visible(await this.uploadsOf(req.artifactRef), { actor: `agent:${agentId}`, agentId });
+    if (row === undefined) throw errors.permissionDenied('access_denied', `${agentId} may not read artifact ${req.artifactRef}`);
     await this.ctx.agents.active(agentId);
     const message = new TextEncoder().encode(canonicalize(ackPayload(row.artifactRef, agentId)));
     if ((await this.ctx.agents.verifySignature(agentId, message, req.signature)) === null) {
@@ -181,6 +202,7 @@ export class ArtifactsService {
       const r = await artifactsRepo.insertAck(client, {
         ackId: newId('ack'),
         artifactRef: row.artifactRef,
+        uploadId: row.uploadId,
         agentId,
         signature: req.signature,
         createdAt: this.ctx.clock(),
@@ -193,17 +215,15 @@ export class ArtifactsService {
   }
 
   async listReceipts(req: registryV1.ListDeliveryReceiptsRequest, caller: Caller): Promise<registryV1.ListDeliveryReceiptsResponse> {
-    const row = await this.existing(req.artifactRef);
-    const viewer = viewerOf(caller);
-    if (viewer.kind !== 'operator') {
-      const parties = viewer.kind === 'agent' ? await this.partiesOf(row) : [];
-      if (viewer.kind !== 'agent' || !parties.includes(viewer.agentId)) {
-        throw errors.permissionDenied('access_denied', `you may not read the delivery receipts of ${req.artifactRef}`);
-      }
-    }
+    // Receipts of the uploads the caller is a party of (all of them for the operator): another
+    // uploader's downloaders are its own business.
+    const uploads = await this.uploadsOf(req.artifactRef);
+    const own: string[] = [];
+    for (const u of uploads) if (await this.seesEvidenceOf(u, caller)) own.push(u.uploadId);
+    if (own.length === 0) throw errors.permissionDenied('access_denied', `you may not read the delivery receipts of ${req.artifactRef}`);
     const limit = resolveLimit(req.page?.limit);
     if (req.page?.cursor) decodeCursor(req.page.cursor);
-    const rows = await artifactsRepo.listReceipts(this.ctx.pool, row.artifactRef, req.page?.cursor || undefined, limit + 1);
+    const rows = await artifactsRepo.listReceipts(this.ctx.pool, own, req.page?.cursor || undefined, limit + 1);
     const data = rows.slice(0, limit);
     const last = data[data.length - 1];
     const nextCursor = rows.length > limit ? encodeCursor({ createdAt: last.deliveredAt, id: last.deliveryReceiptId }) : '';
@@ -223,12 +243,14 @@ export class ArtifactsService {
     const reason = validateReason(reasonIn);
     if (!isContentRef(ref)) throw errors.notFound('artifact', ref);
     const now = this.ctx.clock();
+    // The content's state, for every upload of it; answered with the operator's view (its own upload, else the oldest).
     const updated = await withTransaction(this.ctx.pool, async (client) => {
-      const row = await artifactsRepo.get(client, ref, true);
-      if (!row) throw errors.notFound('artifact', ref);
-      if (row.status === wanted) throw errors.invalidState('artifact', row.status, wanted);
-      const next = await artifactsRepo.setStatus(client, ref, wanted, wanted === 'removed' ? reason : null, now);
+      const blob = await artifactsRepo.blob(client, ref, true);
+      if (!blob) throw errors.notFound('artifact', ref);
+      if (blob.status === wanted) throw errors.invalidState('artifact', blob.status, wanted);
+      await artifactsRepo.setStatus(client, ref, wanted, wanted === 'removed' ? reason : null, now);
       await artifactsRepo.audit(client, { id: newId('aud'), action: wanted === 'removed' ? 'takedown' : 'reinstate', artifactRef: ref, operator, reason, at: now });
+      const [next] = visibleUploads({ kind: 'operator', name: operator }, await artifactsRepo.uploadsOf(client, ref));
       await artifactChanged(client, wanted === 'removed' ? 'removed' : 'reinstated', next, caller, reason);
       return next;
     });

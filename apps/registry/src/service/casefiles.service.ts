@@ -17,7 +17,7 @@ import {
 import { errorInfoFromGrpc, errors, type CallOptions } from '@exchange/platform';
 import { marketV1, walletV1, type registryV1 } from '@exchange/proto';
 import { viewerOf, type Caller } from '../domain/caller';
-import { hexOfRef } from '../domain/ids';
+import { hexOfRef, isContentRef } from '../domain/ids';
 import { ATTESTATION_TYPE } from '../domain/validation';
 import { ackView, deliveryReceiptView, objectView, publicJson } from '../domain/views';
 import { artifactsRepo, type ArtifactRow, type ObjectRow } from '../data/registry.repo';
@@ -73,8 +73,9 @@ export class CasefilesService {
     const artifactRows: ArtifactRow[] = [];
     if (contractId !== '') artifactRows.push(...(await this.addContract(set, contractId, caller)));
     for (const id of subject.objectIds) this.addObject(set, await this.objects.readable(id, caller));
+    // Each ref as the caller reads it: the one upload GetArtifact answers it with.
     for (const ref of subject.artifactRefs) artifactRows.push(await this.artifacts.readable(ref, caller));
-    await this.addArtifacts(set, artifactRows, req.includePayloads);
+    await this.addArtifacts(set, artifactRows, req.includePayloads, caller);
     const docketSubject: DocketSubject = {};
     if (contractId !== '') docketSubject.contract_id = contractId;
     if (subject.objectIds.length > 0) docketSubject.object_ids = subject.objectIds;
@@ -156,12 +157,18 @@ export class CasefilesService {
     set.record(row.type === ATTESTATION_TYPE ? 'attestation' : 'object', row.objectId, objectView(row));
   }
 
-  private async addArtifacts(set: EntrySet, rows: ArtifactRow[], includePayloads: boolean): Promise<void> {
+  /**
+   * One entry per ref (the bytes), and the delivery receipts and acks of the given uploads the
+   * caller is a party of (all for the operator) — never those of another upload of the same bytes.
+   */
+  private async addArtifacts(set: EntrySet, rows: ArtifactRow[], includePayloads: boolean, caller: Caller): Promise<void> {
     if (rows.length === 0) return;
     for (const a of rows) set.artifact(a, includePayloads);
-    const refs = [...new Set(rows.map((a) => a.artifactRef))];
-    for (const r of await artifactsRepo.allReceipts(this.ctx.pool, refs)) set.record('delivery_receipt', r.deliveryReceiptId, deliveryReceiptView(r));
-    for (const a of await artifactsRepo.listAcks(this.ctx.pool, refs)) set.record('ack', a.ackId, ackView(a));
+    const uploadIds: string[] = [];
+    for (const a of rows) if (!uploadIds.includes(a.uploadId) && (await this.artifacts.seesEvidenceOf(a, caller))) uploadIds.push(a.uploadId);
+    if (uploadIds.length === 0) return;
+    for (const r of await artifactsRepo.allReceipts(this.ctx.pool, uploadIds)) set.record('delivery_receipt', r.deliveryReceiptId, deliveryReceiptView(r));
+    for (const a of await artifactsRepo.listAcks(this.ctx.pool, uploadIds)) set.record('ack', a.ackId, ackView(a));
   }
 
   private async contractFor(contractId: string, caller: Caller): Promise<marketV1.Contract> {
@@ -197,15 +204,18 @@ export class CasefilesService {
     for (const d of disputes) set.record('dispute', d.disputeId, publicJson(marketV1.Dispute.toJSON(d)));
     for (const r of await this.contractReceipts(contract, disputes)) set.record('receipt', r.receiptId, publicJson(walletV1.Receipt.toJSON(r)));
 
+    // Only uploads made for this contract, plus — for bytes its results name that were not uploaded
+    // for it — the contract-less uploads of its buyer or seller; never another contract's or another
+    // agent's upload of the same bytes. Each only when the caller may read it.
     const refs = new Set(results.flatMap((r) => r.artifactRefs));
-    const rows = await artifactsRepo.listByContract(this.ctx.pool, contractId);
+    const rows = await artifactsRepo.uploadsForContract(this.ctx.pool, contractId);
     const linked = new Set(rows.map((a) => a.artifactRef));
+    const parties = [contract.buyerId, contract.sellerId ?? ''].filter((p) => p !== '');
     for (const ref of refs) {
-      if (linked.has(ref)) continue;
-      const a = await artifactsRepo.get(this.ctx.pool, ref);
-      if (a) rows.push(a);
+      if (linked.has(ref) || !isContentRef(ref)) continue;
+      for (const a of await artifactsRepo.uploadsOf(this.ctx.pool, ref)) if (a.contractId === null && parties.includes(a.uploadedBy)) rows.push(a);
     }
-    return rows;
+    return this.artifacts.visible(rows, caller).then((readable) => rows.filter((a) => readable.includes(a)));
   }
 
   /** Market ListVerificationReports when this market has it, else its latest report. */
