@@ -237,7 +237,10 @@ export interface UploadArtifactResponse {
   artifact:
     | Artifact
     | undefined;
-  /** False when the same bytes were stored before (metadata of the first upload is kept). */
+  /**
+   * False when this caller uploaded these bytes for this contract (or none) before: its earlier
+   * upload is returned. Another uploader's upload of the same bytes is never shown (per upload).
+   */
   created: boolean;
 }
 
@@ -5128,6 +5131,9 @@ export const VerifyCasefileResponse: MessageFns<VerifyCasefileResponse> = {
  *   operator → the operator only
  * Refused reads are PERMISSION_DENIED `access_denied`; a removed artifact's content is
  * FAILED_PRECONDITION `artifact_removed` (HTTP 451) with the reason in details.
+ * Artifact metadata (uploader, contract, access, parties, envelope) is per upload: the same bytes
+ * may have several uploads, and a read answers with the caller's own upload, else one it is a party
+ * of, else a public one (apps/registry/README.md). Takedown applies to the bytes, for every upload.
  */
 export type RegistryServiceService = typeof RegistryServiceService;
 export const RegistryServiceService = {
