@@ -197,7 +197,7 @@ export function part2Handlers(contracts: Map<string, marketV1.Contract>, id: (pr
         entries: [{ tag: req.tag ?? 'nlp', currency: 'CREDIT', count: 3, median: '90', p25: '85', p75: '95', min: '80', max: '100' }],
         window: req.window || marketV1Insights.InsightWindow.INSIGHT_WINDOW_ALL,
         asOf: req.asOf ?? now(),
-        includeSandbox: req.includeSandbox,
+        includeSandbox: req.includeSandbox ?? true,
       };
     },
     async getTaskTape(req: marketV1Insights.GetTaskTapeRequest) {

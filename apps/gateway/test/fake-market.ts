@@ -93,6 +93,7 @@ export async function startFakeMarket(): Promise<FakeMarket> {
           verificationMode: req.verificationMode || M.VerificationMode.VERIFICATION_MODE_BUYER,
           buyerPrivate: req.buyerPrivate,
           buyerAlias: req.buyerPrivate ? 'anon:fakealiasbuy' : undefined,
+          buyerAliasGeneration: 0,
           sandbox: false,
           verifierId: req.verifierId,
           listingId: req.listingId,

@@ -132,11 +132,12 @@ describe('GET /v1/recommendations/sellers/{seller_id}/contracts', () => {
 });
 
 describe('GET /v1/price-index', () => {
-  it('should default to window all without sandbox and map the entries', async () => {
+  // include_sandbox is no longer forced to false here: the market defaults it by environment (issue 13).
+  it('should default to window all, leave include_sandbox to the market and map the entries', async () => {
     const res = await get('/v1/price-index');
     expect(res.statusCode).toBe(200);
-    expect(h.market.lastCall('getPriceIndex').request).toEqual({ window: W.INSIGHT_WINDOW_ALL, includeSandbox: false });
-    expect(res.json()).toMatchObject({ window: 'all', include_sandbox: false, data: [{ tag: 'nlp', currency: 'CREDIT', count: 3, median: '90', p25: '85', p75: '95' }] });
+    expect(h.market.lastCall('getPriceIndex').request).toEqual({ window: W.INSIGHT_WINDOW_ALL });
+    expect(res.json()).toMatchObject({ window: 'all', include_sandbox: true, data: [{ tag: 'nlp', currency: 'CREDIT', count: 3, median: '90', p25: '85', p75: '95' }] });
   });
 
   it('should pass window, as_of, include_sandbox and tag', async () => {

@@ -578,8 +578,9 @@ describe('POST /v1/contracts/{contract_id}/verify', () => {
       verifier_id: buyer.agentId,
       verdict: 'pass',
       score: 0.92,
+      // As signed (issue 13): no `detail` key where none was sent (was `detail: null`).
       checks: [
-        { name: 'format', ok: true, detail: null },
+        { name: 'format', ok: true },
         { name: 'coverage', ok: false, detail: '39/40' },
       ],
       signature: 'c2ln',

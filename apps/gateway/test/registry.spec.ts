@@ -657,6 +657,7 @@ const contract = (over: Partial<marketV1.Contract> = {}): marketV1.Contract => {
     escrowStatus: marketV1.EscrowStatus.ESCROW_STATUS_NONE,
     createdAt: new Date(1_790_000_000_000),
     updatedAt: new Date(1_790_000_000_000),
+    buyerAliasGeneration: 0,
     ...over,
   } as marketV1.Contract;
   h.market.contracts.set(c.contractId, c);
@@ -679,14 +680,27 @@ describe('POST /v1/party_alias_tokens/mint', () => {
       signature: expect.any(String),
       signer_public_key: (await anonymous('GET', '/health')).json().exchange_public_key,
     });
+    // The buyer's current alias generation travels with the request (issue 13: no stale alias).
     expect(h.identity.calls.filter((x) => x.method === 'mintPartyAlias').at(-1)!.request).toEqual({
       contractId: c.contractId,
       role: identityV1.PartyRole.PARTY_ROLE_BUYER,
       agentId: alice.agentId,
+      generation: 0,
     });
     const again = await asOperator('POST', '/v1/party_alias_tokens/mint', { contract_id: c.contractId, role: 'buyer' });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(token);
+  });
+
+  it("should ask identity for the buyer alias of the contract's current generation (after a rotation)", async () => {
+    const c = contract({ buyerPrivate: true, buyerAlias: 'anon:rotatedaliasx', buyerAliasGeneration: 2 });
+    expect((await signed(alice, 'POST', '/v1/party_alias_tokens/mint', { contract_id: c.contractId, role: 'buyer' })).statusCode).toBe(201);
+    expect(h.identity.calls.filter((x) => x.method === 'mintPartyAlias').at(-1)!.request).toEqual({
+      contractId: c.contractId,
+      role: identityV1.PartyRole.PARTY_ROLE_BUYER,
+      agentId: alice.agentId,
+      generation: 2,
+    });
   });
 
   it('should refuse another agent (403 not_contract_party), a seller before the award (409) and an unknown contract (404)', async () => {

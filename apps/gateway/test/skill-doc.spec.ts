@@ -235,6 +235,15 @@ describe('GET /skill.md contracts section', () => {
   });
 });
 
+describe('GET /skill.md numbers in signed payloads', () => {
+  it('should state the JCS number rule with examples and give the Python canonicalizer and report signer', () => {
+    for (const text of ['`1.0` → `1`', '`0.90` → `0.9`', '`1e21` → `1e+21`', 'def jcs_number(x) -> str:', 'def canonical(v) -> str:', 'def sign_report(']) {
+      expect(skill).toContain(text);
+    }
+    expect(skill).not.toContain('integers only');
+  });
+});
+
 describe('GET /skill.md objects, artifacts and casefiles section', () => {
   it('should explain objects, artifacts, casefiles (with the offline CLI), aliases and the registry error codes', () => {
     for (const text of [

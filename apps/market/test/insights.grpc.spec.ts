@@ -237,6 +237,12 @@ describe('market insights (gRPC, seeded history)', () => {
       });
       // with the sandbox contract: 10, 20, 30, 40, 1000
       expect((await ask({ includeSandbox: true })).entries[0]).toEqual(row('px-a', 'CREDIT', 5, '10', '20', '30', '40', '1000'));
+      // not asked: this market runs in sandbox (EXCHANGE_ENV), so sandbox contracts count, as on the tape
+      const byDefault = await ask({ includeSandbox: undefined });
+      expect({ includeSandbox: byDefault.includeSandbox, first: byDefault.entries[0] }).toEqual({
+        includeSandbox: true,
+        first: row('px-a', 'CREDIT', 5, '10', '20', '30', '40', '1000'),
+      });
       // before the erroneous clear the corrected contract still counted: 10, 20, 30, 40, 500
       expect((await ask({ asOf: at(-45 * 60_000) })).entries[0]).toEqual(row('px-a', 'CREDIT', 5, '10', '20', '30', '40', '500'));
       // one contract counts in each of its tags

@@ -82,9 +82,18 @@ describe('market integrity (state, kill switches, enforcement, wallet controls)'
       ]);
     });
 
-    it('should go up one step at a time, down any number, audit every change and push halted to the wallet', async () => {
-      const skip = await grpcError(setState(IS.INTEGRITY_STATE_RESTRICTED));
-      expect(skip).toMatchObject({ grpcCode: status.FAILED_PRECONDITION, code: 'invalid_state', details: { current: 'normal', wanted: 'restricted' } });
+    it('should halt from normal in one call, audited, and push halted to the wallet', async () => {
+      const halted = await setState(IS.INTEGRITY_STATE_HALTED, 'emergency');
+      expect(halted.integrity).toMatchObject({ state: IS.INTEGRITY_STATE_HALTED, reason: 'emergency', setBy: 'operator:ops' });
+      expect(await walletControls()).toEqual({ readOnly: false, killSwitches: ['settlements'] });
+      const audit = await integrity.listIntegrityAudit({ action: 'state_changed', page: { limit: 1, cursor: '' } }, h.operator());
+      expect(audit.entries.map((e) => [e.subject, e.reason])).toEqual([['halted', 'emergency']]);
+      expect(JSON.parse(audit.entries[0].detailsJson)).toEqual({ before: 'normal', after: 'halted' });
+      await setState(IS.INTEGRITY_STATE_NORMAL, 'over');
+      expect(await walletControls()).toEqual({ readOnly: false, killSwitches: [] });
+    });
+
+    it('should go up step by step too, down any number, refuse the same state, audit every change', async () => {
       const same = await grpcError(setState(IS.INTEGRITY_STATE_NORMAL));
       expect(same).toMatchObject({ code: 'invalid_state', details: { current: 'normal', wanted: 'normal' } });
 

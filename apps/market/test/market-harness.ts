@@ -304,7 +304,9 @@ export async function openContract(
     contractInput({ budget: { amount: opts.budget ?? '100', currency: 'CREDIT' }, ...opts.contract }),
     h.as(buyer),
   );
-  const { offer } = await h.client.submitOffer(offerInput(contract!.contractId, { price: { amount: opts.price ?? '100', currency: 'CREDIT' } }), h.as(seller));
+  // An eta after the deadline is refused (invalid_eta): short-deadline contracts get eta = deadline.
+  const eta = new Date(Math.min(Date.now() + 12 * HOUR, contract!.deadline!.getTime()));
+  const { offer } = await h.client.submitOffer(offerInput(contract!.contractId, { price: { amount: opts.price ?? '100', currency: 'CREDIT' }, eta }), h.as(seller));
   return { buyer, seller, contract: contract!, offer: offer! };
 }
 

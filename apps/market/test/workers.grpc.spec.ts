@@ -96,7 +96,7 @@ describe('market saga recovery and deadline sweeper (gRPC, real wallet-ledger)',
     it('should expire an open contract past its deadline and reject its offers', async () => {
       const buyer = h.newAgent('buyer');
       const { contract } = await h.client.createContract(contractInput({ deadline: new Date(h.clock.now().getTime() + HOUR) }), h.as(buyer));
-      const { offer } = await h.client.submitOffer(offerInput(contract!.contractId), h.as(h.newAgent('seller')));
+      const { offer } = await h.client.submitOffer(offerInput(contract!.contractId, { eta: contract!.deadline }), h.as(h.newAgent('seller')));
       expect(await h.market.workers.sweep()).toBe(0);
       h.clock.advance(HOUR + 1000);
       expect(await h.market.workers.sweep()).toBeGreaterThanOrEqual(1);

@@ -3,7 +3,8 @@ import { CanonicalizationError } from './errors';
 /**
  * Canonical JSON "legacy v1" (DESIGN §3), used for every signature: object keys sorted by UTF-16
  * code units, no insignificant whitespace, strings and numbers printed exactly as JSON.stringify
- * prints them. For the values we sign this equals RFC 8785 (JCS).
+ * prints them. This is RFC 8785 (JCS), numbers included: ES Number::toString is JCS §3.2.2.3
+ * (1.0 → 1, 0.90 → 0.9), so a non-JS signer must print numbers that way (test/jcs-interop.spec.ts).
  *
  * Stricter than JSON.stringify, because a signer and a verifier must never disagree about what
  * was signed: undefined (anywhere, including object members), functions, symbols, bigint,

@@ -87,7 +87,7 @@ export interface ContractRecommendations {
 export interface PriceIndexParams {
   window?: PriceIndexWindow;
   asOf?: Date | string;
-  /** Default false. */
+  /** Default: true on a sandbox exchange, false on mainnet. */
   includeSandbox?: boolean;
   tag?: string;
 }
@@ -102,7 +102,7 @@ export interface PriceIndex {
 export interface TaskTapeParams {
   window?: TaskTapeWindow;
   asOf?: Date | string;
-  /** Default true. */
+  /** Default: true on a sandbox exchange, false on mainnet. */
   includeSandbox?: boolean;
 }
 

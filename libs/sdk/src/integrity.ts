@@ -40,7 +40,7 @@ export interface IntegrityAuditEntry {
 }
 
 export interface SetIntegrityStateInput extends Idempotent {
-  /** Up one step at a time, down any number (else 409 invalid_state). */
+  /** Any other state directly (an emergency halt is one call), up or down; the same state is 409 invalid_state. */
   state: IntegrityState;
   reason: string;
 }

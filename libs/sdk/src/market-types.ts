@@ -146,7 +146,8 @@ export interface VerificationReport {
   verifier_id: string;
   verdict: Verdict;
   score: number;
-  checks: Array<{ name: string; ok: boolean; detail: string | null }>;
+  /** Exactly as signed: `detail` is absent when the check was sent without it. */
+  checks: Array<{ name: string; ok: boolean; detail?: string }>;
   signature: string;
   created_at: string;
 }

@@ -159,7 +159,9 @@ export class MarketHttp extends WalletHttp {
     const seller = opts.seller ?? (await this.newAgent('seller'));
     if (opts.funds !== '0') await this.fund(buyer, opts.funds ?? '150');
     const contract = await this.openContract(buyer, opts.contract);
-    const offer = await this.submitOffer(seller, contract.contract_id, opts.price ?? '100');
+    // An eta after the deadline is refused (400 invalid_eta): short-deadline contracts get eta = deadline.
+    const eta = new Date(Math.min(Date.now() + 12 * HOUR, Date.parse(contract.deadline))).toISOString();
+    const offer = await this.submitOffer(seller, contract.contract_id, opts.price ?? '100', { eta });
     const awarded = await this.expectStatus(this.award(contract.contract_id, offer.offer_id), 200);
     return { buyer, seller, contract: awarded, offer, contractId: contract.contract_id as string };
   }

@@ -178,7 +178,7 @@ describe('GET /v1/recommendations/sellers/{seller_id}/contracts', () => {
 });
 
 describe('GET /v1/price-index', () => {
-  it('gives the clearing prices per tag with sandbox contracts only when asked', async () => {
+  it('gives the clearing prices per tag, sandbox contracts unless include_sandbox=false', async () => {
     const res = await m.expectStatus(m.op('GET', `/v1/price-index?tag=${TAG}&include_sandbox=true`), 200);
     expect(res).toEqual({
       window: 'all',
@@ -186,8 +186,11 @@ describe('GET /v1/price-index', () => {
       include_sandbox: true,
       data: [{ tag: TAG, currency: 'CREDIT', count: 1, median: '100', p25: '100', p75: '100', min: '100', max: '100' }],
     });
-    // every e2e contract is sandbox: the default (include_sandbox=false) leaves them out
-    expect((await m.expectStatus(m.as(settled.seller, 'GET', `/v1/price-index?tag=${TAG}`), 200)).data).toEqual([]);
+    // Every e2e contract is sandbox. Issue 13: on a sandbox exchange the default counts them (was
+    // left out by default); include_sandbox=false leaves them out.
+    const byDefault = await m.expectStatus(m.as(settled.seller, 'GET', `/v1/price-index?tag=${TAG}`), 200);
+    expect({ include_sandbox: byDefault.include_sandbox, data: byDefault.data }).toEqual({ include_sandbox: true, data: res.data });
+    expect((await m.expectStatus(m.as(settled.seller, 'GET', `/v1/price-index?tag=${TAG}&include_sandbox=false`), 200)).data).toEqual([]);
     expect((await m.expectStatus(m.op('GET', `/v1/price-index?window=1h&include_sandbox=true`), 200)).data.map((e: any) => e.tag)).toContain(TAG);
     const past = await m.expectStatus(m.op('GET', `/v1/price-index?include_sandbox=true&as_of=${encodeURIComponent(before)}`), 200);
     expect(past).toMatchObject({ as_of: before, data: [] });

@@ -210,7 +210,9 @@ export const PriceIndexQuery = Type.Object(
   {
     window: Type.Optional(StringEnum(PRICE_INDEX_WINDOWS, { default: 'all', description: 'Settlement time window before as_of (default all)' })),
     as_of: Type.Optional(AsOf),
-    include_sandbox: Type.Optional(Type.Boolean({ default: false, description: 'Count sandbox contracts too (default false)' })),
+    include_sandbox: Type.Optional(
+      Type.Boolean({ description: 'Count sandbox contracts; default true on a sandbox exchange, false on mainnet (as the task tape)' }),
+    ),
     tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, examples: ['nlp'] })),
   },
   { additionalProperties: false },
@@ -256,7 +258,9 @@ export const TaskTapeQuery = Type.Object(
   {
     window: Type.Optional(StringEnum(TASK_TAPE_WINDOWS, { default: 'all', description: 'Default all' })),
     as_of: Type.Optional(AsOf),
-    include_sandbox: Type.Optional(Type.Boolean({ default: true, description: 'Count sandbox contracts (default true)' })),
+    include_sandbox: Type.Optional(
+      Type.Boolean({ description: 'Count sandbox contracts; default true on a sandbox exchange, false on mainnet (as the price index)' }),
+    ),
   },
   { additionalProperties: false },
 );

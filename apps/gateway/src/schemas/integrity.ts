@@ -67,7 +67,8 @@ export type IntegritySnapshotJson = Static<typeof IntegritySnapshot>;
 export const SetIntegrityStateBody = Type.Object(
   {
     state: StringEnum(INTEGRITY_STATES, {
-      description: 'Up one step at a time (normal → elevated → restricted → halted), down any number; the same state again is 409 `invalid_state`',
+      description:
+        'Any other state, directly (normal → elevated → restricted → halted; normal → halted is one call), up or down; the same state again is 409 `invalid_state`',
     }),
     reason: IntegrityReason,
     idempotency_key: Key,

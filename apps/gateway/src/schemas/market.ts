@@ -244,7 +244,10 @@ export const SubmitOfferBody = Type.Object(
   {
     seller_id: Type.Optional({ ...AgentId, description: `The seller. ${partyNote('seller_id')}` }),
     price: { ...Money, description: 'In the budget currency (else 400 `currency_mismatch`), at most the budget (else 400 `price_exceeds_budget`)' },
-    eta: { ...Timestamp, description: 'When the result will be delivered; in the future (else 400 `invalid_eta`)' },
+    eta: {
+      ...Timestamp,
+      description: 'When the result will be delivered: in the future and not after the contract deadline (else 400 `invalid_eta`, the latter with `deadline`)',
+    },
     terms: Type.Optional(LongText('Free text (default "")', 0)),
     idempotency_key: Key,
   },
@@ -589,7 +592,7 @@ const reportExample = {
   verdict: 'pass',
   score: 0.92,
   checks: [
-    { name: 'format', ok: true, detail: null },
+    { name: 'format', ok: true },
     { name: 'coverage', ok: true, detail: '40/40' },
   ],
   signature: SIG,
@@ -604,7 +607,11 @@ export const VerificationReport = Type.Object(
     verdict: StringEnum(VERDICTS),
     score: Type.Number(),
     checks: Type.Array(
-      Type.Object({ name: Type.String(), ok: Type.Boolean(), detail: Nullable(Type.String()) }, { additionalProperties: false }),
+      Type.Object(
+        { name: Type.String(), ok: Type.Boolean(), detail: Type.Optional(Type.String({ description: 'Absent when the check was sent without it' })) },
+        { additionalProperties: false },
+      ),
+      { description: 'Exactly as signed: re-verify `signature` over canonical JSON of {verifier_id, result_id, verdict, score, checks}' },
     ),
     signature: Type.String(),
     created_at: Timestamp,

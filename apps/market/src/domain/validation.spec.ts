@@ -24,6 +24,14 @@ describe('validation', () => {
     expect(v.futureDeadline(new Date(now.getTime() + 1), now)).toEqual(new Date(now.getTime() + 1));
     expect(() => v.futureEta(undefined, now)).toThrow(expect.objectContaining({ code: 'invalid_eta' }));
   });
+  it('should refuse an eta after the contract deadline with invalid_eta naming the deadline', () => {
+    const deadline = new Date('2026-01-02T00:00:00.000Z');
+    expect(v.etaWithinDeadline(deadline, deadline)).toEqual(deadline);
+    expect(v.etaWithinDeadline(new Date(deadline.getTime() - 1), deadline)).toEqual(new Date(deadline.getTime() - 1));
+    expect(() => v.etaWithinDeadline(new Date(deadline.getTime() + 1), deadline)).toThrow(
+      expect.objectContaining({ code: 'invalid_eta', grpcCode: 3, details: { deadline: '2026-01-02T00:00:00.000Z' } }),
+    );
+  });
   it('should parse money as micro-units and refuse non-positive amounts', () => {
     expect(v.money('budget', { amount: '12.5', currency: 'CREDIT' })).toEqual({ amount: 12_500_000n, currency: 'CREDIT' });
     expect(() => v.money('budget', { amount: '0', currency: 'CREDIT' })).toThrow(expect.objectContaining({ code: 'invalid_amount' }));

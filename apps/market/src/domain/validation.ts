@@ -59,6 +59,18 @@ export function futureEta(value: Date | undefined, now: Date): Date {
   return value;
 }
 
+/**
+ * An offer promising delivery after the contract's deadline could never be met: 400 invalid_eta
+ * (the code of every refused eta), details `{deadline}`. An eta equal to the deadline is fine.
+ */
+export function etaWithinDeadline(eta: Date, deadline: Date): Date {
+  if (eta.getTime() > deadline.getTime()) {
+    const iso = deadline.toISOString();
+    throw errors.invalidArgument('invalid_eta', `eta must not be after the contract deadline ${iso}`, { deadline: iso });
+  }
+  return eta;
+}
+
 export function isIsoDuration(value: string): boolean {
   return ISO_DURATION.test(value);
 }

@@ -152,6 +152,7 @@ export function toProtoContract(c: Contract): marketV1.Contract {
     correctedAt: opt(c.correctedAt),
     correctionReceiptId: opt(c.correctionReceiptId),
     correctionReason: opt(c.correctionReason),
+    buyerAliasGeneration: c.buyerAliasGeneration,
   };
 }
 

@@ -21,7 +21,7 @@ import {
 import { computeReputation, REPUTATION_FORMULA } from './reputation';
 import { bestListing, referencePrice, sellerTags } from './seller-fit';
 import { computeVerifierReputation, VERIFIER_REPUTATION_FORMULA } from './verifier-reputation';
-import { DAY_MS, DEFAULT_WINDOW_DAYS, resolveAsOf, resolveWindowDays, windowStartOf, WINDOW_MS, type InsightWindowName } from './window';
+import { DAY_MS, DEFAULT_WINDOW_DAYS, resolveAsOf, resolveIncludeSandbox, resolveWindowDays, windowStartOf, WINDOW_MS, type InsightWindowName } from './window';
 
 const W = marketV1Insights.InsightWindow;
 
@@ -213,7 +213,8 @@ export class InsightsService {
     const asOf = resolveAsOf(req.asOf, this.ctx.clock());
     const tag = req.tag === undefined || req.tag === '' ? null : req.tag;
     if (tag !== null && !TAG.test(tag)) throw errors.invalidArgument('validation_failed', `tag must match ${TAG.source}`, { field: 'tag' });
-    const rows = await repo.clearingPrices(this.ctx.pool, { start: windowStartOf(asOf, WINDOW_MS[window]), asOf, includeSandbox: req.includeSandbox, tag });
+    const includeSandbox = resolveIncludeSandbox(req.includeSandbox, this.ctx.exchangeEnv);
+    const rows = await repo.clearingPrices(this.ctx.pool, { start: windowStartOf(asOf, WINDOW_MS[window]), asOf, includeSandbox, tag });
     return {
       entries: priceIndex(rows, tag).map((e) => ({
         tag: e.tag,
@@ -227,14 +228,14 @@ export class InsightsService {
       })),
       window: WINDOW_ENUM[window],
       asOf,
-      includeSandbox: req.includeSandbox,
+      includeSandbox,
     };
   }
 
   async getTaskTape(req: marketV1Insights.GetTaskTapeRequest): Promise<marketV1Insights.GetTaskTapeResponse> {
     const window = resolveWindow(req.window, ['all', '1h', '1d', '7d']);
     const asOf = resolveAsOf(req.asOf, this.ctx.clock());
-    const includeSandbox = req.includeSandbox ?? true;
+    const includeSandbox = resolveIncludeSandbox(req.includeSandbox, this.ctx.exchangeEnv);
     const t = await repo.tape(this.ctx.pool, { start: windowStartOf(asOf, WINDOW_MS[window]), asOf, includeSandbox });
     const figure = (rows: repo.TapeRow[]): marketV1Insights.TapeFigure => ({
       count: rows.reduce((n, r) => n + r.count, 0),

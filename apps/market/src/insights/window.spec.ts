@@ -1,4 +1,4 @@
-import { inWindow, resolveAsOf, resolveWindowDays, windowStartOf, WINDOW_MS } from './window';
+import { inWindow, resolveAsOf, resolveIncludeSandbox, resolveWindowDays, windowStartOf, WINDOW_MS } from './window';
 
 describe('insight windows', () => {
   const now = new Date('2026-01-10T12:00:00.000Z');
@@ -11,6 +11,14 @@ describe('insight windows', () => {
     expect(() => resolveAsOf(new Date(now.getTime() + 1), now)).toThrow(
       expect.objectContaining({ code: 'validation_failed', details: { field: 'as_of' } }),
     );
+  });
+
+  it('should default include_sandbox to true in sandbox and false on mainnet, and keep an explicit value', () => {
+    expect(resolveIncludeSandbox(undefined, 'sandbox')).toBe(true);
+    expect(resolveIncludeSandbox(undefined, 'mainnet')).toBe(false);
+    expect(resolveIncludeSandbox(undefined, undefined)).toBe(false);
+    expect(resolveIncludeSandbox(false, 'sandbox')).toBe(false);
+    expect(resolveIncludeSandbox(true, 'mainnet')).toBe(true);
   });
 
   it('should accept window_days 1–3650 (default 90) only', () => {

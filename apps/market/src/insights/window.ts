@@ -30,6 +30,15 @@ export function resolveAsOf(asOf: Date | undefined, now: Date): Date {
   return asOf;
 }
 
+/**
+ * include_sandbox of the price index and the task tape: as asked, else what the exchange is — a
+ * sandbox exchange has only sandbox contracts, so leaving them out would show nothing; on mainnet
+ * sandbox trades would distort real prices. Absent env = mainnet rules (MarketContext).
+ */
+export function resolveIncludeSandbox(value: boolean | undefined, exchangeEnv: 'sandbox' | 'mainnet' | undefined): boolean {
+  return value ?? exchangeEnv === 'sandbox';
+}
+
 /** window_days: 1–3650, default 90. */
 export function resolveWindowDays(value: number | undefined): number {
   if (value === undefined) return DEFAULT_WINDOW_DAYS;

@@ -20,7 +20,12 @@ describe('checkStateChange', () => {
     ['normal', 'elevated'],
     ['elevated', 'restricted'],
     ['restricted', 'halted'],
+    // Emergency: any higher state directly, in one call.
+    ['normal', 'restricted'],
+    ['normal', 'halted'],
+    ['elevated', 'halted'],
     ['halted', 'restricted'],
+    ['halted', 'elevated'],
     ['halted', 'normal'],
     ['restricted', 'normal'],
     ['elevated', 'normal'],
@@ -30,10 +35,9 @@ describe('checkStateChange', () => {
 
   it.each([
     ['normal', 'normal'],
+    ['elevated', 'elevated'],
+    ['restricted', 'restricted'],
     ['halted', 'halted'],
-    ['normal', 'restricted'],
-    ['normal', 'halted'],
-    ['elevated', 'halted'],
   ] as Array<[IntegrityStateName, IntegrityStateName]>)('should refuse %s → %s with invalid_state', (from, to) => {
     expect(() => checkStateChange(from, to)).toThrow(expect.objectContaining({ code: 'invalid_state', details: { current: from, wanted: to } }));
   });

@@ -42,13 +42,12 @@ export function isKillSwitchName(s: string): s is KillSwitchName {
 }
 
 /**
- * Up one step at a time (normal → elevated → restricted → halted), down any number of steps;
- * the same state again is 409 invalid_state, like skipping a step up.
+ * Any other state may be entered directly, up or down: an operator in an incident halts in one
+ * call (normal → halted), and lowering is free. Only the same state again is 409 invalid_state
+ * (a no-op change would write a misleading audit row).
  */
 export function checkStateChange(current: IntegrityStateName, wanted: IntegrityStateName): void {
-  const from = INTEGRITY_STATES.indexOf(current);
-  const to = INTEGRITY_STATES.indexOf(wanted);
-  if (to === from || to > from + 1) throw errors.invalidState('market integrity', current, wanted);
+  if (current === wanted) throw errors.invalidState('market integrity', current, wanted);
 }
 
 /** Which switch blocks which action (read_only blocks every one, see `enforcement`). */

@@ -276,6 +276,7 @@ export class MarketService {
         if (!c) throw notFound('contract', req.contractId);
         if (c.status !== 'open') throw errors.invalidState('contract', c.status, 'open');
         checkBeforeDeadline(c, now);
+        v.etaWithinDeadline(eta, c.deadline);
         if (sellerId === c.buyerId) throw errors.permissionDenied('self_dealing', 'the buyer cannot make an offer on its own contract');
         if (sellerId === c.verifierId) throw errors.permissionDenied('conflict_of_interest', "the contract's verifier cannot make an offer on it");
         await checkResaleOffer(client, c, sellerId);

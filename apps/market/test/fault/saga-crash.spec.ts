@@ -346,7 +346,7 @@ describe('market killed mid-saga (SIGKILL) and restarted', () => {
     await rig.fund(buyer.agentId, '100');
     await rig.startMarket({ MARKET_FAULT_INJECTION: 'release:after_refund', MARKET_SWEEP_INTERVAL_MS: '200', MARKET_AWARD_GRACE_MS: '0' });
     const c = await createContract(rig.market, buyer, { deadline: new Date(Date.now() + 3000) });
-    const offer = await submitOffer(rig.market, c.contractId, seller, '70');
+    const offer = await submitOffer(rig.market, c.contractId, seller, '70', c.deadline);
     await rig.market.awardOffer({ contractId: c.contractId, offerId: offer.offerId, idempotencyKey: '' }, OPERATOR);
     expect(await rig.balance(buyer.agentId)).toEqual({ available: C('30'), held: C('70') });
     // Nothing calls the market: its own sweeper expires the contract, refunds, and dies.

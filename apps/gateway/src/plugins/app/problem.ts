@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
+import { withValidationErrors } from './validation-problem';
 
 // RFC 9457 problem details: the one error body of the whole API (DESIGN §3).
 
@@ -35,7 +36,9 @@ export const problem = (status: number, code: string, detail: string, more: Omit
 
 const RESERVED = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id', 'errors']);
 
-export function problemBody(init: ProblemInit, requestId: string): Record<string, unknown> {
+export function problemBody(given: ProblemInit, requestId: string): Record<string, unknown> {
+  // Every validation_failed leaves with errors[] (validation-problem.ts), whichever layer raised it.
+  const init = withValidationErrors(given);
   const body: Record<string, unknown> = {
     type: PROBLEM_TYPE_BASE + init.code,
     title: STATUS_CODES[init.status] ?? 'Error',

@@ -129,9 +129,10 @@ export async function createContract(market: MarketClient, buyer: RigAgent, extr
   return res.contract!;
 }
 
-export async function submitOffer(market: MarketClient, contractId: string, seller: RigAgent, price: string): Promise<marketV1.Offer> {
+/** eta defaults to an hour from now; a contract with a nearer deadline needs an eta by then (else invalid_eta). */
+export async function submitOffer(market: MarketClient, contractId: string, seller: RigAgent, price: string, eta = new Date(Date.now() + 3_600_000)): Promise<marketV1.Offer> {
   const res = await market.submitOffer(
-    marketV1.SubmitOfferRequest.fromPartial({ contractId, sellerId: seller.agentId, price: { amount: price, currency: 'CREDIT' }, eta: new Date(Date.now() + 3_600_000) }),
+    marketV1.SubmitOfferRequest.fromPartial({ contractId, sellerId: seller.agentId, price: { amount: price, currency: 'CREDIT' }, eta }),
     asAgent(seller.agentId),
   );
   return res.offer!;

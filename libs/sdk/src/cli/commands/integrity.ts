@@ -39,7 +39,7 @@ export function addIntegrityCommand(program: Command, io: CliIo): void {
 
   integrity
     .command('set-state')
-    .description('move the market state (one step up at a time, any number down)')
+    .description('move the market state (any state directly: halting is one call)')
     .argument('<state>', STATES.join(' | '), oneOf(STATES, 'state'))
     .requiredOption(...REASON_OPTION)
     .option(...IDEMPOTENCY_OPTION)

@@ -161,7 +161,8 @@ const insightsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         summary: 'Read the price index (clearing prices per tag)',
         description:
           'Count, median, p25, p75, min and max of the awarded prices of contracts settled in the window, per tag and currency ' +
-          '(sorted by tag then currency). Sandbox contracts are left out unless `include_sandbox=true`. ' +
+          '(sorted by tag then currency). `include_sandbox` defaults to true on a sandbox exchange and false on mainnet (the ' +
+          'answer says which applied). ' +
           AS_OF_NOTE,
         security: SECURITY.operator_or_agent,
         querystring: PriceIndexQuery,
@@ -171,7 +172,7 @@ const insightsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     async (request) => {
       const q = request.query;
       const res = await insights.getPriceIndex(
-        { window: insightWindowFromJson(q.window), asOf: asOfFromJson(q.as_of), includeSandbox: q.include_sandbox ?? false, tag: q.tag },
+        { window: insightWindowFromJson(q.window), asOf: asOfFromJson(q.as_of), includeSandbox: q.include_sandbox, tag: q.tag },
         request.auth.callOptions,
       );
       return priceIndexToJson(res);
@@ -188,7 +189,7 @@ const insightsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         summary: 'Read the task tape (opened, awarded, settled)',
         description:
           'Counts and volume per currency of contracts opened (budgets), awarded (awarded prices) and settled (settled prices) in ' +
-          'the window. Sandbox contracts count unless `include_sandbox=false`. ' +
+          'the window. `include_sandbox` defaults to true on a sandbox exchange and false on mainnet, as for the price index. ' +
           AS_OF_NOTE,
         security: SECURITY.operator_or_agent,
         querystring: TaskTapeQuery,

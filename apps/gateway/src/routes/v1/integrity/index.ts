@@ -56,8 +56,9 @@ const integrityRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         summary: 'Change the market integrity state (operator)',
         description:
           OPERATOR_NOTE +
-          'Up one step at a time (normal → elevated → restricted → halted), down any number of steps. The same state again or a ' +
-          'skipped step up is 409 `invalid_state` (with `current` and `wanted`). ' +
+          'Any other state may be entered directly (normal → elevated → restricted → halted): an emergency halt is one call ' +
+          '(normal → halted); lowering is free. Each change is one audit row (`state_changed`, before/after). The same state ' +
+          'again is 409 `invalid_state` (with `current` and `wanted`). ' +
           IDEMPOTENCY_NOTE,
         security: SECURITY.operator,
         body: SetIntegrityStateBody,

@@ -36,6 +36,7 @@ const contract = (over: Partial<marketV1.Contract> = {}): marketV1.Contract => (
   createdAt: T,
   updatedAt: T,
   buyerPrivate: false,
+  buyerAliasGeneration: 0,
   sandbox: false,
   ...over,
 });
@@ -202,7 +203,8 @@ describe('resultToJson', () => {
 });
 
 describe('reportToJson and metricsToJson', () => {
-  it('should give a check without detail a null detail', () => {
+  // Was `detail: null` for a check without detail; issue 13: the checks come back exactly as signed.
+  it('should leave a check without detail without a detail key (as signed)', () => {
     const json = reportToJson({
       reportId: 'rpt_1',
       contractId: 'ctr_1',
@@ -214,7 +216,9 @@ describe('reportToJson and metricsToJson', () => {
       signature: 'sig',
       createdAt: T,
     });
-    expect(json).toMatchObject({ verdict: 'fail', score: 0.25, checks: [{ name: 'a', ok: false, detail: null }, { name: 'b', ok: true, detail: 'fine' }] });
+    expect(json).toMatchObject({ verdict: 'fail', score: 0.25 });
+    expect(json.checks).toEqual([{ name: 'a', ok: false }, { name: 'b', ok: true, detail: 'fine' }]);
+    expect(Object.keys(json.checks[0])).toEqual(['name', 'ok']);
   });
 
   it('should turn int64 strings into numbers and absent rates into null', () => {

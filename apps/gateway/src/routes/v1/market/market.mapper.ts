@@ -274,7 +274,9 @@ export function reportToJson(report: marketV1.VerificationReport | undefined): V
     verifier_id: r.verifierId,
     verdict: enumToJson(VERDICT, r.verdict, 'verdict'),
     score: r.score,
-    checks: r.checks.map((c) => ({ name: c.name, ok: c.ok, detail: orNull(c.detail) })),
+    // Exactly as signed: a check sent without `detail` has no `detail` key (a null would change the
+    // canonical JSON and the signature could not be re-verified from what this returns).
+    checks: r.checks.map((c) => (c.detail === undefined ? { name: c.name, ok: c.ok } : { name: c.name, ok: c.ok, detail: c.detail })),
     signature: r.signature,
     created_at: iso(r.createdAt, 'report created_at'),
   };

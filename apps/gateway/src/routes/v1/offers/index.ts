@@ -41,7 +41,7 @@ const offersRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         operationId: 'submitOffer',
         summary: 'Submit an offer on an open contract',
         description:
-          'Errors: 400 `invalid_eta` (not in the future), `currency_mismatch`, `price_exceeds_budget`; 403 `self_dealing` (the ' +
+          'Errors: 400 `invalid_eta` (not in the future, or after the contract deadline: `deadline` names it), `currency_mismatch`, `price_exceeds_budget`; 403 `self_dealing` (the ' +
           'buyer), `conflict_of_interest` (the contract’s verifier); 409 `offer_exists` (this seller has a submitted offer ' +
           'already), `invalid_state` (the contract is not open); 404 `contract_not_found`. ' +
           PARTY_ERRORS +

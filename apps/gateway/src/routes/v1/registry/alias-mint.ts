@@ -35,7 +35,8 @@ const aliasMintRoutes: FastifyPluginAsyncTypebox<{ exchangePublicKey: string | n
         summary: 'Mint a party alias token',
         description:
           'The alias (`anon:` + 12 base32 characters) of the agent holding `role` in the contract, as an exchange-signed token ' +
-          '{alias, contract_id, role}; minted once per (contract, role): 201, then 200 with the same token. Only that agent ' +
+          '{alias, contract_id, role}; minted once per (contract, role, alias generation): 201, then 200 with the same token. For ' +
+          '`buyer` it is always the current alias: after an operator rotation (`POST /v1/contracts/{id}/buyer-alias`) the new one. Only that agent ' +
           'or the operator (403 `not_contract_party`); `seller` needs an awarded contract (409 `invalid_state`). Errors: 404 ' +
           '`contract_not_found`.',
         security: SECURITY.operator_or_agent,
@@ -52,7 +53,10 @@ const aliasMintRoutes: FastifyPluginAsyncTypebox<{ exchangePublicKey: string | n
       if (auth.actingAgentId !== null && auth.actingAgentId !== agentId) {
         throw problem(403, 'not_contract_party', `only the contract's ${role} or the operator may mint its alias`);
       }
-      const minted = await identity.mintPartyAlias({ contractId: contract_id, role: ROLE_TO_PROTO[role], agentId }, auth.callOptions);
+      // The buyer's alias may have been rotated (POST …/buyer-alias): ask for the market's current
+      // generation, else identity would hand back the first (stale) alias.
+      const generation = role === 'buyer' ? contract.buyerAliasGeneration : undefined;
+      const minted = await identity.mintPartyAlias({ contractId: contract_id, role: ROLE_TO_PROTO[role], agentId, generation }, auth.callOptions);
       // Identity signed it with the exchange key, which this gateway publishes on /health.
       return reply.code(minted.created ? 201 : 200).send({
         object_id: minted.objectId,

@@ -242,8 +242,13 @@ export interface PriceIndexEntry {
 
 export interface GetPriceIndexRequest {
   window: InsightWindow;
-  asOf?: Date | undefined;
-  includeSandbox: boolean;
+  asOf?:
+    | Date
+    | undefined;
+  /** Absent: true when the exchange runs in sandbox, false on mainnet (the same default as the tape). */
+  includeSandbox?:
+    | boolean
+    | undefined;
   /** Only this tag, when set. */
   tag?: string | undefined;
 }
@@ -266,7 +271,7 @@ export interface GetTaskTapeRequest {
   asOf?:
     | Date
     | undefined;
-  /** Default true: the tape counts sandbox contracts unless asked not to. */
+  /** Absent: true when the exchange runs in sandbox, false on mainnet (the same default as the price index). */
   includeSandbox?: boolean | undefined;
 }
 
@@ -2506,7 +2511,7 @@ export const PriceIndexEntry: MessageFns<PriceIndexEntry> = {
 };
 
 function createBaseGetPriceIndexRequest(): GetPriceIndexRequest {
-  return { window: 0, asOf: undefined, includeSandbox: false, tag: undefined };
+  return { window: 0, asOf: undefined, includeSandbox: undefined, tag: undefined };
 }
 
 export const GetPriceIndexRequest: MessageFns<GetPriceIndexRequest> = {
@@ -2517,7 +2522,7 @@ export const GetPriceIndexRequest: MessageFns<GetPriceIndexRequest> = {
     if (message.asOf !== undefined) {
       Timestamp.encode(toTimestamp(message.asOf), writer.uint32(18).fork()).join();
     }
-    if (message.includeSandbox !== false) {
+    if (message.includeSandbox !== undefined) {
       writer.uint32(24).bool(message.includeSandbox);
     }
     if (message.tag !== undefined) {
@@ -2595,7 +2600,7 @@ export const GetPriceIndexRequest: MessageFns<GetPriceIndexRequest> = {
         ? globalThis.Boolean(object.includeSandbox)
         : isSet(object.include_sandbox)
         ? globalThis.Boolean(object.include_sandbox)
-        : false,
+        : undefined,
       tag: isSet(object.tag) ? globalThis.String(object.tag) : undefined,
     };
   },
@@ -2608,7 +2613,7 @@ export const GetPriceIndexRequest: MessageFns<GetPriceIndexRequest> = {
     if (message.asOf !== undefined) {
       obj.asOf = message.asOf.toISOString();
     }
-    if (message.includeSandbox !== false) {
+    if (message.includeSandbox !== undefined) {
       obj.includeSandbox = message.includeSandbox;
     }
     if (message.tag !== undefined) {
@@ -2624,7 +2629,7 @@ export const GetPriceIndexRequest: MessageFns<GetPriceIndexRequest> = {
     const message = createBaseGetPriceIndexRequest();
     message.window = object.window ?? 0;
     message.asOf = object.asOf ?? undefined;
-    message.includeSandbox = object.includeSandbox ?? false;
+    message.includeSandbox = object.includeSandbox ?? undefined;
     message.tag = object.tag ?? undefined;
     return message;
   },

@@ -595,7 +595,14 @@ export interface Contract {
   /** Erroneous clear: SETTLED → CORRECTED with compensating ledger entries and a new receipt. */
   correctedAt?: Date | undefined;
   correctionReceiptId?: string | undefined;
-  correctionReason?: string | undefined;
+  correctionReason?:
+    | string
+    | undefined;
+  /**
+   * Which of the buyer's aliases is current (0 = the first; each operator alias update adds one):
+   * what MintPartyAlias is asked for, so a minted buyer token is always the current alias.
+   */
+  buyerAliasGeneration: number;
 }
 
 /** One operator review per resale contract; decision_ref is its id ("rld_" + UUIDv7). */
@@ -1099,6 +1106,7 @@ function createBaseContract(): Contract {
     correctedAt: undefined,
     correctionReceiptId: undefined,
     correctionReason: undefined,
+    buyerAliasGeneration: 0,
   };
 }
 
@@ -1208,6 +1216,9 @@ export const Contract: MessageFns<Contract> = {
     }
     if (message.correctionReason !== undefined) {
       writer.uint32(282).string(message.correctionReason);
+    }
+    if (message.buyerAliasGeneration !== 0) {
+      writer.uint32(288).uint32(message.buyerAliasGeneration);
     }
     return writer;
   },
@@ -1505,6 +1516,14 @@ export const Contract: MessageFns<Contract> = {
             message.correctionReason = reader.string();
             continue;
           }
+          case 36: {
+            if (tag !== 288) {
+              break;
+            }
+
+            message.buyerAliasGeneration = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1662,6 +1681,11 @@ export const Contract: MessageFns<Contract> = {
         : isSet(object.correction_reason)
         ? globalThis.String(object.correction_reason)
         : undefined,
+      buyerAliasGeneration: isSet(object.buyerAliasGeneration)
+        ? globalThis.Number(object.buyerAliasGeneration)
+        : isSet(object.buyer_alias_generation)
+        ? globalThis.Number(object.buyer_alias_generation)
+        : 0,
     };
   },
 
@@ -1772,6 +1796,9 @@ export const Contract: MessageFns<Contract> = {
     if (message.correctionReason !== undefined) {
       obj.correctionReason = message.correctionReason;
     }
+    if (message.buyerAliasGeneration !== 0) {
+      obj.buyerAliasGeneration = Math.round(message.buyerAliasGeneration);
+    }
     return obj;
   },
 
@@ -1819,6 +1846,7 @@ export const Contract: MessageFns<Contract> = {
     message.correctedAt = object.correctedAt ?? undefined;
     message.correctionReceiptId = object.correctionReceiptId ?? undefined;
     message.correctionReason = object.correctionReason ?? undefined;
+    message.buyerAliasGeneration = object.buyerAliasGeneration ?? 0;
     return message;
   },
 };
