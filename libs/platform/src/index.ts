@@ -2,6 +2,7 @@ export { ConfigError, readConfig } from './config';
 export { createLogger, REDACTED_KEYS, type Logger } from './logger';
 export { asciiEscape, domainErrorStatus, internalErrorStatus, readErrorDetails } from './error-trailer';
 export { guardProcess, type ProcessGuardOptions } from './process-guard';
+export { ERROR_CODES, errorCodeInfo, renderErrorTable, type ErrorCode, type ErrorCodeInfo } from './error-codes';
 export { DomainError, ERROR_CODE_METADATA, ERROR_DETAILS_METADATA, ERROR_REPLAYED_METADATA, errors, isDomainError } from './errors';
 export {
   ACTOR_METADATA,

@@ -1,4 +1,4 @@
-import { errorInfoFromGrpc } from '@exchange/platform';
+import { errorCodeInfo, errorInfoFromGrpc } from '@exchange/platform';
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
@@ -59,9 +59,13 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   market_halted: 503,
 };
 
-/** `kill_switch:<name>` codes are 503 whatever gRPC status carried them. */
+/**
+ * The HTTP status of a listed code is the one the error list (@exchange/platform error-codes.ts,
+ * published in /skill.md) gives it, whatever gRPC status carried it; `kill_switch:<name>` is 503.
+ * Unlisted codes keep their gRPC status's mapping.
+ */
 function statusOfCode(code: string): number | undefined {
-  return STATUS_BY_CODE[code] ?? (code.startsWith('kill_switch:') ? 503 : undefined);
+  return errorCodeInfo(code)?.status ?? STATUS_BY_CODE[code] ?? (code.startsWith('kill_switch:') ? 503 : undefined);
 }
 
 /** 5xx causes whose message is never shown: the client gets a fixed code and sentence instead. */
