@@ -15,6 +15,8 @@ const R = registryV1;
 let h: Harness;
 let alice: TestAgent;
 let bob: TestAgent;
+/** Registered, party to nothing: what "any authenticated agent" may read (issue 13: reads need credentials). */
+let carol: TestAgent;
 const SIG = 'q3b1xB2p6oX0rVd8mW4m3z5cYVZ0k8w5Jm9T2Kc1cYb3oQm0d3n6eWfV3u2Hc1hY3l6r8wqQ0n2Xb8Qw3r5aAw==';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -24,6 +26,8 @@ beforeAll(async () => {
   bob = new TestAgent(uniqueAgentId('bob'));
   await registerAgent(h.app, alice);
   await registerAgent(h.app, bob);
+  carol = new TestAgent(uniqueAgentId('carol'));
+  await registerAgent(h.app, carol);
 });
 
 afterAll(async () => {
@@ -145,15 +149,19 @@ describe('GET /v1/objects/{object_id}', () => {
     partiesId = (await signed(alice, 'POST', '/v1/objects', { type: 'note', payload: { p: 'parties' }, signature: SIG, visibility: 'parties', parties: [bob.agentId] })).json().object_id;
   });
 
-  it('should serve a public object to an anonymous caller (no actor in metadata)', async () => {
-    const res = await anonymous('GET', `/v1/objects/${publicId}`);
+  it('should serve a public object to any authenticated agent, and nothing without credentials (401, registry not asked)', async () => {
+    const res = await signed(carol, 'GET', `/v1/objects/${publicId}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ object_id: publicId, payload: { p: 'public' } });
-    expect(h.registry.lastCall('getObject').ctx).toMatchObject({ actor: null, agentId: null });
+    expect(h.registry.lastCall('getObject').ctx).toMatchObject({ actor: `agent:${carol.agentId}`, agentId: carol.agentId });
+    const calls = h.registry.calls.length;
+    expectProblem(await anonymous('GET', `/v1/objects/${publicId}`), 401, 'unauthenticated');
+    expect(h.registry.calls.length).toBe(calls);
   });
 
-  it('should apply the parties visibility: 403 access_denied anonymous, 200 for a listed party and the operator', async () => {
-    expectProblem(await anonymous('GET', `/v1/objects/${partiesId}`), 403, 'access_denied');
+  it('should apply the parties visibility: 401 anonymous, 200 for a listed party and the operator, 403 access_denied for others', async () => {
+    expectProblem(await anonymous('GET', `/v1/objects/${partiesId}`), 401, 'unauthenticated');
+    expectProblem(await signed(carol, 'GET', `/v1/objects/${partiesId}`), 403, 'access_denied');
     expect((await signed(bob, 'GET', `/v1/objects/${partiesId}`)).statusCode).toBe(200);
     expect((await asOperator('GET', `/v1/objects/${partiesId}`)).statusCode).toBe(200);
     const stranger = new TestAgent(uniqueAgentId('stranger'));
@@ -162,11 +170,11 @@ describe('GET /v1/objects/{object_id}', () => {
   });
 
   it('should answer 404 object_not_found, and 400 for a malformed id', async () => {
-    expectProblem(await anonymous('GET', `/v1/objects/sha256:${'0'.repeat(64)}`), 404, 'object_not_found');
-    expectProblem(await anonymous('GET', '/v1/objects/not-an-id'), 400, 'validation_failed');
+    expectProblem(await signed(carol, 'GET', `/v1/objects/sha256:${'0'.repeat(64)}`), 404, 'object_not_found');
+    expectProblem(await signed(carol, 'GET', '/v1/objects/not-an-id'), 400, 'validation_failed');
   });
 
-  it('should still refuse a wrong agent signature on an optional-auth route (403)', async () => {
+  it('should refuse a wrong agent signature on a read of a public object (403)', async () => {
     const res = await h.app.inject({ method: 'GET', url: `/v1/objects/${publicId}`, headers: { ...alice.signedHeaders('GET', '/other') } });
     expectProblem(res, 403, 'agent_signature_invalid');
   });
@@ -174,7 +182,8 @@ describe('GET /v1/objects/{object_id}', () => {
 
 describe('GET /v1/objects', () => {
   it('should pass type, tag and the page, and list only what the caller may see', async () => {
-    const res = await anonymous('GET', '/v1/objects?type=note&limit=5');
+    expectProblem(await anonymous('GET', '/v1/objects?type=note&limit=5'), 401, 'unauthenticated');
+    const res = await signed(carol, 'GET', '/v1/objects?type=note&limit=5');
     expect(res.statusCode).toBe(200);
     expect(h.registry.lastCall<registryV1.ListObjectsRequest>('listObjects').request).toEqual({ page: { limit: 5, cursor: '' }, type: 'note', tag: undefined });
     const body = res.json();
@@ -350,7 +359,8 @@ describe('GET /v1/artifacts/{artifact_ref}', () => {
       ],
       next_cursor: null,
     });
-    expectProblem(await anonymous('GET', `/v1/artifacts/${ref}`), 403, 'access_denied');
+    expectProblem(await signed(carol, 'GET', `/v1/artifacts/${ref}`), 403, 'access_denied');
+    expectProblem(await anonymous('GET', `/v1/artifacts/${ref}`), 401, 'unauthenticated');
   });
 
   it('should answer 404 artifact_not_found', async () => {
@@ -366,7 +376,7 @@ describe('POST /v1/artifacts/{artifact_ref}/takedown', () => {
     const down = await asOperator('POST', `/v1/artifacts/${ref}/takedown`, { reason: 'DMCA notice 117' });
     expect(down.statusCode).toBe(200);
     expect(down.json()).toMatchObject({ artifact_ref: ref, status: 'removed', removed_reason: 'DMCA notice 117' });
-    const gone = await anonymous('GET', `/v1/artifacts/${ref}`);
+    const gone = await signed(carol, 'GET', `/v1/artifacts/${ref}`);
     const problemBody = expectProblem(gone, 451, 'artifact_removed');
     expect(problemBody.detail).toContain('DMCA notice 117');
     expect(problemBody.title).toBe('Unavailable For Legal Reasons');
@@ -375,7 +385,8 @@ describe('POST /v1/artifacts/{artifact_ref}/takedown', () => {
     const back = await asOperator('POST', `/v1/artifacts/${ref}/reinstate`, { reason: 'counter-notice' });
     expect(back.statusCode).toBe(200);
     expect(back.json()).toMatchObject({ status: 'active', removed_reason: null });
-    expect((await anonymous('GET', `/v1/artifacts/${ref}`)).rawPayload.equals(bytes)).toBe(true);
+    expect((await signed(carol, 'GET', `/v1/artifacts/${ref}`)).rawPayload.equals(bytes)).toBe(true);
+    expectProblem(await anonymous('GET', `/v1/artifacts/${ref}`), 401, 'unauthenticated');
   });
 });
 
@@ -426,7 +437,9 @@ describe('GET /v1/artifacts/{artifact_ref}/receipts', () => {
 describe('POST /v1/attestations/query', () => {
   it('should pass the filters (dates as timestamps) and answer a page of objects', async () => {
     await signed(alice, 'POST', '/v1/objects', { type: 'attestation', payload: { subject_ref: 'sha256:x', claim: 'good' }, signature: SIG });
-    const res = await anonymous('POST', '/v1/attestations/query', { subject_ref: 'sha256:x', from: '2026-01-01T00:00:00.000Z', limit: 3 });
+    const query = { subject_ref: 'sha256:x', from: '2026-01-01T00:00:00.000Z', limit: 3 };
+    expectProblem(await anonymous('POST', '/v1/attestations/query', query), 401, 'unauthenticated');
+    const res = await signed(carol, 'POST', '/v1/attestations/query', query);
     expect(res.statusCode).toBe(200);
     expect(h.registry.lastCall('queryAttestations').request).toEqual({
       subjectRef: 'sha256:x',
@@ -436,7 +449,7 @@ describe('POST /v1/attestations/query', () => {
       page: { limit: 3, cursor: '' },
     });
     expect(res.json().data.some((o: { type: string }) => o.type === 'attestation')).toBe(true);
-    expectProblem(await anonymous('POST', '/v1/attestations/query', { from: 'yesterday' }), 400, 'validation_failed');
+    expectProblem(await signed(carol, 'POST', '/v1/attestations/query', { from: 'yesterday' }), 400, 'validation_failed');
   });
 });
 
@@ -607,18 +620,19 @@ describe('GET /ui/casefile', () => {
 });
 
 describe('GET /v1/party_alias_tokens/{object_id}', () => {
-  it('should read a token publicly and refuse an object of another type (404)', async () => {
+  it('should read a token for any authenticated agent (401 without credentials) and refuse an object of another type (404)', async () => {
     const token: registryV1.RegistryObject = {
       objectId: `sha256:${'4'.repeat(64)}`, type: 'party_alias_token', payloadJson: '{"alias":"anon:abcdefghijkl","contract_id":"ctr_1","role":"buyer"}',
       signerAgentId: 'exchange', signature: 'sig', signerPublicKey: 'pub', visibility: R.Visibility.VISIBILITY_PUBLIC, parties: [], tags: [], createdAt: new Date(1_790_000_000_000),
     };
     h.registry.objects.set(token.objectId, token);
-    const res = await anonymous('GET', `/v1/party_alias_tokens/${token.objectId}`);
+    expectProblem(await anonymous('GET', `/v1/party_alias_tokens/${token.objectId}`), 401, 'unauthenticated');
+    const res = await signed(carol, 'GET', `/v1/party_alias_tokens/${token.objectId}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ object_id: token.objectId, type: 'party_alias_token', payload: { alias: 'anon:abcdefghijkl', contract_id: 'ctr_1', role: 'buyer' }, signer_agent_id: 'exchange' });
     expect(h.registry.lastCall('getObject').request).toEqual({ objectId: token.objectId, type: 'party_alias_token' });
     const note = (await signed(alice, 'POST', '/v1/objects', { type: 'note', payload: 'n', signature: SIG })).json().object_id;
-    expectProblem(await anonymous('GET', `/v1/party_alias_tokens/${note}`), 404, 'object_not_found');
+    expectProblem(await signed(carol, 'GET', `/v1/party_alias_tokens/${note}`), 404, 'object_not_found');
   });
 });
 

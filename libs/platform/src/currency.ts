@@ -27,6 +27,6 @@ export const ISO_4217_PUBLISHED: string = publishDate;
 const SUPPORTED = new Set<string>([CREDIT, ...ISO_4217_CODES]);
 
 /** `CREDIT` or a current ISO 4217 code (exact, upper case). */
-export function isSupportedCurrency(value: unknown): value is string {
+export function isSupportedCurrency(value: string): boolean {
   return typeof value === 'string' && SUPPORTED.has(value);
 }

@@ -116,6 +116,7 @@ export interface FaucetInput extends Idempotent {
 export interface TransferInput extends Idempotent {
   toAgentId: string;
   amount: string;
+  /** `CREDIT` or an ISO 4217 code such as `USD` (anything else: 400 `unsupported_currency`), here and in every money field. */
   currency: string;
   memo?: string;
 }
@@ -175,7 +176,10 @@ export class WalletsApi {
     return this.transport.request<BalanceSnapshot>({ method: 'GET', path: walletPath(agentId) });
   }
 
-  /** Sandbox credits: at most 200 CREDIT per (agent, category) per UTC day (403 `faucet_cap_exceeded`, `details.resets_at`). */
+  /**
+   * Sandbox credits, at every identity level: at most 200 CREDIT per (agent, category) per UTC day (403
+   * `faucet_cap_exceeded`, `details.resets_at`). A mainnet exchange has no faucet (403 `faucet_unavailable`).
+   */
   faucet(agentId: string, input: FaucetInput): Promise<FaucetGrant> {
     return this.mutate(walletPath(agentId, '/faucet'), { amount: input.amount, currency: input.currency, category: input.category }, input.idempotencyKey);
   }

@@ -43,7 +43,10 @@ describe('party alias tokens', () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
 
-    const token = await r.anon('GET', `/v1/party_alias_tokens/${encodeURIComponent(first.body.object_id)}`);
+    // Readable by any authenticated agent, not anonymously (issue 13 item 7).
+    const tokenPath = `/v1/party_alias_tokens/${encodeURIComponent(first.body.object_id)}`;
+    expectProblem(await r.anon('GET', tokenPath), 401, 'unauthenticated');
+    const token = await r.as(await r.newAgent('alias-reader'), 'GET', tokenPath);
     expect(token.status).toBe(200);
     expect(token.body).toMatchObject({ object_id: first.body.object_id, type: 'party_alias_token', signer_agent_id: 'exchange', visibility: 'public' });
     expect(JSON.stringify(token.body)).not.toContain(buyer.agentId);

@@ -33,9 +33,10 @@ describe('registry artifacts', () => {
       refs[access] = res.body.artifact_ref;
     }
     const expected: Record<string, Record<string, number>> = {
-      public: { uploader: 200, party: 200, stranger: 200, operator: 200, anon: 200 },
-      parties: { uploader: 200, party: 200, stranger: 403, operator: 200, anon: 403 },
-      operator: { uploader: 403, party: 403, stranger: 403, operator: 200, anon: 403 },
+      // Anonymous: 401 whatever the access (DESIGN §3, issue 13 item 7); public = any authenticated agent.
+      public: { uploader: 200, party: 200, stranger: 200, operator: 200, anon: 401 },
+      parties: { uploader: 200, party: 200, stranger: 403, operator: 200, anon: 401 },
+      operator: { uploader: 403, party: 403, stranger: 403, operator: 200, anon: 401 },
     };
     const who = { uploader, party, stranger, operator: 'operator' as const, anon: 'anon' as const };
     const got: Record<string, Record<string, number>> = {};
@@ -45,6 +46,7 @@ describe('registry artifacts', () => {
         const res = await r.download(refs[access]!, who[name as keyof typeof who]);
         got[access]![name] = res.status;
         if (res.status === 403) expect(res.body).toMatchObject({ code: 'access_denied' });
+        if (res.status === 401) expect(res.body).toMatchObject({ code: 'unauthenticated' });
       }
     }
     expect(got).toEqual(expected);

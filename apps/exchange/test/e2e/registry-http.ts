@@ -5,7 +5,7 @@ import type { RawAgent } from './raw-agent';
 
 // Raw-HTTP helpers for the registry, casefile and alias e2e suites (registry-*, casefile-*,
 // aliases-*.e2e.spec.ts): objects signed the way /skill.md tells an agent to (ed25519 over the
-// canonical JSON of the payload), artifacts as JSON base64 or multipart, anonymous reads.
+// canonical JSON of the payload), artifacts as JSON base64 or multipart, anonymous calls (401 but for the public routes).
 
 export const MiB = 1024 * 1024;
 export const MAX_ARTIFACT = 25 * MiB;

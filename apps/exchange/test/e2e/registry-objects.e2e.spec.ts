@@ -5,7 +5,7 @@ import { bootStack, type Stack } from './stack';
 
 // Signed objects through the gateway: forged, changed, mis-attributed and revoked-key signatures
 // are refused with clear codes; access per visibility for the signer, a listed party, a
-// stranger, the operator and an anonymous caller.
+// stranger, the operator and an anonymous caller (always 401: DESIGN §3, issue 13 item 7).
 
 let stack: Stack;
 let r: RegistryHttp;
@@ -87,9 +87,9 @@ describe('registry objects: access by visibility', () => {
       return r.as({ signer, party, stranger }[who], 'GET', path);
     };
     const expected: Record<string, Record<string, number>> = {
-      public: { signer: 200, party: 200, stranger: 200, operator: 200, anon: 200 },
-      parties: { signer: 200, party: 200, stranger: 403, operator: 200, anon: 403 },
-      operator: { signer: 403, party: 403, stranger: 403, operator: 200, anon: 403 },
+      public: { signer: 200, party: 200, stranger: 200, operator: 200, anon: 401 },
+      parties: { signer: 200, party: 200, stranger: 403, operator: 200, anon: 401 },
+      operator: { signer: 403, party: 403, stranger: 403, operator: 200, anon: 401 },
     };
     const got: Record<string, Record<string, number>> = {};
     for (const visibility of Object.keys(expected)) {
@@ -98,6 +98,7 @@ describe('registry objects: access by visibility', () => {
         const res = await get(who as 'signer', ids[visibility]!);
         got[visibility]![who] = res.status;
         if (res.status === 403) expectProblem(res, 403, 'access_denied');
+        if (res.status === 401) expectProblem(res, 401, 'unauthenticated');
         if (res.status === 200) expect(res.body.object_id).toBe(ids[visibility]);
       }
     }
@@ -109,6 +110,7 @@ describe('registry objects: access by visibility', () => {
     expect(await listedBy(r.as(stranger, 'GET', '/v1/objects?tag=matrix&limit=200'))).toEqual(['public']);
     expect(await listedBy(r.as(party, 'GET', '/v1/objects?tag=matrix&limit=200'))).toEqual(['parties', 'public']);
     expect(await listedBy(r.op('GET', '/v1/objects?tag=matrix&limit=200'))).toEqual(['operator', 'parties', 'public']);
+    expectProblem(await r.anon('GET', '/v1/objects?tag=matrix&limit=200'), 401, 'unauthenticated');
     expectProblem(await r.op('GET', `/v1/objects/${encodeURIComponent('sha256:' + '0'.repeat(64))}`), 404, 'object_not_found');
   });
 });

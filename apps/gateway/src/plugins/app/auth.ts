@@ -17,8 +17,10 @@ import { AGENT_ID_REGEX } from '../../schemas/common';
 import { HttpProblem, problem } from './problem';
 
 // Who is calling (DESIGN §3 "Authentication" and "Acting agent"). Each route declares its mode
-// in `config.auth`; a route without one is operator-only (fail closed), except the swagger-ui
-// routes under /api-reference which are public.
+// in `config.auth`; a route without one is operator-only (fail closed). Only the routes of
+// PUBLIC_ROUTES (and swagger-ui under /api-reference) can be reached without credentials: a route
+// declaring `public`/`optional` that is not listed, or whose OpenAPI `security` does not say the
+// same, stops the gateway at start (onRoute below).
 //   onRequest:     an IP past its failed-authentication budget → 429 before any work; bearer
 //                  token (401 missing / 403 wrong) or the agent signature headers' shape;
 //   preValidation: agent signature verified by identity over the raw body, then its nonce
@@ -26,10 +28,55 @@ import { HttpProblem, problem } from './problem';
 // Every authentication failure counts against the client IP (never the claimed agent).
 
 /**
- * `optional`: without credentials the request is anonymous (public registry reads); with them it
- * is authenticated exactly as `operator_or_agent`.
+ * `optional`: without credentials the request is anonymous; with them it is authenticated exactly
+ * as `operator_or_agent` (the casefile verifier: an authenticated caller is outside the anonymous
+ * budget). `public` and `optional` are only for the routes of PUBLIC_ROUTES.
  */
 export type AuthMode = 'public' | 'operator' | 'operator_or_agent' | 'optional';
+
+/**
+ * The whole list of routes reachable without credentials (DESIGN §3), as `METHOD url`; HEAD counts
+ * as GET. Everything else needs the operator token or an agent signature (missing → 401).
+ */
+export const PUBLIC_ROUTES: ReadonlyMap<string, 'public' | 'optional'> = new Map([
+  ['GET /health', 'public'],
+  ['GET /skill.md', 'public'],
+  ['GET /quickstart.md', 'public'],
+  ['GET /openapi.json', 'public'],
+  ['GET /.well-known/ucp', 'public'],
+  ['GET /ui/casefile', 'public'],
+  ['POST /ui/casefile/verify', 'public'],
+  ['POST /v1/casefiles/verify', 'optional'],
+]);
+
+/** The page and assets of swagger-ui (registered before this plugin; GET/HEAD only). */
+const API_REFERENCE = /^\/api-reference(?:\/|$)/;
+
+/** How `method url` may be reached without credentials, or null when it may not. */
+export function publicAccess(method: string, url: string | undefined): 'public' | 'optional' | null {
+  if (url === undefined) return null;
+  const verb = method === 'HEAD' ? 'GET' : method;
+  if (verb === 'GET' && API_REFERENCE.test(url)) return 'public';
+  return PUBLIC_ROUTES.get(`${verb} ${url}`) ?? null;
+}
+
+type SecurityRequirement = Record<string, unknown>;
+
+/**
+ * Why a route's declaration contradicts the allow-list, or null when it agrees: a `public` or
+ * `optional` route must be listed with that mode, a listed route must declare it, and the OpenAPI
+ * `security` must offer anonymous access (`[]` or a `{}` entry) exactly on listed routes.
+ */
+export function routeAuthMismatch(method: string, url: string, auth: AuthMode | undefined, security: SecurityRequirement[] | undefined, hidden: boolean): string | null {
+  const listed = publicAccess(method, url);
+  const declaredOpen = auth === 'public' || auth === 'optional';
+  if (declaredOpen && listed !== auth) return `declares auth '${auth}' but PUBLIC_ROUTES ${listed ? `lists it as '${listed}'` : 'does not list it'}`;
+  if (!declaredOpen && listed) return `is listed in PUBLIC_ROUTES as '${listed}' but declares auth '${auth ?? 'operator'}'`;
+  if (hidden || security === undefined) return listed || hidden ? null : 'has no OpenAPI security (every documented route must say who may call it)';
+  const anonymousInDoc = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
+  if (anonymousInDoc !== (listed !== null)) return listed ? 'is public but its OpenAPI security requires credentials' : 'requires credentials but its OpenAPI security allows anonymous calls';
+  return null;
+}
 
 export interface AuthContext {
   kind: 'anonymous' | 'operator' | 'agent';
@@ -82,9 +129,11 @@ export interface AuthOptions {
 
 function routeMode(request: FastifyRequest): AuthMode {
   if (request.is404) return 'public';
+  // Open only when listed; a declaration alone never opens a route (checked at start as well).
+  const listed = publicAccess(request.method, request.routeOptions.url);
+  if (listed) return listed;
   const declared = request.routeOptions.config.auth;
-  if (declared) return declared;
-  return request.routeOptions.url?.startsWith('/api-reference') ? 'public' : 'operator';
+  return declared === 'operator_or_agent' ? declared : 'operator';
 }
 
 function bearerToken(header: string | undefined): string | null | undefined {
@@ -158,6 +207,16 @@ export default fp<AuthOptions>(
     };
 
     fastify.decorateRequest('auth', null as unknown as AuthContext);
+
+    // Default deny, enforced where routes are declared: a contradiction stops the gateway at start.
+    fastify.addHook('onRoute', (route) => {
+      const schema = route.schema as { security?: SecurityRequirement[]; hide?: boolean } | undefined;
+      const config = route.config as { auth?: AuthMode } | undefined;
+      for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+        const why = routeAuthMismatch(method, route.url, config?.auth, schema?.security, schema?.hide === true);
+        if (why) throw new Error(`route ${method} ${route.url} ${why}`);
+      }
+    });
 
     fastify.decorate('verifyStreamedBodySignature', async (request: FastifyRequest, bodySha256Hex: string) => {
       const signed = (request as WithPending)[pendingSignature];

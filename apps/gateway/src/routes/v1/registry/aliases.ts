@@ -15,16 +15,17 @@ const aliasReadRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get(
     '/party_alias_tokens/:object_id',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'operator_or_agent' },
       schema: {
         tags: ALIAS_TAGS,
         operationId: 'getPartyAliasToken',
         summary: 'Read a party alias token',
         description:
           'The exchange-signed registry object of type `party_alias_token` (payload {alias, contract_id, role}; ' +
-          '`signer_agent_id` `exchange`, signature by the exchange key over canonical JSON of the payload). Public. Errors: ' +
+          '`signer_agent_id` `exchange`, signature by the exchange key over canonical JSON of the payload). Readable by any ' +
+          'authenticated agent (no credentials → 401). Errors: ' +
           '404 `object_not_found` (also for an object of another type).',
-        security: SECURITY.optional,
+        security: SECURITY.operator_or_agent,
         params: ObjectParams,
         response: { 200: RegistryObject, ...READ_ERRORS },
       },

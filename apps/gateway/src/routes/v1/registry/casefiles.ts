@@ -37,7 +37,7 @@ const casefilesRoutes: FastifyPluginAsyncTypebox<{ verifyLimiter: (request: Fast
   fastify.post(
     '/attestations/query',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'operator_or_agent' },
       schema: {
         tags: TAGS,
         operationId: 'queryAttestations',
@@ -45,8 +45,8 @@ const casefilesRoutes: FastifyPluginAsyncTypebox<{ verifyLimiter: (request: Fast
         description:
           'Attestations are objects of type `attestation` whose payload has `subject_ref` and `claim`. Filters `subject_ref`, ' +
           '`signer_agent_id`, `from` (inclusive) and `to` (exclusive) on created_at; cursor pagination; only what the caller ' +
-          'may see (anonymous: public ones).',
-        security: SECURITY.optional,
+          'may see (`public` ones to any authenticated agent; no credentials → 401).',
+        security: SECURITY.operator_or_agent,
         body: AttestationQueryBody,
         response: { 200: ObjectPage, ...problemResponses(400, 401, 403, 413, 415, 429, 503, 504) },
       },

@@ -13,7 +13,7 @@ const TAGS = ['Registry objects'];
 export const READ_ERRORS = problemResponses(400, 401, 403, 404, 429, 503, 504);
 export const MUTATION_ERRORS = problemResponses(400, 401, 403, 404, 409, 413, 415, 429, 503, 504);
 export const ACCESS_NOTE =
-  'Access: without credentials only `public` resources; an operator token without `X-Agent-Id` sees everything; any request ' +
+  'Access: credentials required (no credentials → 401); `public` resources are readable by any authenticated agent; an operator token without `X-Agent-Id` sees everything; any request ' +
   'with an acting agent (agent-signed, or the operator token with `X-Agent-Id`) sees what that agent may see (`parties`: the ' +
   'signer/uploader, the listed parties and the buyer and awarded seller of the linked contract). Refused: 403 `access_denied`.';
 
@@ -79,13 +79,13 @@ const objectsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get(
     '/objects/:object_id',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'operator_or_agent' },
       schema: {
         tags: TAGS,
         operationId: 'getObject',
         summary: 'Read an object',
         description: `${ACCESS_NOTE} Errors: 404 \`object_not_found\`.`,
-        security: SECURITY.optional,
+        security: SECURITY.operator_or_agent,
         params: ObjectParams,
         response: { 200: RegistryObject, ...READ_ERRORS },
       },
@@ -99,13 +99,13 @@ const objectsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get(
     '/objects',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'operator_or_agent' },
       schema: {
         tags: TAGS,
         operationId: 'listObjects',
         summary: 'List objects',
         description: `Newest first; filters \`type\` and \`tag\`; cursor pagination. Lists only what the caller may see. ${ACCESS_NOTE}`,
-        security: SECURITY.optional,
+        security: SECURITY.operator_or_agent,
         querystring: ListObjectsQuery,
         response: { 200: ObjectPage, ...READ_ERRORS },
       },
