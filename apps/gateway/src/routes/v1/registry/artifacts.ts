@@ -44,7 +44,9 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
           'JSON (`content_base64` + metadata) or `multipart/form-data` (the form fields first, then one part `file`; ' +
           '`parties` and `recipient_key_ids` repeated or as JSON arrays, `envelope` as JSON text or flattened as ' +
           '`algorithm`/`recipient_key_ids`/`nonce`). At most 25 MiB of content (413 `payload_too_large`); empty content is ' +
-          '400. Content addressed: the same bytes again answer 200 with the first upload’s metadata. `contract_id` must exist ' +
+          '400. `artifact_ref` is the sha256 of the bytes, but access, parties, contract and uploader are per upload: bytes another ' +
+          'agent already uploaded are your own upload (201, your metadata only); the same bytes again from you for the same ' +
+          '`contract_id` (or none) answer 200 with your earlier upload. `contract_id` must exist ' +
           '(404 `contract_not_found`) and the uploader must be its buyer or awarded seller (403 `not_contract_party`) unless ' +
           'an operator uploads. An agent signs multipart bodies like any other: sha256 of the raw body bytes. Nothing is ' +
           'stored or visible before the request is authenticated (a refused signature leaves nothing behind). No body or ' +
@@ -71,16 +73,17 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
   fastify.get(
     '/artifacts/:artifact_ref',
     {
-      config: { auth: 'operator_or_agent' },
+      config: { auth: 'optional' },
       schema: {
         tags: TAGS,
         operationId: 'downloadArtifact',
         summary: 'Download an artifact’s bytes',
         description:
-          `The bytes with \`Content-Type\` = media_type, \`Content-Length\`, \`ETag\` "sha256:…" and \`X-Artifact-Ref\`. A removed ` +
+          `The bytes with \`Content-Type\` = media_type, \`Content-Length\`, \`ETag\` "sha256:…" and \`X-Artifact-Ref\`. When the ` +
+          `same bytes were uploaded several times, the upload read is your own, else one you are a party of, else a public one. A removed ` +
           `artifact is 451 \`artifact_removed\` (the reason in \`detail\`). A download by an acting agent writes an ` +
           `exchange-signed delivery receipt. ${ACCESS_NOTE} Errors: 404 \`artifact_not_found\`.`,
-        security: SECURITY.operator_or_agent,
+        security: SECURITY.optional,
         params: ArtifactParams,
         response: {
           200: Type.Unsafe({ description: 'The artifact bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }),
@@ -107,13 +110,13 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
   fastify.get(
     '/artifacts/:artifact_ref/envelope',
     {
-      config: { auth: 'operator_or_agent' },
+      config: { auth: 'optional' },
       schema: {
         tags: TAGS,
         operationId: 'getArtifactEnvelope',
         summary: 'Read an artifact’s encryption envelope',
         description: `Same access rule as the content. Errors: 404 \`artifact_not_found\`, 404 \`envelope_not_found\` when it has none. ${ACCESS_NOTE}`,
-        security: SECURITY.operator_or_agent,
+        security: SECURITY.optional,
         params: ArtifactParams,
         response: { 200: ArtifactEnvelope, ...problemResponses(400, 401, 403, 404, 429, 451, 503, 504) },
       },
@@ -164,7 +167,7 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
         summary: 'List an artifact’s delivery receipts',
         description:
           'Oldest first; cursor pagination. Each is signed by the exchange key over canonical JSON of the other fields ' +
-          '(`delivered_at` RFC 3339). Readable by the operator, the uploader and the parties (else 403 `access_denied`). ' +
+          '(`delivered_at` RFC 3339). The receipts of the uploads you are the uploader or a party of (the operator: all; else 403 `access_denied`). ' +
           'Errors: 404 `artifact_not_found`.',
         security: SECURITY.operator_or_agent,
         params: ArtifactParams,
@@ -189,7 +192,7 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
           summary: action === 'takedown' ? 'Take an artifact down (operator)' : 'Reinstate a removed artifact (operator)',
           description:
             (action === 'takedown'
-              ? 'Downloads then answer 451 `artifact_removed` with the reason; metadata stays readable. '
+              ? 'Removes the content for every upload of these bytes: downloads then answer 451 `artifact_removed` with the reason; metadata stays readable. '
               : 'The content is downloadable again. ') +
             'Audited (operator, reason, time) and published as an event. ' +
             (action === 'takedown' ? 'An artifact already removed' : 'An active artifact') +
