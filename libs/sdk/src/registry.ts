@@ -388,7 +388,7 @@ export class AliasesApi {
     return this.transport.request<PartyAliasToken>({ method: 'POST', path: '/v1/party_alias_tokens/mint', body: { contract_id: input.contractId, role: input.role } });
   }
 
-  /** GET /v1/party_alias_tokens/{object_id}: the token object (public). */
+  /** GET /v1/party_alias_tokens/{object_id}: the token object (readable by any authenticated caller; none without credentials). */
   get(objectId: string): Promise<RegistryObject<Record<string, unknown>>> {
     return this.transport.request<RegistryObject<Record<string, unknown>>>({ method: 'GET', path: `/v1/party_alias_tokens/${pathSegment(objectId)}` });
   }
