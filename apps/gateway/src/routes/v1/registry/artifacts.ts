@@ -73,7 +73,7 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
   fastify.get(
     '/artifacts/:artifact_ref',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'operator_or_agent' },
       schema: {
         tags: TAGS,
         operationId: 'downloadArtifact',
@@ -83,7 +83,7 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
           `same bytes were uploaded several times, the upload read is your own, else one you are a party of, else a public one. A removed ` +
           `artifact is 451 \`artifact_removed\` (the reason in \`detail\`). A download by an acting agent writes an ` +
           `exchange-signed delivery receipt. ${ACCESS_NOTE} Errors: 404 \`artifact_not_found\`.`,
-        security: SECURITY.optional,
+        security: SECURITY.operator_or_agent,
         params: ArtifactParams,
         response: {
           200: Type.Unsafe({ description: 'The artifact bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }),
@@ -110,13 +110,13 @@ const artifactsRoutes: FastifyPluginAsyncTypebox<{ maxBytes: number }> = async (
   fastify.get(
     '/artifacts/:artifact_ref/envelope',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'operator_or_agent' },
       schema: {
         tags: TAGS,
         operationId: 'getArtifactEnvelope',
         summary: 'Read an artifact’s encryption envelope',
         description: `Same access rule as the content. Errors: 404 \`artifact_not_found\`, 404 \`envelope_not_found\` when it has none. ${ACCESS_NOTE}`,
-        security: SECURITY.optional,
+        security: SECURITY.operator_or_agent,
         params: ArtifactParams,
         response: { 200: ArtifactEnvelope, ...problemResponses(400, 401, 403, 404, 429, 451, 503, 504) },
       },
