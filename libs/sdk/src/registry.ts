@@ -175,7 +175,11 @@ function multipartBody(fields: Array<[string, string]>, file: { name: string; fi
 export class ArtifactsApi {
   constructor(private readonly transport: Transport) {}
 
-  /** POST /v1/artifacts (≤ 25 MiB; larger → 413 payload_too_large): 201, or 200 when the bytes existed. */
+  /**
+   * POST /v1/artifacts (≤ 25 MiB; larger → 413 payload_too_large): 201 with this upload's metadata —
+   * also when another agent uploaded the same bytes (access is per upload) — or 200 with your earlier
+   * upload when you sent the same bytes for the same contract (or none) before.
+   */
   async upload(input: UploadArtifactInput): Promise<Artifact> {
     const bytes = await collect(input.content);
     const envelope = input.envelope && {
@@ -206,7 +210,7 @@ export class ArtifactsApi {
     return this.transport.request<Artifact>({ method: 'POST', path: '/v1/artifacts', rawBody });
   }
 
-  /** GET /v1/artifacts/{ref}: the bytes (451 artifact_removed, 403 access_denied). A party's download writes a delivery receipt. */
+  /** GET /v1/artifacts/{ref}: the bytes, through your own upload, else one you are a party of, else a public one (451 artifact_removed, 403 access_denied). A party's download writes a delivery receipt. */
   async download(artifactRef: string): Promise<ArtifactDownload> {
     const res = await this.transport.sendBytes({ method: 'GET', path: `/v1/artifacts/${pathSegment(artifactRef)}` });
     const etag = res.headers.get('etag');
@@ -240,7 +244,7 @@ export class ArtifactsApi {
     });
   }
 
-  /** GET /v1/artifacts/{ref}/receipts: delivery receipts (operator, uploader or parties). */
+  /** GET /v1/artifacts/{ref}/receipts: delivery receipts of the uploads you uploaded or are a party of (the operator: all). */
   receipts(artifactRef: string, params: PageParams = {}): Promise<Page<DeliveryReceipt>> {
     return this.transport.request<Page<DeliveryReceipt>>({
       method: 'GET',
