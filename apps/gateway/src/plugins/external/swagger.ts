@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
+import { factorComponents } from './openapi-components';
 
 // OpenAPI 3.1 from the route schemas. Registered before any route so every one is discovered.
 
@@ -82,7 +83,8 @@ export default fp<SwaggerOptions>(
       transformObject: (document) => {
         if (!('openapiObject' in document)) return document.swaggerObject;
         const { openapiObject } = document;
-        return { ...openapiObject, paths: { ...openapiObject.paths, '/api-reference': API_REFERENCE_PATH } } as typeof openapiObject;
+        const withReference = { ...openapiObject, paths: { ...openapiObject.paths, '/api-reference': API_REFERENCE_PATH } };
+        return factorComponents(withReference as Record<string, unknown>) as typeof openapiObject;
       },
       // Shared schemas (Problem) keep their $id as the component name.
       refResolver: {
