@@ -82,13 +82,16 @@ describe('registry artifacts', () => {
 
   it('takedown → 451 with the reason for everyone, reinstate → 200 again; wrong-state moves are 409', async () => {
     const uploader = await r.newAgent('art-takedown');
+    // Any authenticated agent reads a public artifact; without credentials it is 401 (issue 13 item 7).
+    const reader = await r.newAgent('art-takedown-reader');
     const content = randomContent(4096);
     const { artifact_ref: ref } = await r.expectStatus(r.uploadJson(uploader, content, { access: 'public' }), 201);
     const path = (verb: string) => `/v1/artifacts/${encodeURIComponent(ref)}/${verb}`;
     expectProblem(await r.as(uploader, 'POST', path('takedown'), { reason: 'copyright claim #7' }), 403, 'operator_token_required');
     const removed = await r.expectStatus(r.op('POST', path('takedown'), { reason: 'copyright claim #7' }), 200);
     expect(removed).toMatchObject({ status: 'removed', removed_reason: 'copyright claim #7' });
-    for (const who of [uploader, 'operator', 'anon'] as const) {
+    expect(await r.download(ref, 'anon')).toMatchObject({ status: 401, body: { code: 'unauthenticated' } });
+    for (const who of [uploader, 'operator', reader] as const) {
       const res = await r.download(ref, who);
       expect(res.status).toBe(451);
       expect(res.body).toMatchObject({ code: 'artifact_removed' });
@@ -97,7 +100,7 @@ describe('registry artifacts', () => {
     expectProblem(await r.op('POST', path('takedown'), { reason: 'again' }), 409, 'invalid_state');
     const back = await r.expectStatus(r.op('POST', path('reinstate'), { reason: 'claim withdrawn' }), 200);
     expect(back).toMatchObject({ status: 'active' });
-    const res = await r.download(ref, 'anon');
+    const res = await r.download(ref, reader);
     expect(res.status).toBe(200);
     expect(res.bytes.equals(content)).toBe(true);
     expectProblem(await r.op('POST', path('reinstate'), { reason: 'again' }), 409, 'invalid_state');
