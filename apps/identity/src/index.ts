@@ -12,7 +12,7 @@ import { AgentService } from './domain/agent.service';
 import { AliasService } from './domain/alias.service';
 import { identityEvents } from './events/identity.events';
 import { startIdentityGrpcServer } from './grpc/server';
-import { GrpcExchangeObjectStore } from './registry/exchange-objects';
+import { GrpcExchangeObjectStore } from './clients/registry.client';
 
 export { IdentityConfigSchema, type IdentityConfig } from './config';
 export { IDENTITY_SERVICE_NAME } from './grpc/server';

@@ -22,7 +22,7 @@ async function orConflict<T>(work: Promise<T>, conflict: () => Error): Promise<T
  * Writes through Prisma. Every method is one transaction holding the state change and its
  * outbox event; `afterCommit` wakes the outbox relay so events leave without waiting for a poll.
  */
-export class PrismaAgentWriter implements AgentWriter {
+export class PrismaAgentWriter implements AgentWriter<EventEnvelope> {
   constructor(
     private readonly prisma: IdentityPrisma,
     private readonly afterCommit: () => void = () => undefined,

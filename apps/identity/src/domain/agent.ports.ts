@@ -1,5 +1,4 @@
 import type { CursorKey } from '@exchange/platform';
-import type { EventEnvelope } from '@exchange/events';
 import type { Agent, AgentStatus, IdentityLevel, IdentityTransition } from './agent.model';
 import type { AgentChange } from './agent-changes';
 
@@ -27,10 +26,13 @@ export interface AgentReader {
   boundPubkeys(pubkeys: string[]): Promise<string[]>;
 }
 
-/** Writes: each one is a single transaction that also enqueues its event in the outbox. */
-export interface AgentWriter {
+/**
+ * Writes: each one is a single transaction that also enqueues its event in the outbox. `E` is the
+ * event as the outbox stores it: the domain only hands it from `AgentEvents` to the writer.
+ */
+export interface AgentWriter<E = unknown> {
   /** Throws 409 `agent_id_exists` / `pubkey_in_use` / `proof_nonce_used` when a unique constraint says so. */
-  create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => EventEnvelope): Promise<Agent>;
+  create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => E): Promise<Agent>;
   /**
    * Locks the agent row, lets `plan` decide from the locked state (it may throw a DomainError,
    * which rolls back), stores the change and its event. Throws 404 `agent_not_found`.
@@ -38,11 +40,11 @@ export interface AgentWriter {
   change(
     agentId: string,
     plan: (agent: Agent) => AgentChange,
-    eventFor: (after: Agent, change: AgentChange) => EventEnvelope,
+    eventFor: (after: Agent, change: AgentChange) => E,
   ): Promise<{ agent: Agent; change: AgentChange }>;
 }
 
-export interface AgentEvents {
-  registered(agent: Agent, caller: Caller): EventEnvelope;
-  changed(agent: Agent, change: AgentChange, caller: Caller): EventEnvelope;
+export interface AgentEvents<E = unknown> {
+  registered(agent: Agent, caller: Caller): E;
+  changed(agent: Agent, change: AgentChange, caller: Caller): E;
 }

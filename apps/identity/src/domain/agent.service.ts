@@ -7,10 +7,11 @@ import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from './ide
 import { assertRegistrationProof, validateRegistration, type RegistrationInput } from './registration';
 import { SIGNATURE_BYTES, assertReason, normalizePublicKey, validationFailed } from './validation';
 
-export interface AgentServiceDeps {
+/** `E`: the outbox event, built by `events` and stored by `writer` (opaque to the domain). */
+export interface AgentServiceDeps<E = unknown> {
   reader: AgentReader;
-  writer: AgentWriter;
-  events: AgentEvents;
+  writer: AgentWriter<E>;
+  events: AgentEvents<E>;
   environment: ExchangeEnvironment;
   now?: () => Date;
 }
@@ -31,10 +32,10 @@ const agentKey = (agent: Agent): CursorKey => ({ createdAt: agent.createdAt, id:
 const transitionKey = (t: IdentityTransition): CursorKey => ({ createdAt: t.createdAt, id: t.transitionId });
 
 /** Identity's use cases: validation and rules from the domain, I/O through the ports. */
-export class AgentService {
+export class AgentService<E = unknown> {
   private readonly now: () => Date;
 
-  constructor(private readonly deps: AgentServiceDeps) {
+  constructor(private readonly deps: AgentServiceDeps<E>) {
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -166,7 +167,7 @@ export class AgentService {
     return { valid: false, pubkey: '', agent };
   }
 
-  private async mutate(agentId: string, plan: Parameters<AgentWriter['change']>[1], caller: Caller): Promise<Agent> {
+  private async mutate(agentId: string, plan: Parameters<AgentWriter<E>['change']>[1], caller: Caller): Promise<Agent> {
     const { agent } = await this.deps.writer.change(agentId, plan, (after, change) =>
       this.deps.events.changed(after, change, caller),
     );

@@ -3,7 +3,7 @@ import { identityV1Events } from '@exchange/proto';
 import type { Agent } from '../domain/agent.model';
 import type { AgentChange } from '../domain/agent-changes';
 import type { AgentEvents, Caller } from '../domain/agent.ports';
-import { toProtoAgent, toProtoTransition } from '../grpc/identity.mapper';
+import { toProtoAgent, toProtoTransition } from './agent.encode';
 
 export const IDENTITY_EVENT_SOURCE = 'identity';
 
@@ -21,7 +21,7 @@ function envelope(type: string, agent: Agent, caller: Caller, data: unknown): Ev
 }
 
 /** `data` is the proto3 JSON form of the matching message in proto/exchange/identity/v1/events.proto. */
-export const identityEvents: AgentEvents = {
+export const identityEvents: AgentEvents<EventEnvelope> = {
   registered(agent, caller) {
     const data = identityV1Events.AgentRegistered.toJSON({ agent: toProtoAgent(agent) });
     return envelope(IDENTITY_EVENT_TYPES.registered, agent, caller, data);

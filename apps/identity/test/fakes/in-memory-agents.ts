@@ -78,7 +78,7 @@ export class InMemoryAgents implements AgentReader, AgentWriter {
 }
 
 /** Envelopes with just enough shape to assert which event a use case emitted. */
-export const recordingEvents: AgentEvents = {
+export const recordingEvents: AgentEvents<EventEnvelope> = {
   registered: (agent: Agent, caller: Caller) => envelope('exchange.identity.agent.registered', agent, caller, {}),
   changed: (agent: Agent, change: AgentChange, caller: Caller) =>
     envelope(`exchange.identity.agent.${change.kind}`, agent, caller, change),
