@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { formatAmount } from '@exchange/platform';
 import { marketV1 } from '@exchange/proto';
 import * as executor from '../src/saga/executor';
-import type { SettleParams } from '../src/domain/saga';
+import type { SettleParams } from '../src/domain/steps';
 import { awardedContract, grpcError, startMarketHarness, type MarketHarness } from './market-harness';
 
 // OpenDispute may supersede only a settle step the wallet refused for good. These tests put a

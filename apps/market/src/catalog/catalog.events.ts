@@ -1,8 +1,8 @@
 import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
-import { marketV1Events } from '@exchange/proto';
+import { canonicalize } from '@exchange/crypto';
+import { marketV1Events, type marketV1Catalog } from '@exchange/proto';
 import type pg from 'pg';
 import { MARKET_EVENT_SOURCE } from '../events/market.events';
-import { toProtoFixture } from './catalog.mapper';
 import type { Fixture } from './model';
 
 export const FIXTURE_INDEXER = 'system:market-fixtures';
@@ -20,4 +20,19 @@ export async function fixtureIndexed(client: pg.ClientBase, f: Fixture, traceId:
       data: marketV1Events.FixtureIndexed.toJSON({ fixture: toProtoFixture(f) }),
     }),
   );
+}
+
+/** domain → proto, shared with the gRPC answers (catalog.mapper). */
+export function toProtoFixture(f: Fixture): marketV1Catalog.Fixture {
+  return {
+    fixtureId: f.fixtureId,
+    type: f.type,
+    evidenceTier: f.evidenceTier,
+    determinismClass: f.determinismClass,
+    specJson: canonicalize(f.spec),
+    objectId: f.objectId,
+    signerAgentId: f.signerAgentId,
+    tags: f.tags,
+    createdAt: f.createdAt,
+  };
 }

@@ -1,7 +1,9 @@
-import { canonicalize } from '@exchange/crypto';
 import { formatAmount } from '@exchange/platform';
 import type { marketV1Catalog } from '@exchange/proto';
-import type { ContractTemplate, Fixture, FixtureSeller, WorkProductTemplate } from './model';
+import type { ContractTemplate, FixtureSeller, WorkProductTemplate } from './model';
+
+// The fixture's encoder is shared with the outbox events.
+export { toProtoFixture } from './catalog.events';
 
 export function toProtoContractTemplate(t: ContractTemplate): marketV1Catalog.ContractTemplate {
   return {
@@ -30,20 +32,6 @@ export function toProtoWorkProductTemplate(t: WorkProductTemplate): marketV1Cata
     acceptanceCriteria: t.acceptanceCriteria,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
-  };
-}
-
-export function toProtoFixture(f: Fixture): marketV1Catalog.Fixture {
-  return {
-    fixtureId: f.fixtureId,
-    type: f.type,
-    evidenceTier: f.evidenceTier,
-    determinismClass: f.determinismClass,
-    specJson: canonicalize(f.spec),
-    objectId: f.objectId,
-    signerAgentId: f.signerAgentId,
-    tags: f.tags,
-    createdAt: f.createdAt,
   };
 }
 

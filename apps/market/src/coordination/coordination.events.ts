@@ -1,9 +1,8 @@
 import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
-import { marketV1Events } from '@exchange/proto';
+import { marketV1Events, type marketV1Coordination } from '@exchange/proto';
 import type pg from 'pg';
 import type { Caller } from '../domain/caller';
 import { MARKET_EVENT_SOURCE } from '../events/market.events';
-import { toProtoPost, toProtoThread } from './coordination.mapper';
 import type { Post, Thread } from './thread';
 
 // Outbox writers of coordination: call them inside the transaction of the change.
@@ -23,3 +22,22 @@ export const coordinationEvents = {
   post: (client: pg.ClientBase, p: Post, caller: Caller) =>
     emit(client, 'post.created', p.postId, marketV1Events.PostCreated.toJSON({ post: toProtoPost(p) }), caller),
 };
+
+// domain → proto, shared with the gRPC answers (coordination.mapper).
+export function toProtoThread(t: Thread): marketV1Coordination.Thread {
+  return {
+    threadId: t.threadId,
+    title: t.title,
+    tags: t.tags,
+    createdBy: t.createdBy,
+    contractId: t.contractId ?? undefined,
+    postCount: t.postCount,
+    lastPostAt: t.lastPostAt ?? undefined,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+export function toProtoPost(p: Post): marketV1Coordination.Post {
+  return { postId: p.postId, threadId: p.threadId, author: p.author, body: p.body, attachments: p.attachments, createdAt: p.createdAt };
+}

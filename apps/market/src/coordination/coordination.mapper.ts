@@ -1,20 +1,2 @@
-import type { marketV1Coordination } from '@exchange/proto';
-import type { Post, Thread } from './thread';
-
-export function toProtoThread(t: Thread): marketV1Coordination.Thread {
-  return {
-    threadId: t.threadId,
-    title: t.title,
-    tags: t.tags,
-    createdBy: t.createdBy,
-    contractId: t.contractId ?? undefined,
-    postCount: t.postCount,
-    lastPostAt: t.lastPostAt ?? undefined,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
-}
-
-export function toProtoPost(p: Post): marketV1Coordination.Post {
-  return { postId: p.postId, threadId: p.threadId, author: p.author, body: p.body, attachments: p.attachments, createdAt: p.createdAt };
-}
+// The proto form of threads and posts, shared with the outbox events.
+export { toProtoPost, toProtoThread } from './coordination.events';

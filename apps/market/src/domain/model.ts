@@ -1,5 +1,3 @@
-import type { ResaleReview } from '../governance/resale';
-
 // The market's entities as the domain sees them: money in BIGINT micro-units, times as Dates,
 // enums as lowercase strings (the JSON/HTTP form); src/grpc maps them to and from the proto.
 
@@ -184,6 +182,27 @@ export interface SagaStep {
    * answer: the wallet may have executed the call).
    */
   lastFailureDefinite: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A resale's lineage review (rules in src/governance/resale.ts). */
+export type ResaleReviewStatus = 'pending' | 'approved' | 'rejected';
+
+export interface ResaleReview {
+  /** "rld_" + UUIDv7. */
+  decisionRef: string;
+  contractId: string;
+  resaleOf: string;
+  rootContractId: string;
+  /** How many resales deep the contract is (1 = resale of an original). */
+  depth: number;
+  /** Every contract of the chain, root first, ending with resaleOf. */
+  lineage: string[];
+  status: ResaleReviewStatus;
+  decidedBy: string | null;
+  reason: string | null;
+  decidedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

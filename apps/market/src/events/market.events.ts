@@ -12,7 +12,7 @@ import {
   toProtoResult,
   toProtoVerifier,
   toProtoVerifierListing,
-} from '../grpc/market.mapper';
+} from './market.encode';
 
 // Outbox writers: call them inside the transaction of the change they report. Payloads are the
 // JSON form of events.proto's messages; subjects exchange.market.<entity>.<verb>.

@@ -4,8 +4,8 @@ import type pg from 'pg';
 import type { Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';
 import { MARKET_EVENT_SOURCE } from '../events/market.events';
-import { toProtoContract } from '../grpc/market.mapper';
-import { toProtoReview } from './governance.mapper';
+import { toProtoContract } from '../events/market.encode';
+import { toProtoReview } from '../events/governance.encode';
 import type { ResaleReview } from './resale';
 
 // Outbox writers of governance decisions: call them inside the transaction of the change.

@@ -12,7 +12,7 @@ import { governanceEvents } from './governance.events';
 import { reviewStatusFromProto, toProtoReview } from './governance.mapper';
 import * as grepo from './governance.repo';
 import { decide, decisionReason, parseDecision, rejectionCancelReason } from './resale';
-import { withResaleReview } from './resale.hooks';
+import { withResaleReview } from './resale-hooks.service';
 
 type G = typeof marketV1Governance;
 

@@ -1,29 +1,11 @@
 import { errors } from '@exchange/platform';
-import type { ContractStatus } from '../domain/model';
+import type { ContractStatus, ResaleReview, ResaleReviewStatus } from '../domain/model';
 import { text } from '../domain/validation';
 
 // Resale lineage (subcontracting) and its operator review: pure rules, no I/O.
 
-export type ResaleReviewStatus = 'pending' | 'approved' | 'rejected';
+export type { ResaleReview, ResaleReviewStatus } from '../domain/model';
 export type ResaleDecision = 'approve' | 'reject';
-
-export interface ResaleReview {
-  /** "rld_" + UUIDv7. */
-  decisionRef: string;
-  contractId: string;
-  resaleOf: string;
-  rootContractId: string;
-  /** How many resales deep the contract is (1 = resale of an original). */
-  depth: number;
-  /** Every contract of the chain, root first, ending with resaleOf. */
-  lineage: string[];
-  status: ResaleReviewStatus;
-  decidedBy: string | null;
-  reason: string | null;
-  decidedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 export const DEFAULT_RESALE_MAX_DEPTH = 3;
 

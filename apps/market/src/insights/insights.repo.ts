@@ -2,6 +2,7 @@ import type { Queryable } from '../data/db';
 import type { ReputationFacts, Settlement } from './reputation';
 import type { VerifierReportFact } from './verifier-reputation';
 import type { PricedContract } from './percentiles';
+import type { SellerProfile } from './seller-fit';
 
 // The SQL of the insights (read-only). Windows are (start, as_of] like window.ts; the pure
 // formulas filter again, so the SQL only has to bring at least the facts that count.
@@ -133,24 +134,7 @@ export async function tape(
 
 // ---- recommendations ----
 
-export interface SellerListing {
-  listingId: string;
-  tags: string[];
-  price: bigint;
-  currency: string;
-}
-
-export interface SellerProfile {
-  sellerId: string;
-  listings: SellerListing[];
-  /** Tags of the contracts it was awarded. */
-  wonTags: string[];
-  /** Prices it was awarded at, per currency. */
-  awardedPrices: Map<string, bigint[]>;
-  /** Contracts it settled as seller (not corrected). */
-  settled: number;
-  lastActivity: Date | null;
-}
+export type { SellerListing, SellerProfile } from './seller-fit';
 
 /** Agents with a listing, an offer or an award, except `exclude` (the contract's buyer and verifier). */
 export async function sellerCandidates(db: Queryable, exclude: readonly string[]): Promise<string[]> {

@@ -1,6 +1,5 @@
 import { percentile } from './percentiles';
 import { jaccard } from './recommend';
-import type { SellerListing, SellerProfile } from './insights.repo';
 
 // How a seller's history lines up with a contract (tags and price), from the seller's profile.
 
@@ -37,4 +36,23 @@ export function referencePrice(p: SellerProfile, tags: readonly string[], curren
   const awarded = p.awardedPrices.get(currency);
   if (!awarded || awarded.length === 0) return null;
   return percentile([...awarded].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 1n, 2n);
+}
+
+export interface SellerListing {
+  listingId: string;
+  tags: string[];
+  price: bigint;
+  currency: string;
+}
+
+export interface SellerProfile {
+  sellerId: string;
+  listings: SellerListing[];
+  /** Tags of the contracts it was awarded. */
+  wonTags: string[];
+  /** Prices it was awarded at, per currency. */
+  awardedPrices: Map<string, bigint[]>;
+  /** Contracts it settled as seller (not corrected). */
+  settled: number;
+  lastActivity: Date | null;
 }

@@ -1,4 +1,3 @@
-import { status } from '@grpc/grpc-js';
 import { DomainError, errors } from '@exchange/platform';
 
 // Market integrity (README "Market integrity"): the market-wide safety state, the kill switches
@@ -59,7 +58,7 @@ const SWITCH_OF: Record<Exclude<IntegrityAction, 'mutation'>, KillSwitchName> = 
   faucet: 'faucet',
 };
 
-const unavailable = (code: string, message: string) => new DomainError(status.UNAVAILABLE, code, message);
+const unavailable = (code: string, message: string) => errors.unavailable(code, message);
 
 /**
  * null when the action may go ahead, else the 503 it gets. Precedence: read-only mode, then the

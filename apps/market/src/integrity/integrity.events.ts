@@ -1,11 +1,11 @@
 import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
-import { marketV1Events } from '@exchange/proto';
+import { canonicalize } from '@exchange/crypto';
+import { marketV1Events, marketV1Integrity } from '@exchange/proto';
 import type pg from 'pg';
 import type { Caller } from '../domain/caller';
 import { MARKET_EVENT_SOURCE } from '../events/market.events';
-import { toProtoAudit, toProtoSnapshot } from './integrity.mapper';
 import type { AuditEntry } from './integrity.repo';
-import type { Integrity } from './integrity-states';
+import type { Integrity, IntegrityStateName } from './integrity-states';
 
 export type IntegrityEventAction = 'state_changed' | 'kill_switch_set' | 'erroneous_clear';
 
@@ -22,4 +22,43 @@ export async function integrityChanged(client: pg.ClientBase, audit: AuditEntry,
       data: marketV1Events.IntegrityChanged.toJSON({ audit: toProtoAudit(audit), integrity: toProtoSnapshot(integrity) }),
     }),
   );
+}
+
+// domain → proto, shared with the gRPC answers (integrity.mapper).
+const S = marketV1Integrity.IntegrityState;
+
+export const INTEGRITY_STATE_TO_PROTO: Record<IntegrityStateName, marketV1Integrity.IntegrityState> = {
+  normal: S.INTEGRITY_STATE_NORMAL,
+  elevated: S.INTEGRITY_STATE_ELEVATED,
+  restricted: S.INTEGRITY_STATE_RESTRICTED,
+  halted: S.INTEGRITY_STATE_HALTED,
+};
+
+export function toProtoSnapshot(i: Integrity): marketV1Integrity.IntegritySnapshot {
+  return {
+    state: INTEGRITY_STATE_TO_PROTO[i.state],
+    since: i.since,
+    reason: i.reason ?? undefined,
+    setBy: i.setBy ?? undefined,
+    killSwitches: i.killSwitches.map((k) => ({
+      name: k.name,
+      enabled: k.enabled,
+      reason: k.reason ?? undefined,
+      setBy: k.setBy ?? undefined,
+      updatedAt: k.updatedAt ?? undefined,
+    })),
+    walletControlsSynced: i.walletSyncedVersion >= i.walletControlsVersion,
+  };
+}
+
+export function toProtoAudit(e: AuditEntry): marketV1Integrity.IntegrityAuditEntry {
+  return {
+    auditId: e.auditId,
+    action: e.action,
+    operator: e.operator,
+    reason: e.reason,
+    subject: e.subject,
+    detailsJson: canonicalize(e.details),
+    createdAt: e.createdAt,
+  };
 }

@@ -11,12 +11,12 @@ import { drain, runStep } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { idempotent } from '../service/idempotency';
 import { inTransaction, pageQuery } from '../service/service-kit';
-import { correctStep } from './correction';
+import { correctStep } from './correction.service';
 import { integrityChanged } from './integrity.events';
 import { stateFromProto, toProtoAudit, toProtoSnapshot } from './integrity.mapper';
 import { insertAudit, listAudit, readIntegrity, saveKillSwitch, saveState, type AuditEntry } from './integrity.repo';
 import { checkStateChange, isKillSwitchName, KILL_SWITCHES, type Integrity } from './integrity-states';
-import { syncWalletControls } from './wallet-sync';
+import { syncWalletControls } from './wallet-sync.worker';
 
 const AUDIT_ACTIONS = ['state_changed', 'kill_switch_set', 'erroneous_clear', 'buyer_alias_updated', 'resale_review_decided'];
 

@@ -1,11 +1,11 @@
-import type { Logger, PromiseClient } from '@exchange/platform';
-import type { walletV1 } from '@exchange/proto';
+import type { Logger } from '@exchange/platform';
+import type { WalletClient } from '../clients/wallet.client';
 import type pg from 'pg';
 import type { FaultPoint } from '../config';
 import type { AgentDirectory } from '@exchange/identity-client';
-import type { BuyerAliases } from '../identity/buyer-aliases';
+import type { BuyerAliases } from '../identity/buyer-aliases.client';
 
-export type WalletClient = PromiseClient<typeof walletV1.WalletLedgerServiceService>;
+export type { WalletClient };
 
 /** What the service, the saga and the workers share. */
 export interface MarketContext {

@@ -7,13 +7,13 @@ import { withTransaction } from '../data/db';
 import * as repo from '../data/market.repo';
 import type { Caller } from '../domain/caller';
 import type { Contract, Dispute, SagaKind, SagaStep } from '../domain/model';
-import type { AwardParams, ReleaseParams, ResolveParams, SettleParams } from '../domain/saga';
+import type { AwardParams, ReleaseParams, ResolveParams, SettleParams } from '../domain/steps';
 import { transition } from '../domain/states';
 import { events, SYSTEM_CALLER } from '../events/market.events';
 import type { MarketContext } from './context';
 import { errorInfoFromGrpc, isDefiniteFailure } from './wallet-errors';
-import { applyCorrection, type CorrectParams } from '../integrity/correction';
-import { enforceIntegrity } from '../integrity/gate';
+import { applyCorrection, type CorrectParams } from '../integrity/correction.service';
+import { enforceIntegrity } from '../integrity/gate.service';
 
 /** How a step run ended: done, refused for good (award/resolve), or still pending (definite = refused but retried later). */
 export type StepOutcome =

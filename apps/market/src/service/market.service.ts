@@ -7,7 +7,7 @@ import * as repo from '../data/market.repo';
 import { actingAgent, isOperator, requireOperator, resolveParty, type Caller } from '../domain/caller';
 import type { Contract, Dispute, Offer, Result, SagaStep, VerificationReport } from '../domain/model';
 import { feeOf, resolutionPlan } from '../domain/money';
-import { walletKey, type AwardParams, type ReleaseParams, type ResolveParams, type SettleParams } from '../domain/saga';
+import { walletKey, type AwardParams, type ReleaseParams, type ResolveParams, type SettleParams } from '../domain/steps';
 import { contractView, privateFilterViewer } from '../domain/privacy';
 import { checkDisputeWindow, transition } from '../domain/states';
 import * as v from '../domain/validation';
@@ -19,10 +19,10 @@ import { drain, runStep, type StepOutcome } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { idempotent } from './idempotency';
 import { inTransaction, notFound, pageQuery } from './service-kit';
-import { enforceIntegrity } from '../integrity/gate';
+import { enforceIntegrity } from '../integrity/gate.service';
 import { DEFAULT_RESALE_MAX_DEPTH } from '../governance/resale';
-import { checkResaleAward, checkResaleOffer, planResale, recordResaleReview, withResaleReview, withResaleReviews } from '../governance/resale.hooks';
-import { resolveContractDefaults } from '../catalog/contract-defaults';
+import { checkResaleAward, checkResaleOffer, planResale, recordResaleReview, withResaleReview, withResaleReviews } from '../governance/resale-hooks.service';
+import { resolveContractDefaults } from '../catalog/contract-defaults.service';
 import { isSandboxContract } from '../catalog/inheritance';
 
 /** Base64 of a 64-byte ed25519 signature; anything else is not a signature (no identity call). */
@@ -122,7 +122,15 @@ export class MarketService {
       const buyerId = resolveParty(caller, 'buyer_id', req.buyerId);
       const title = v.text('title', req.title, 1, 200);
       // Template defaults fill what the request left out (catalog); then the usual field rules.
-      const defaults = await resolveContractDefaults(this.pool, req, now);
+      const defaults = await resolveContractDefaults(
+        this.pool,
+        {
+          ...req,
+          verificationMode: () =>
+            req.verificationMode === marketV1.VerificationMode.VERIFICATION_MODE_UNSPECIFIED ? null : map.requiredEnum(map.verificationMode, req.verificationMode, 'verification_mode'),
+        },
+        now,
+      );
       const description = v.text('description', defaults.description, 0, 20000);
       const tags = v.tags(defaults.tags);
       const budget = v.money('budget', defaults.budget);

@@ -1,5 +1,4 @@
 import { decodeCursor, errors, resolveLimit } from '@exchange/platform';
-import type { commonV1 } from '@exchange/proto';
 import type pg from 'pg';
 import { withTransaction } from '../data/db';
 import type * as repo from '../data/market.repo';
@@ -8,7 +7,13 @@ import type { MarketContext } from '../saga/context';
 /** 404 `<entity>_not_found`; an empty id is named "(empty)" so the message stays readable. */
 export const notFound = (entity: string, id: string) => errors.notFound(entity, id || '(empty)');
 
-export function pageQuery(page: commonV1.PageRequest | undefined): repo.PageQuery {
+/** The page a list request carries (proto's PageRequest, structurally). */
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+}
+
+export function pageQuery(page: PageRequest | undefined): repo.PageQuery {
   return { limit: resolveLimit(page?.limit), after: page?.cursor ? decodeCursor(page.cursor) : null };
 }
 

@@ -2,7 +2,7 @@ import { must } from '../domain/invariant';
 import { withTransaction } from '../data/db';
 import * as repo from '../data/market.repo';
 import type { Contract, SagaStep } from '../domain/model';
-import { walletKey, type ReleaseParams } from '../domain/saga';
+import { walletKey, type ReleaseParams } from '../domain/steps';
 import { transition } from '../domain/states';
 import { events, SYSTEM_CALLER } from '../events/market.events';
 import type { MarketContext } from '../saga/context';

@@ -1,8 +1,7 @@
 import { errors } from '@exchange/platform';
-import { marketV1 } from '@exchange/proto';
 import type { Queryable } from '../data/db';
 import { invalid } from '../domain/validation';
-import * as map from '../grpc/market.mapper';
+import type { VerificationMode } from '../domain/model';
 import { getFixture } from './fixtures.repo';
 import { inheritFromTemplate, type ContractFields } from './inheritance';
 import { getContractTemplate, getWorkProductTemplate } from './templates.repo';
@@ -14,6 +13,22 @@ export interface ContractDefaults extends ContractFields {
   fixtureId: string | null;
 }
 
+/**
+ * The request's contract fields ('' / [] / undefined = not given). The verification mode is
+ * parsed lazily by the caller (the gRPC enum) so an unknown template is still refused first.
+ */
+export interface ContractRequestFields {
+  templateId?: string;
+  description: string;
+  tags: readonly string[];
+  acceptanceCriteria: string;
+  verificationMode: () => VerificationMode | null;
+  budget: { amount: string; currency: string } | undefined;
+  deadline: Date | undefined;
+  workProductTemplateId?: string;
+  fixtureId?: string;
+}
+
 const given = (v: string | undefined): string | null => (v === undefined || v === '' ? null : v);
 
 /**
@@ -23,12 +38,11 @@ const given = (v: string | undefined): string | null => (v === undefined || v ==
  * fixture_not_found). A deadline neither given nor inherited → 400 validation_failed (deadline);
  * budget and acceptance_criteria are checked by CreateContract's usual rules.
  */
-export async function resolveContractDefaults(db: Queryable, req: marketV1.CreateContractRequest, now: Date): Promise<ContractDefaults> {
+export async function resolveContractDefaults(db: Queryable, req: ContractRequestFields, now: Date): Promise<ContractDefaults> {
   const templateId = given(req.templateId);
   const template = templateId === null ? null : await getContractTemplate(db, templateId);
   if (templateId !== null && template === null) throw errors.notFound('contract_template', templateId);
-  const mode =
-    req.verificationMode === marketV1.VerificationMode.VERIFICATION_MODE_UNSPECIFIED ? null : map.requiredEnum(map.verificationMode, req.verificationMode, 'verification_mode');
+  const mode = req.verificationMode();
   const fields = inheritFromTemplate(
     {
       description: req.description,

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import * as repo from '../data/market.repo';
 import type { Caller } from '../domain/caller';
 import type { Contract, SagaStep } from '../domain/model';
-import { walletKey } from '../domain/saga';
+import { walletKey } from '../domain/steps';
 import { transition } from '../domain/states';
 import { events } from '../events/market.events';
 import { integrityChanged } from './integrity.events';
