@@ -32,7 +32,7 @@ import aliasReadRoutes from './routes/v1/registry/aliases';
 import artifactsRoutes from './routes/v1/registry/artifacts';
 import casefilesRoutes from './routes/v1/registry/casefiles';
 import objectsRoutes from './routes/v1/registry/objects';
-import { anonymousVerifyLimiter } from './routes/v1/registry/verify-limit';
+import { anonymousVerifyLimiter } from './lib/verify-limit';
 import uiRoutes from './routes/ui/index';
 import docsRoutes from './routes/docs';
 import healthRoutes from './routes/health';
@@ -65,7 +65,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(problemPlugin);
   await fastify.register(errorMapping);
   await fastify.register(jsonBody);
-  await fastify.register(grpcClients, { identityAddress: config.IDENTITY_GRPC_URL, walletLedgerAddress: config.WALLET_LEDGER_GRPC_URL, marketAddress: config.MARKET_GRPC_URL, registryAddress: config.REGISTRY_GRPC_URL });
+  await fastify.register(grpcClients, { addresses: config });
   await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS });
   await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
   await fastify.register(integrityGuard, { ttlMs: config.GATEWAY_INTEGRITY_CACHE_MS });

@@ -12,7 +12,7 @@ import {
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import fp from 'fastify-plugin';
 import { service as healthService } from 'grpc-health-check';
-import { createRegistryClient, type RegistryClient } from './registry-client';
+import { createRegistryClient } from './registry-client';
 
 // One client — one HTTP/2 channel — per backing service, created once at start and shared by
 // every request. The grpc.health.v1 Check method rides on the same channel (same server).
@@ -25,21 +25,65 @@ interface HealthMethods {
 
 const healthCheckMethod = (healthService as unknown as { Check: HealthMethods['healthCheck'] }).Check;
 
-const IdentityDefinition = { ...identityV1.IdentityServiceService, healthCheck: healthCheckMethod };
-export type IdentityClient = PromiseClient<typeof IdentityDefinition>;
+const withHealth = <D extends object>(definition: D) => ({ ...definition, healthCheck: healthCheckMethod });
 
-const WalletLedgerDefinition = { ...walletV1.WalletLedgerServiceService, healthCheck: healthCheckMethod };
-export type WalletLedgerClient = PromiseClient<typeof WalletLedgerDefinition>;
+/** A client over one proto service definition, on its service's channel address. */
+const unary =
+  <D extends object>(definition: D) =>
+  (address: string, defaultDeadlineMs: number | undefined): PromiseClient<D> =>
+    // The cast only satisfies grpc-js's index signature; the client is typed by D's methods.
+    createServiceClient(definition as unknown as ServiceDefinition & D, address, { defaultDeadlineMs }) as PromiseClient<D>;
 
-const MarketDefinition = { ...marketV1.MarketServiceService, healthCheck: healthCheckMethod };
-export type MarketClient = PromiseClient<typeof MarketDefinition>;
+/** The gateway config keys holding a backing service's address. */
+type AddressKey = 'IDENTITY_GRPC_URL' | 'WALLET_LEDGER_GRPC_URL' | 'MARKET_GRPC_URL' | 'REGISTRY_GRPC_URL';
 
-// The market's other services (issue 6) listen on the market's address too.
-export type IntegrityClient = PromiseClient<typeof marketV1Integrity.MarketIntegrityServiceService>;
-export type InsightsClient = PromiseClient<typeof marketV1Insights.MarketInsightsServiceService>;
-export type CatalogClient = PromiseClient<typeof marketV1Catalog.MarketCatalogServiceService>;
-export type CoordinationClient = PromiseClient<typeof marketV1Coordination.CoordinationServiceService>;
-export type GovernanceClient = PromiseClient<typeof marketV1Governance.ContractGovernanceServiceService>;
+interface ClientEntry {
+  /** The backing service's name (as /health reports it). */
+  service: string;
+  address: AddressKey;
+  create(address: string, defaultDeadlineMs: number | undefined): { close(): void };
+  /** Checked by /health (one client per backing service carries the grpc.health.v1 Check). */
+  health?: true;
+}
+
+/**
+ * Every gRPC client, one entry each: the key is its Fastify decorator (`fastify.identity`, …).
+ * Adding a client is one entry here. /health checks the `health` entries in this order.
+ */
+export const GRPC_CLIENTS = {
+  identity: { service: 'identity', address: 'IDENTITY_GRPC_URL', create: unary(withHealth(identityV1.IdentityServiceService)), health: true },
+  walletLedger: { service: 'wallet-ledger', address: 'WALLET_LEDGER_GRPC_URL', create: unary(withHealth(walletV1.WalletLedgerServiceService)), health: true },
+  market: { service: 'market', address: 'MARKET_GRPC_URL', create: unary(withHealth(marketV1.MarketServiceService)), health: true },
+  // The market's other services (issue 6) listen on the market's address too.
+  /** Market integrity: state, kill switches, erroneous clear, audit. */
+  integrity: { service: 'market', address: 'MARKET_GRPC_URL', create: unary(marketV1Integrity.MarketIntegrityServiceService) },
+  /** Market insights: reputation, recommendations, price index, task tape. */
+  insights: { service: 'market', address: 'MARKET_GRPC_URL', create: unary(marketV1Insights.MarketInsightsServiceService) },
+  /** Market catalog: templates and fixtures. */
+  catalog: { service: 'market', address: 'MARKET_GRPC_URL', create: unary(marketV1Catalog.MarketCatalogServiceService) },
+  coordination: { service: 'market', address: 'MARKET_GRPC_URL', create: unary(marketV1Coordination.CoordinationServiceService) },
+  /** Operator decisions on contracts: buyer alias, resale reviews. */
+  governance: { service: 'market', address: 'MARKET_GRPC_URL', create: unary(marketV1Governance.ContractGovernanceServiceService) },
+  /** Registry: objects, artifacts (streamed), attestations, casefiles. */
+  registry: {
+    service: 'registry',
+    address: 'REGISTRY_GRPC_URL',
+    create: (address: string, defaultDeadlineMs: number | undefined) => createRegistryClient(address, { defaultDeadlineMs, healthCheck: healthCheckMethod }),
+    health: true,
+  },
+} satisfies Record<string, ClientEntry>;
+
+type ClientName = keyof typeof GRPC_CLIENTS;
+export type GrpcClients = { [K in ClientName]: ReturnType<(typeof GRPC_CLIENTS)[K]['create']> };
+
+export type IdentityClient = GrpcClients['identity'];
+export type WalletLedgerClient = GrpcClients['walletLedger'];
+export type MarketClient = GrpcClients['market'];
+export type IntegrityClient = GrpcClients['integrity'];
+export type InsightsClient = GrpcClients['insights'];
+export type CatalogClient = GrpcClients['catalog'];
+export type CoordinationClient = GrpcClients['coordination'];
+export type GovernanceClient = GrpcClients['governance'];
 
 export interface BackingService {
   name: string;
@@ -48,10 +92,7 @@ export interface BackingService {
 }
 
 export interface GrpcClientsOptions {
-  identityAddress: string;
-  walletLedgerAddress: string;
-  marketAddress: string;
-  registryAddress: string;
+  addresses: Record<AddressKey, string>;
   defaultDeadlineMs?: number;
 }
 
@@ -71,21 +112,8 @@ function backingService(name: string, address: string, client: { healthCheck: (r
 }
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    identity: IdentityClient;
-    walletLedger: WalletLedgerClient;
-    market: MarketClient;
-    /** Market integrity: state, kill switches, erroneous clear, audit. */
-    integrity: IntegrityClient;
-    /** Market insights: reputation, recommendations, price index, task tape. */
-    insights: InsightsClient;
-    /** Market catalog: templates and fixtures. */
-    catalog: CatalogClient;
-    coordination: CoordinationClient;
-    /** Operator decisions on contracts: buyer alias, resale reviews. */
-    governance: GovernanceClient;
-    /** Registry: objects, artifacts (streamed), attestations, casefiles. */
-    registry: RegistryClient;
+  // One decorator per GRPC_CLIENTS entry.
+  interface FastifyInstance extends GrpcClients {
     /** Every backing service, for /health. */
     backingServices: BackingService[];
   }
@@ -93,48 +121,18 @@ declare module 'fastify' {
 
 export default fp<GrpcClientsOptions>(
   async (fastify, opts) => {
-    const identity = createServiceClient(IdentityDefinition as unknown as ServiceDefinition & typeof IdentityDefinition, opts.identityAddress, {
-      defaultDeadlineMs: opts.defaultDeadlineMs,
-    });
-    const walletLedger = createServiceClient(
-      WalletLedgerDefinition as unknown as ServiceDefinition & typeof WalletLedgerDefinition,
-      opts.walletLedgerAddress,
-      { defaultDeadlineMs: opts.defaultDeadlineMs },
-    );
-    const market = createServiceClient(MarketDefinition as unknown as ServiceDefinition & typeof MarketDefinition, opts.marketAddress, {
-      defaultDeadlineMs: opts.defaultDeadlineMs,
-    });
-    const marketService = <D extends object>(definition: D) =>
-      createServiceClient(definition as unknown as ServiceDefinition & D, opts.marketAddress, { defaultDeadlineMs: opts.defaultDeadlineMs });
-    const marketParts = {
-      integrity: marketService(marketV1Integrity.MarketIntegrityServiceService),
-      insights: marketService(marketV1Insights.MarketInsightsServiceService),
-      catalog: marketService(marketV1Catalog.MarketCatalogServiceService),
-      coordination: marketService(marketV1Coordination.CoordinationServiceService),
-      governance: marketService(marketV1Governance.ContractGovernanceServiceService),
-    };
-    const registry = createRegistryClient(opts.registryAddress, { defaultDeadlineMs: opts.defaultDeadlineMs, healthCheck: healthCheckMethod });
-    fastify.decorate('identity', identity);
-    fastify.decorate('registry', registry);
-    fastify.decorate('walletLedger', walletLedger);
-    fastify.decorate('market', market);
-    fastify.decorate('integrity', marketParts.integrity);
-    fastify.decorate('insights', marketParts.insights);
-    fastify.decorate('catalog', marketParts.catalog);
-    fastify.decorate('coordination', marketParts.coordination);
-    fastify.decorate('governance', marketParts.governance);
-    fastify.decorate('backingServices', [
-      backingService('identity', opts.identityAddress, identity),
-      backingService('wallet-ledger', opts.walletLedgerAddress, walletLedger),
-      backingService('market', opts.marketAddress, market),
-      backingService('registry', opts.registryAddress, registry),
-    ]);
+    const clients: Array<{ close(): void }> = [];
+    const backing: BackingService[] = [];
+    for (const [name, entry] of Object.entries(GRPC_CLIENTS) as Array<[ClientName, ClientEntry]>) {
+      const address = opts.addresses[entry.address];
+      const client = entry.create(address, opts.defaultDeadlineMs);
+      clients.push(client);
+      fastify.decorate<unknown>(name, client); // typed per entry by GrpcClients (the FastifyInstance augmentation)
+      if (entry.health) backing.push(backingService(entry.service, address, client as unknown as Parameters<typeof backingService>[2]));
+    }
+    fastify.decorate('backingServices', backing);
     fastify.addHook('onClose', async () => {
-      identity.close();
-      walletLedger.close();
-      market.close();
-      registry.close();
-      for (const client of Object.values(marketParts)) client.close();
+      for (const client of clients) client.close();
     });
   },
   { name: 'grpc-clients' },

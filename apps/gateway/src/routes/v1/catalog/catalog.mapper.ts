@@ -1,7 +1,7 @@
 import type { marketV1Catalog } from '@exchange/proto';
 import type { ContractTemplateJson, FixtureJson, FixtureSellerJson, WorkProductTemplateJson } from '../../../schemas/catalog';
-import { contractChecks } from '../../mapper-kit';
-import { MarketContractError } from '../market/market.mapper';
+import { contractChecks } from '../../../lib/mapper-kit';
+import { MarketContractError } from '../../../lib/mapper-kit';
 
 // Proto → REST for the market catalog: JSON text fields (`payload_schema_json`, `spec_json`) →
 // parsed objects, Dates → RFC 3339, absent optionals → null. Pure functions, no I/O.

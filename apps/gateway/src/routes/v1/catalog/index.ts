@@ -10,8 +10,8 @@ import {
   WorkProductTemplate,
   WorkProductTemplatePage,
 } from '../../../schemas/catalog';
-import { nextCursorToJson, pageFromQuery } from '../market/market.mapper';
-import { AGENT_OR_OPERATOR, READ_ERRORS, SECURITY } from '../market/route-kit';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { AGENT_OR_OPERATOR, READ_ERRORS, SECURITY } from '../../../lib/route-kit';
 import { contractTemplateToJson, fixtureSellerToJson, fixtureToJson, workProductTemplateToJson } from './catalog.mapper';
 
 // The market catalog (issue 6 §3, §5) over MarketCatalogService: seeded contract and

@@ -10,15 +10,9 @@ import {
   VerificationReport,
 } from '../../../schemas/market';
 import { Receipt } from '../../../schemas/wallets';
-import {
-  contractStatusFilter,
-  contractToJson,
-  nextCursorToJson,
-  pageFromQuery,
-  partyFromJson,
-  reportToJson,
-  verificationModeFromJson,
-} from '../market/market.mapper';
+import { contractStatusFilter, contractToJson, reportToJson, verificationModeFromJson } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { partyFromJson } from '../../../lib/acting-agent';
 import {
   AGENT_OR_OPERATOR,
   IDEMPOTENCY_NOTE,
@@ -29,7 +23,7 @@ import {
   replayed,
   SECURITY,
   STATE_NOTE,
-} from '../market/route-kit';
+} from '../../../lib/route-kit';
 import { receiptToJson } from '../wallets/wallet.mapper';
 
 // The Contracts area (spec §4 Contracts): create, list, read, cancel, the settlement receipt and

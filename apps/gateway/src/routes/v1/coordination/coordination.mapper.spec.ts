@@ -1,4 +1,4 @@
-import { MarketContractError } from '../market/market.mapper';
+import { MarketContractError } from '../../../lib/mapper-kit';
 import { postToJson, threadToJson } from './coordination.mapper';
 
 const T = new Date('2026-11-21T18:00:00.000Z');

@@ -1,7 +1,7 @@
 import type { marketV1Coordination } from '@exchange/proto';
 import type { PostJson, ThreadJson } from '../../../schemas/coordination';
-import { contractChecks } from '../../mapper-kit';
-import { MarketContractError } from '../market/market.mapper';
+import { contractChecks } from '../../../lib/mapper-kit';
+import { MarketContractError } from '../../../lib/mapper-kit';
 
 // Proto → REST for coordination threads and posts. Pure functions, no I/O.
 

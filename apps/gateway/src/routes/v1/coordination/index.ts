@@ -11,8 +11,9 @@ import {
   ThreadPage,
   ThreadParams,
 } from '../../../schemas/coordination';
-import { nextCursorToJson, pageFromQuery, partyFromJson } from '../market/market.mapper';
-import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, READ_ERRORS, replayed, SECURITY } from '../market/route-kit';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { partyFromJson } from '../../../lib/acting-agent';
+import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, READ_ERRORS, replayed, SECURITY } from '../../../lib/route-kit';
 import { postToJson, threadToJson } from './coordination.mapper';
 
 // Coordination threads (issue 6 §4) over CoordinationService: tagged threads with posts that may

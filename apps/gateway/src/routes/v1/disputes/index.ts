@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ContractParams, Dispute, DisputePage, DisputeParams, ListDisputesQuery, OpenDisputeBody, ResolveDisputeBody } from '../../../schemas/market';
-import { disputeOutcomeFromJson, disputeStatusFilter, disputeToJson, nextCursorToJson, pageFromQuery, partyFromJson } from '../market/market.mapper';
+import { disputeOutcomeFromJson, disputeStatusFilter, disputeToJson } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { partyFromJson } from '../../../lib/acting-agent';
 import {
   AGENT_OR_OPERATOR,
   IDEMPOTENCY_NOTE,
@@ -12,7 +14,7 @@ import {
   replayed,
   SECURITY,
   STATE_NOTE,
-} from '../market/route-kit';
+} from '../../../lib/route-kit';
 
 // The Disputes area (spec §4 Disputes): a party opens, an operator resolves (money moves through
 // the escrow, or back from the seller after settlement). Registered with prefix /v1.

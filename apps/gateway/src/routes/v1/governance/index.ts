@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DecideResaleReviewBody, DecisionParams, ListResaleReviewsQuery, ResaleReviewPage, UpdateBuyerAliasBody } from '../../../schemas/governance';
 import { Contract, ContractParams, ResaleReview } from '../../../schemas/market';
-import { contractToJson, nextCursorToJson, pageFromQuery, resaleReviewStatusFilter, resaleReviewToJson } from '../market/market.mapper';
-import { IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, OPERATOR_ONLY, READ_ERRORS, replayed, SECURITY } from '../market/route-kit';
+import { contractToJson, resaleReviewStatusFilter, resaleReviewToJson } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, OPERATOR_ONLY, READ_ERRORS, replayed, SECURITY } from '../../../lib/route-kit';
 
 // Operator decisions on contracts (issue 6 §7) over ContractGovernanceService: buyer alias
 // updates and resale lineage reviews. Operator only; every decision lands in the integrity audit

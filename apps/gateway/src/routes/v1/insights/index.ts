@@ -16,7 +16,7 @@ import {
   VerifierReputationQuery,
 } from '../../../schemas/insights';
 import { ContractParams } from '../../../schemas/market';
-import { AGENT_OR_OPERATOR, READ_ERRORS, SECURITY } from '../market/route-kit';
+import { AGENT_OR_OPERATOR, READ_ERRORS, SECURITY } from '../../../lib/route-kit';
 import {
   asOfFromJson,
   contractRecommendationsToJson,

@@ -1,5 +1,5 @@
 import { marketV1Insights } from '@exchange/proto';
-import { MarketContractError } from '../market/market.mapper';
+import { MarketContractError } from '../../../lib/mapper-kit';
 import {
   asOfFromJson,
   contractRecommendationsToJson,

@@ -8,8 +8,8 @@ import type {
   TaskTapeJson,
   VerifierReputationJson,
 } from '../../../schemas/insights';
-import { contractChecks, invert } from '../../mapper-kit';
-import { MarketContractError } from '../market/market.mapper';
+import { contractChecks, invert } from '../../../lib/mapper-kit';
+import { MarketContractError } from '../../../lib/mapper-kit';
 
 // Proto ⇄ REST for the market insights: `INSIGHT_WINDOW_7D` ⇄ `7d`, Dates ⇄ RFC 3339, int64
 // strings ⇄ numbers, absent optionals ⇄ null. Pure functions, no I/O.

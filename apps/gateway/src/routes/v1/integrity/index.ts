@@ -8,8 +8,9 @@ import {
   SetIntegrityStateBody,
   SetKillSwitchBody,
 } from '../../../schemas/integrity';
-import { contractToJson, nextCursorToJson, pageFromQuery } from '../market/market.mapper';
-import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, OPERATOR_ONLY, READ_ERRORS, replayed, SECURITY } from '../market/route-kit';
+import { contractToJson } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, OPERATOR_ONLY, READ_ERRORS, replayed, SECURITY } from '../../../lib/route-kit';
 import { receiptToJson } from '../wallets/wallet.mapper';
 import { auditEntryToJson, guardViewOf, integrityStateFromJson, snapshotToJson } from './integrity.mapper';
 

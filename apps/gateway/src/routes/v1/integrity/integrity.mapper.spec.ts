@@ -1,5 +1,5 @@
 import { marketV1Integrity } from '@exchange/proto';
-import { MarketContractError } from '../market/market.mapper';
+import { MarketContractError } from '../../../lib/mapper-kit';
 import { auditEntryToJson, guardViewOf, integrityStateFromJson, snapshotToJson } from './integrity.mapper';
 
 const I = marketV1Integrity;

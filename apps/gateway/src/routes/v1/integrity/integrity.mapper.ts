@@ -1,8 +1,8 @@
 import { marketV1Integrity } from '@exchange/proto';
 import type { AuditEntryJson, IntegrityStateName, IntegritySnapshotJson, KillSwitchName } from '../../../schemas/integrity';
 import { KILL_SWITCH_NAMES } from '../../../schemas/integrity';
-import { contractChecks, invert } from '../../mapper-kit';
-import { MarketContractError } from '../market/market.mapper';
+import { contractChecks, invert } from '../../../lib/mapper-kit';
+import { MarketContractError } from '../../../lib/mapper-kit';
 
 // Proto ⇄ REST for market integrity: `INTEGRITY_STATE_HALTED` ⇄ `halted`, absent optionals ⇄
 // null, `details_json` ⇄ `details` (parsed). Pure functions, no I/O.

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreateListingBody, Listing, ListingPage, ListingParams, ListListingsQuery } from '../../../schemas/market';
-import { listingToJson, nextCursorToJson, pageFromQuery, partyFromJson } from '../market/market.mapper';
-import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, PARTY_ERRORS, READ_ERRORS, replayed, SECURITY } from '../market/route-kit';
+import { listingToJson } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { partyFromJson } from '../../../lib/acting-agent';
+import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, PARTY_ERRORS, READ_ERRORS, replayed, SECURITY } from '../../../lib/route-kit';
 
 // The Listings area (spec §4 Listings): what sellers offer. No states. Registered with prefix /v1.
 

@@ -1,22 +1,8 @@
 import { marketV1 } from '@exchange/proto';
-import {
-  contractStatusFilter,
-  contractToJson,
-  resaleReviewToJson,
-  disputeOutcomeFromJson,
-  disputeToJson,
-  MarketContractError,
-  metricsToJson,
-  nextCursorToJson,
-  pageFromQuery,
-  partyFromJson,
-  payloadToJsonText,
-  reportToJson,
-  resultToJson,
-  verdictFromJson,
-  verificationModeFromJson,
-  windowFromJson,
-} from './market.mapper';
+import { contractStatusFilter, contractToJson, resaleReviewToJson, disputeOutcomeFromJson, disputeToJson, metricsToJson, payloadToJsonText, reportToJson, resultToJson, verdictFromJson, verificationModeFromJson, windowFromJson } from './market.mapper';
+import { MarketContractError } from '../../../lib/mapper-kit';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { partyFromJson } from '../../../lib/acting-agent';
 
 const M = marketV1;
 const T = new Date('2026-11-21T18:00:00.000Z');

@@ -21,21 +21,13 @@ import type {
   VerifierJson,
   VerifierListingJson,
 } from '../../../schemas/market';
-import { contractChecks, invert, ServiceContractError } from '../../mapper-kit';
+import { contractChecks, invert, MarketContractError } from '../../../lib/mapper-kit';
 
 // Proto ⇄ REST for the market areas: enums `CONTRACT_STATUS_OPEN` ⇄ `open`, Dates ⇄ RFC 3339,
 // absent optionals ⇄ null, int64 strings ⇄ numbers, `payload_json` ⇄ `payload` (parsed JSON).
 // Pure functions, no I/O.
 
 const M = marketV1;
-
-/** The service answered without a field the contract guarantees (a bug there → 500 here). */
-export class MarketContractError extends ServiceContractError {
-  constructor(what: string) {
-    super('market', what);
-    this.name = 'MarketContractError';
-  }
-}
 
 const { required, enumToJson, parsedJson } = contractChecks((what) => new MarketContractError(what));
 
@@ -127,21 +119,9 @@ export const verdictFromJson = (verdict: VerdictName): marketV1.Verdict => VERDI
 /** Default window: all. */
 export const windowFromJson = (window: VerificationWindowName | undefined): marketV1.VerificationWindow => WINDOW_FROM_JSON[window ?? 'all'];
 
-/** A party field: absent → "" (the market defaults it to the acting agent). */
-export const partyFromJson = (agentId: string | undefined): string => agentId ?? '';
-
 /** `payload` (any JSON value) → `payload_json`; absent stays absent. */
 export function payloadToJsonText(payload: unknown): string | undefined {
   return payload === undefined ? undefined : JSON.stringify(payload);
-}
-
-/** Page request of a list query: 0 and "" mean "the default" and "from the start". */
-export function pageFromQuery(q: { limit?: number; cursor?: string }): commonV1.PageRequest {
-  return { limit: q.limit ?? 0, cursor: q.cursor ?? '' };
-}
-
-export function nextCursorToJson(page: { nextCursor: string } | undefined): string | null {
-  return page && page.nextCursor !== '' ? page.nextCursor : null;
 }
 
 const iso = (date: Date | undefined, what: string): string => required(date, what).toISOString();

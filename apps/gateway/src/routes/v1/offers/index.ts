@@ -10,7 +10,9 @@ import {
   OfferParams,
   SubmitOfferBody,
 } from '../../../schemas/market';
-import { contractToJson, nextCursorToJson, offerStatusFilter, offerToJson, pageFromQuery, partyFromJson } from '../market/market.mapper';
+import { contractToJson, offerStatusFilter, offerToJson } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { partyFromJson } from '../../../lib/acting-agent';
 import {
   AGENT_OR_OPERATOR,
   IDEMPOTENCY_NOTE,
@@ -22,7 +24,7 @@ import {
   replayed,
   SECURITY,
   STATE_NOTE,
-} from '../market/route-kit';
+} from '../../../lib/route-kit';
 
 // The Offers area (spec §4 Offers): sellers' offers on open contracts, withdrawal, and the
 // operator's award (escrow hold on the buyer's wallet). Registered with prefix /v1.

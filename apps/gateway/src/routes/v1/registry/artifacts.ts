@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { problem } from '../../../plugins/app/problem';
 import { problemResponses, SECURITY } from '../../../schemas/common';
 import { Ack, AckBody, Artifact, ArtifactEnvelope, ArtifactParams, DeliveryReceiptPage, PageQuery, ReasonBody, UploadArtifactBody } from '../../../schemas/registry';
-import { nextCursorToJson, pageFromQuery } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
 import { ArtifactUploader, requireUploadContentType } from './artifact-upload';
 import { ACCESS_NOTE, MUTATION_ERRORS, READ_ERRORS, signerOf } from './objects';
 import { ackToJson, artifactToJson, deliveryReceiptToJson, envelopeToJson } from './registry.mapper';

@@ -12,7 +12,7 @@ import {
   ObjectPage,
   ReceiptsExportBody,
 } from '../../../schemas/registry';
-import { nextCursorToJson, pageFromQuery } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
 import { MUTATION_ERRORS } from './objects';
 import { docketToJson, objectToJson, verdictToJson } from './registry.mapper';
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problem } from '../../../plugins/app/problem';
 import { problemResponses, SECURITY } from '../../../schemas/common';
 import { ListObjectsQuery, ObjectPage, ObjectParams, RegistryObject, StoreObjectBody } from '../../../schemas/registry';
-import { nextCursorToJson, pageFromQuery } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
 import { objectToJson, visibilityFromJson } from './registry.mapper';
 
 // Registry objects (issue 5): signed, content-addressed JSON objects with a visibility. Registered

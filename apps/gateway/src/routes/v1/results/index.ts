@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ContractParams, ListResultsQuery, Result, ResultPage, ResultParams, SubmitResultBody } from '../../../schemas/market';
-import { nextCursorToJson, pageFromQuery, partyFromJson, payloadToJsonText, resultStatusFilter, resultToJson } from '../market/market.mapper';
+import { payloadToJsonText, resultStatusFilter, resultToJson } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { partyFromJson } from '../../../lib/acting-agent';
 import {
   AGENT_OR_OPERATOR,
   IDEMPOTENCY_NOTE,
@@ -10,7 +12,7 @@ import {
   READ_ERRORS,
   replayed,
   SECURITY,
-} from '../market/route-kit';
+} from '../../../lib/route-kit';
 
 // The Results area (spec §4 Results): the awarded seller's deliveries. Registered with prefix /v1.
 

@@ -14,17 +14,9 @@ import {
   VerifierListingPage,
   VerifierPage,
 } from '../../../schemas/market';
-import {
-  metricsToJson,
-  nextCursorToJson,
-  pageFromQuery,
-  partyFromJson,
-  reportToJson,
-  verdictFromJson,
-  verifierListingToJson,
-  verifierToJson,
-  windowFromJson,
-} from '../market/market.mapper';
+import { metricsToJson, reportToJson, verdictFromJson, verifierListingToJson, verifierToJson, windowFromJson } from '../market/market.mapper';
+import { nextCursorToJson, pageFromQuery } from '../../../lib/pagination';
+import { partyFromJson } from '../../../lib/acting-agent';
 import {
   AGENT_OR_OPERATOR,
   IDEMPOTENCY_NOTE,
@@ -34,7 +26,7 @@ import {
   READ_ERRORS,
   replayed,
   SECURITY,
-} from '../market/route-kit';
+} from '../../../lib/route-kit';
 
 // The Verification area (spec §4 Verification): verifier profiles and listings, signed reports
 // on delivered results, and the metrics. GET /v1/contracts/{id}/verification lives with the

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreateDepositBody, Deposit, DepositPage, DepositParams, KeyOnlyBody, ListDepositsQuery, WalletParams } from '../../../schemas/wallets';
-import { markReplayed } from './idempotency';
+import { markReplayed } from '../../../lib/idempotency';
 import {
   IDEMPOTENCY_NOTE,
   idempotencyKeyOf,
@@ -12,7 +12,8 @@ import {
   UNKNOWN_WALLET_NOTE,
   WALLET_TAGS,
 } from './route-kit';
-import { depositMethodFromJson, depositStatusFromJson, depositToJson, nextCursorToJson } from './wallet.mapper';
+import { depositMethodFromJson, depositStatusFromJson, depositToJson } from './wallet.mapper';
+import { nextCursorToJson } from '../../../lib/pagination';
 
 // Deposits: the owner announces one (pending); an operator confirms it (credits available from
 // deposits clearing) or expires it.

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreatePayoutDestinationBody, PayoutDestination, PayoutDestinationPage, WalletPageQuery, WalletParams } from '../../../schemas/wallets';
-import { markReplayed } from './idempotency';
+import { markReplayed } from '../../../lib/idempotency';
 import { idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, READ_ERRORS, SECURITY, UNKNOWN_WALLET_NOTE, WALLET_TAGS } from './route-kit';
-import { nextCursorToJson, payoutDestinationFromJson, payoutDestinationToJson } from './wallet.mapper';
+import { payoutDestinationFromJson, payoutDestinationToJson } from './wallet.mapper';
+import { nextCursorToJson } from '../../../lib/pagination';
 
 // Payout destinations: where withdrawals go. Not a balance mutation, so the key is optional.
 

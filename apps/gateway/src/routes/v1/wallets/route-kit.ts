@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { problemResponses, SECURITY } from '../../../schemas/common';
-import { IDEMPOTENCY_HEADER, resolveIdempotencyKey } from './idempotency';
+import { IDEMPOTENCY_HEADER, resolveIdempotencyKey } from '../../../lib/idempotency';
 
 // What every Wallets route shares: tag, auth, error responses, the idempotency key of a request.
 

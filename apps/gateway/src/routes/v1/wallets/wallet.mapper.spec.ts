@@ -1,20 +1,7 @@
 import { canonicalize, generateKeyPair, publicKeyFromPrivate, signCanonical, toBase64, verifyCanonical } from '@exchange/crypto';
 import { walletV1 } from '@exchange/proto';
-import {
-  balanceToJson,
-  depositMethodFromJson,
-  depositStatusFromJson,
-  depositToJson,
-  faucetGrantToJson,
-  holdToJson,
-  nextCursorToJson,
-  payoutDestinationFromJson,
-  payoutDestinationToJson,
-  receiptToJson,
-  transferToJson,
-  WalletContractError,
-  withdrawalToJson,
-} from './wallet.mapper';
+import { balanceToJson, depositMethodFromJson, depositStatusFromJson, depositToJson, faucetGrantToJson, holdToJson, payoutDestinationFromJson, payoutDestinationToJson, receiptToJson, transferToJson, WalletContractError, withdrawalToJson } from './wallet.mapper';
+import { nextCursorToJson } from '../../../lib/pagination';
 
 const W = walletV1;
 const T1 = new Date('2026-11-21T18:00:00.000Z');

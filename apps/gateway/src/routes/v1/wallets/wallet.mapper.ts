@@ -16,7 +16,7 @@ import type {
   WithdrawalJson,
   WithdrawalStatusName,
 } from '../../../schemas/wallets';
-import { contractChecks, invert, ServiceContractError } from '../../mapper-kit';
+import { contractChecks, invert, ServiceContractError } from '../../../lib/mapper-kit';
 
 // Proto ⇄ REST for the Wallets area and receipts: enums `HOLD_STATUS_ACTIVE` ⇄ `active`, Dates ⇄
 // RFC 3339 strings, absent optionals ⇄ null. Pure functions, no I/O.
@@ -215,9 +215,4 @@ export function receiptToJson(receipt: walletV1.Receipt | undefined): ReceiptJso
     ...(r.correctsReceiptId !== undefined ? { corrects_receipt_id: r.correctsReceiptId } : {}),
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
   };
-}
-
-/** `next_cursor` travels as "" in proto when there is no next page. */
-export function nextCursorToJson(page: { nextCursor: string } | undefined): string | null {
-  return page && page.nextCursor !== '' ? page.nextCursor : null;
 }

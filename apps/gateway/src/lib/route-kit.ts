@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
-import { problemResponses, SECURITY } from '../../../schemas/common';
-import { IDEMPOTENCY_HEADER, markReplayed, resolveIdempotencyKey } from '../wallets/idempotency';
+import { problemResponses, SECURITY } from '../schemas/common';
+import { IDEMPOTENCY_HEADER, markReplayed, resolveIdempotencyKey } from './idempotency';
 
 // What every market route shares (Contracts, Listings, Offers, Results, Disputes, Verification):
 // auth modes, error responses and the optional idempotency key.

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { problem } from '../../../plugins/app/problem';
+import { problem } from '../plugins/app/problem';
 
 // Idempotency keys at the HTTP edge (DESIGN §3 "Idempotency"). The key travels in the body
 // (`idempotency_key`) or the `Idempotency-Key` header; the wallet-ledger service stores the

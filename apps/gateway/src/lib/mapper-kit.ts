@@ -12,6 +12,14 @@ export class ServiceContractError extends Error {
   }
 }
 
+/** The market answered without a field the contract guarantees; shared by every market-backed area. */
+export class MarketContractError extends ServiceContractError {
+  constructor(what: string) {
+    super('market', what);
+    this.name = 'MarketContractError';
+  }
+}
+
 /** `required`, `enumToJson` and `parsedJson` throwing the mapper's own contract error. */
 export function contractChecks(contractError: (what: string) => Error) {
   return {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { problem } from '../../../plugins/app/problem';
+import { problem } from '../plugins/app/problem';
 
 // The stateless casefile verifiers are public and do real work per request (gunzip, tar, hashing):
 // anonymous callers get their own, tighter budget per IP (DESIGN §3), shared by POST

@@ -1,4 +1,4 @@
-import { HttpProblem } from '../../../plugins/app/problem';
+import { HttpProblem } from '../plugins/app/problem';
 import { isValidIdempotencyKey, resolveIdempotencyKey } from './idempotency';
 
 function problemOf(fn: () => unknown) {
