@@ -9,8 +9,9 @@ import { killSwitchesFrom, WalletLedgerConfigSchema, type WalletLedgerConfig } f
 import { PgLedgerWriter } from './data/ledger.writer';
 import { WalletReader } from './data/wallet.reader';
 import { startWalletGrpcServer } from './grpc/server';
+import { walletResponseCodecs } from './grpc/wallet.codecs';
 import type { WalletServices } from './grpc/wallet.handlers';
-import { CachedAgentDirectory } from './identity/agent-directory';
+import { CachedAgentDirectory } from './identity/agent-directory.client';
 import { BalancesService } from './service/balances.service';
 import { DepositsService } from './service/deposits.service';
 import { HoldsService } from './service/holds.service';
@@ -89,6 +90,7 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
     agents: new CachedAgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
     clock: deps.clock ?? (() => new Date()),
     environment: config.EXCHANGE_ENV,
+    codecs: walletResponseCodecs,
   };
   const holds = new HoldsService(ctx);
   const services: WalletServices = {

@@ -1,4 +1,3 @@
-import type { EventEnvelope } from '@exchange/events';
 import type { KillSwitch } from './controls';
 import type { IdentityLevel } from './identity-levels';
 import type { Posting } from './postings';
@@ -40,7 +39,8 @@ export interface MutationPlan {
   counter?: { key: string; day: string; expect: bigint | null; delta: bigint };
   entry?: { entryId: string; kind: string; currency: string; postings: Posting[] };
   writes?: EntityWrite[];
-  events?: EventEnvelope[];
+  /** Event envelopes (libs/events, built by events/wallet.events.ts) for the outbox, as JSON. */
+  events?: object[];
   /** The response to store with the key (JSON), replayed for the same key and request. */
   response?: unknown;
 }

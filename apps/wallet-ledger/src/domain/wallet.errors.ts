@@ -1,5 +1,4 @@
 import { DomainError, errors } from '@exchange/platform';
-import { status } from '@grpc/grpc-js';
 
 // Every client-visible wallet failure, with the problem code of the shared contract
 // (apps/wallet-ledger/README.md "Errors"). The gateway maps gRPC status (and a few codes) to HTTP.
@@ -56,5 +55,5 @@ export function toStoredError(err: DomainError): StoredError {
 }
 
 export function fromStoredError(stored: StoredError): DomainError {
-  return new DomainError(stored.grpc_code as status, stored.code, stored.message, stored.details);
+  return new DomainError(stored.grpc_code as DomainError['grpcCode'], stored.code, stored.message, stored.details);
 }

@@ -12,7 +12,7 @@ import {
   toProtoReceipt,
   toProtoTransfer,
   toProtoWithdrawal,
-} from '../grpc/wallet.mapper';
+} from './wallet.messages';
 
 export const WALLET_EVENT_SOURCE = 'wallet-ledger';
 

@@ -1,12 +1,33 @@
 import { unary, type CallContext, type Logger } from '@exchange/platform';
-import type { walletV1 } from '@exchange/proto';
+import { walletV1 } from '@exchange/proto';
 import type { Caller } from '../events/wallet.events';
+import { toProtoControls, toProtoDeposit, toProtoHold, toProtoPayoutDestination, toProtoReceipt, toProtoWithdrawal } from '../events/wallet.messages';
 import type { BalancesService } from '../service/balances.service';
 import type { DepositsService } from '../service/deposits.service';
 import type { HoldsService } from '../service/holds.service';
 import type { OperationsService } from '../service/operations.service';
 import type { PayoutsService } from '../service/payouts.service';
 import type { SettlementService } from '../service/settlement.service';
+import {
+  toProtoCorrectionResponse,
+  toProtoDepositResponse,
+  toProtoFaucetResponse,
+  toProtoHoldResponse,
+  toProtoPayoutDestinationResponse,
+  toProtoSettlementResponse,
+  toProtoTransferResponse,
+  toProtoWithdrawalResponse,
+} from './wallet.codecs';
+import {
+  fromProtoDepositMethod,
+  fromProtoDepositStatusFilter,
+  fromProtoDestinationType,
+  keyed,
+  pageInfo,
+  pageQuery,
+  toProtoBalances,
+  toProtoLedgerReport,
+} from './wallet.mapper';
 
 export interface WalletServices {
   balances: BalancesService;
@@ -18,43 +39,78 @@ export interface WalletServices {
 }
 
 const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, traceId: ctx.traceId });
+const W = walletV1;
 
-/** proto in, proto out: every rule lives in the services; errors and logging in platform's `unary`. */
+/** Map the request, call the service, map the result: every rule lives in the services; errors and logging in platform's `unary`. */
 export function walletHandlers(s: WalletServices, logger: Logger): walletV1.WalletLedgerServiceServer {
   return {
-    getBalance: unary(logger, 'GetBalance', (req: walletV1.GetBalanceRequest) => s.balances.getBalance(req)),
-    faucet: unary(logger, 'Faucet', (req: walletV1.FaucetRequest, ctx) => s.balances.faucet(req, caller(ctx))),
-    transfer: unary(logger, 'Transfer', (req: walletV1.TransferRequest, ctx) => s.balances.transfer(req, caller(ctx))),
-
-    createHold: unary(logger, 'CreateHold', (req: walletV1.CreateHoldRequest, ctx) => s.holds.createHold(req, caller(ctx))),
-    getHold: unary(logger, 'GetHold', (req: walletV1.GetHoldRequest) => s.holds.getHold(req)),
-    releaseHold: unary(logger, 'ReleaseHold', (req: walletV1.ReleaseHoldRequest, ctx) => s.holds.releaseHold(req, caller(ctx))),
-    consumeHold: unary(logger, 'ConsumeHold', (req: walletV1.ConsumeHoldRequest, ctx) => s.holds.consumeHold(req, caller(ctx))),
-
-    createDeposit: unary(logger, 'CreateDeposit', (req: walletV1.CreateDepositRequest, ctx) => s.deposits.createDeposit(req, caller(ctx))),
-    listDeposits: unary(logger, 'ListDeposits', (req: walletV1.ListDepositsRequest) => s.deposits.listDeposits(req)),
-    confirmDeposit: unary(logger, 'ConfirmDeposit', (req: walletV1.ConfirmDepositRequest, ctx) => s.deposits.confirmDeposit(req, caller(ctx))),
-    expireDeposit: unary(logger, 'ExpireDeposit', (req: walletV1.ExpireDepositRequest, ctx) => s.deposits.expireDeposit(req, caller(ctx))),
-
-    createPayoutDestination: unary(logger, 'CreatePayoutDestination', (req: walletV1.CreatePayoutDestinationRequest, ctx) =>
-      s.payouts.createPayoutDestination(req, caller(ctx)),
+    getBalance: unary(logger, 'GetBalance', async (req: walletV1.GetBalanceRequest) => toProtoBalances(await s.balances.getBalance(req.agentId))),
+    faucet: unary(logger, 'Faucet', async (req: walletV1.FaucetRequest, ctx) =>
+      toProtoFaucetResponse(await s.balances.faucet(keyed(W.FaucetRequest, req), caller(ctx))),
     ),
-    listPayoutDestinations: unary(logger, 'ListPayoutDestinations', (req: walletV1.ListPayoutDestinationsRequest) =>
-      s.payouts.listPayoutDestinations(req),
-    ),
-    createWithdrawal: unary(logger, 'CreateWithdrawal', (req: walletV1.CreateWithdrawalRequest, ctx) => s.payouts.createWithdrawal(req, caller(ctx))),
-    getWithdrawal: unary(logger, 'GetWithdrawal', (req: walletV1.GetWithdrawalRequest) => s.payouts.getWithdrawal(req)),
-    cancelWithdrawal: unary(logger, 'CancelWithdrawal', (req: walletV1.CancelWithdrawalRequest, ctx) => s.payouts.cancelWithdrawal(req, caller(ctx))),
-
-    settle: unary(logger, 'Settle', (req: walletV1.SettleRequest, ctx) => s.settlement.settle(req, caller(ctx))),
-    refund: unary(logger, 'Refund', (req: walletV1.RefundRequest, ctx) => s.settlement.refund(req, caller(ctx))),
-    getReceipt: unary(logger, 'GetReceipt', (req: walletV1.GetReceiptRequest) => s.settlement.getReceipt(req)),
-    correctSettlement: unary(logger, 'CorrectSettlement', (req: walletV1.CorrectSettlementRequest, ctx) =>
-      s.settlement.correctSettlement(req, caller(ctx)),
+    transfer: unary(logger, 'Transfer', async (req: walletV1.TransferRequest, ctx) =>
+      toProtoTransferResponse(await s.balances.transfer(keyed(W.TransferRequest, req), caller(ctx))),
     ),
 
-    checkLedger: unary(logger, 'CheckLedger', () => s.operations.checkLedger()),
-    getControls: unary(logger, 'GetControls', () => s.operations.getControls()),
-    setControls: unary(logger, 'SetControls', (req: walletV1.SetControlsRequest, ctx) => s.operations.setControls(req, caller(ctx))),
+    createHold: unary(logger, 'CreateHold', async (req: walletV1.CreateHoldRequest, ctx) =>
+      toProtoHoldResponse(await s.holds.createHold(keyed(W.CreateHoldRequest, req), caller(ctx))),
+    ),
+    getHold: unary(logger, 'GetHold', async (req: walletV1.GetHoldRequest) => ({ hold: toProtoHold(await s.holds.getHold(req)) })),
+    releaseHold: unary(logger, 'ReleaseHold', async (req: walletV1.ReleaseHoldRequest, ctx) =>
+      toProtoHoldResponse(await s.holds.releaseHold(keyed(W.ReleaseHoldRequest, req), caller(ctx))),
+    ),
+    consumeHold: unary(logger, 'ConsumeHold', async (req: walletV1.ConsumeHoldRequest, ctx) =>
+      toProtoHoldResponse(await s.holds.consumeHold(keyed(W.ConsumeHoldRequest, req), caller(ctx))),
+    ),
+
+    createDeposit: unary(logger, 'CreateDeposit', async (req: walletV1.CreateDepositRequest, ctx) =>
+      toProtoDepositResponse(await s.deposits.createDeposit({ ...keyed(W.CreateDepositRequest, req), method: fromProtoDepositMethod(req.method) }, caller(ctx))),
+    ),
+    listDeposits: unary(logger, 'ListDeposits', async (req: walletV1.ListDepositsRequest) => {
+      const page = await s.deposits.listDeposits({ agentId: req.agentId, page: pageQuery(req.page), status: fromProtoDepositStatusFilter(req.status) });
+      return { deposits: page.items.map(toProtoDeposit), page: pageInfo(page.nextCursor) };
+    }),
+    confirmDeposit: unary(logger, 'ConfirmDeposit', async (req: walletV1.ConfirmDepositRequest, ctx) =>
+      toProtoDepositResponse(await s.deposits.confirmDeposit(keyed(W.ConfirmDepositRequest, req), caller(ctx))),
+    ),
+    expireDeposit: unary(logger, 'ExpireDeposit', async (req: walletV1.ExpireDepositRequest, ctx) =>
+      toProtoDepositResponse(await s.deposits.expireDeposit(keyed(W.ExpireDepositRequest, req), caller(ctx))),
+    ),
+
+    createPayoutDestination: unary(logger, 'CreatePayoutDestination', async (req: walletV1.CreatePayoutDestinationRequest, ctx) =>
+      toProtoPayoutDestinationResponse(
+        await s.payouts.createPayoutDestination({ ...keyed(W.CreatePayoutDestinationRequest, req), type: fromProtoDestinationType(req.type) }, caller(ctx)),
+      ),
+    ),
+    listPayoutDestinations: unary(logger, 'ListPayoutDestinations', async (req: walletV1.ListPayoutDestinationsRequest) => {
+      const page = await s.payouts.listPayoutDestinations({ agentId: req.agentId, page: pageQuery(req.page) });
+      return { payoutDestinations: page.items.map(toProtoPayoutDestination), page: pageInfo(page.nextCursor) };
+    }),
+    createWithdrawal: unary(logger, 'CreateWithdrawal', async (req: walletV1.CreateWithdrawalRequest, ctx) =>
+      toProtoWithdrawalResponse(await s.payouts.createWithdrawal(keyed(W.CreateWithdrawalRequest, req), caller(ctx))),
+    ),
+    getWithdrawal: unary(logger, 'GetWithdrawal', async (req: walletV1.GetWithdrawalRequest) => ({
+      withdrawal: toProtoWithdrawal(await s.payouts.getWithdrawal(req)),
+    })),
+    cancelWithdrawal: unary(logger, 'CancelWithdrawal', async (req: walletV1.CancelWithdrawalRequest, ctx) =>
+      toProtoWithdrawalResponse(await s.payouts.cancelWithdrawal(keyed(W.CancelWithdrawalRequest, req), caller(ctx))),
+    ),
+
+    settle: unary(logger, 'Settle', async (req: walletV1.SettleRequest, ctx) =>
+      toProtoSettlementResponse(await s.settlement.settle(keyed(W.SettleRequest, req), caller(ctx))),
+    ),
+    refund: unary(logger, 'Refund', async (req: walletV1.RefundRequest, ctx) =>
+      toProtoSettlementResponse(await s.settlement.refund(keyed(W.RefundRequest, req), caller(ctx))),
+    ),
+    getReceipt: unary(logger, 'GetReceipt', async (req: walletV1.GetReceiptRequest) => ({ receipt: toProtoReceipt(await s.settlement.getReceipt(req)) })),
+    correctSettlement: unary(logger, 'CorrectSettlement', async (req: walletV1.CorrectSettlementRequest, ctx) =>
+      toProtoCorrectionResponse(await s.settlement.correctSettlement(keyed(W.CorrectSettlementRequest, req), caller(ctx))),
+    ),
+
+    checkLedger: unary(logger, 'CheckLedger', async () => toProtoLedgerReport(await s.operations.checkLedger())),
+    getControls: unary(logger, 'GetControls', async () => ({ controls: toProtoControls(await s.operations.getControls()) })),
+    setControls: unary(logger, 'SetControls', async (req: walletV1.SetControlsRequest, ctx) => ({
+      controls: toProtoControls(await s.operations.setControls(req, caller(ctx))),
+    })),
   };
 }

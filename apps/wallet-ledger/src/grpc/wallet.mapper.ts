@@ -1,198 +1,71 @@
-import { formatAmount } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
 import type { Controls } from '../domain/controls';
-import type { Receipt } from '../domain/receipt';
-import type { DepositStatus, HoldStatus, WithdrawalStatus } from '../domain/state-machine';
-import type {
-  Balance,
-  Deposit,
-  DepositMethod,
-  FaucetGrant,
-  Hold,
-  PayoutDestination,
-  PayoutDestinationType,
-  Transfer,
-  Withdrawal,
-} from '../domain/wallet.model';
+import type { Keyed, ListDepositsQuery, PageQuery, WalletBalances } from '../domain/wallet.commands';
+import type { LedgerCheckReport } from '../data/ledger-check';
+import {
+  DEPOSIT_METHOD,
+  DEPOSIT_STATUS,
+  DESTINATION_TYPE,
+  HOLD_STATUS,
+  RECEIPT_KIND,
+  WITHDRAWAL_STATUS,
+  toProtoBalance,
+  toProtoControls,
+} from '../events/wallet.messages';
 
-// Pure proto ⇄ domain mapping. Amounts leave as decimal strings, optional fields as undefined.
-
-const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
-const optAmount = (v: bigint | null) => (v === null ? undefined : formatAmount(v));
-
-const HOLD_STATUS: Record<HoldStatus, walletV1.HoldStatus> = {
-  active: walletV1.HoldStatus.HOLD_STATUS_ACTIVE,
-  released: walletV1.HoldStatus.HOLD_STATUS_RELEASED,
-  consumed: walletV1.HoldStatus.HOLD_STATUS_CONSUMED,
-  expired: walletV1.HoldStatus.HOLD_STATUS_EXPIRED,
-};
-
-const DEPOSIT_STATUS: Record<DepositStatus, walletV1.DepositStatus> = {
-  pending: walletV1.DepositStatus.DEPOSIT_STATUS_PENDING,
-  confirmed: walletV1.DepositStatus.DEPOSIT_STATUS_CONFIRMED,
-  expired: walletV1.DepositStatus.DEPOSIT_STATUS_EXPIRED,
-};
-
-const DEPOSIT_METHOD: Record<DepositMethod, walletV1.DepositMethod> = {
-  sandbox: walletV1.DepositMethod.DEPOSIT_METHOD_SANDBOX,
-  bank: walletV1.DepositMethod.DEPOSIT_METHOD_BANK,
-  crypto: walletV1.DepositMethod.DEPOSIT_METHOD_CRYPTO,
-};
-
-const DESTINATION_TYPE: Record<PayoutDestinationType, walletV1.PayoutDestinationType> = {
-  bank_account: walletV1.PayoutDestinationType.PAYOUT_DESTINATION_TYPE_BANK_ACCOUNT,
-  crypto_address: walletV1.PayoutDestinationType.PAYOUT_DESTINATION_TYPE_CRYPTO_ADDRESS,
-  sandbox: walletV1.PayoutDestinationType.PAYOUT_DESTINATION_TYPE_SANDBOX,
-};
-
-const WITHDRAWAL_STATUS: Record<WithdrawalStatus, walletV1.WithdrawalStatus> = {
-  requested: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_REQUESTED,
-  processing: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_PROCESSING,
-  completed: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_COMPLETED,
-  failed: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_FAILED,
-  cancelled: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_CANCELLED,
-};
+// proto ⇄ domain for the gRPC surface: requests become commands, read results become responses.
+// Entity → proto lives in events/wallet.messages.ts (shared with the event encoder); mutation
+// responses and their stored form in wallet.codecs.ts.
 
 function reverse<K extends string, V extends number>(table: Record<K, V>): Map<V, K> {
   return new Map(Object.entries(table).map(([k, v]) => [v as V, k as K]));
 }
-const DEPOSIT_METHOD_FROM = reverse(DEPOSIT_METHOD);
-const DEPOSIT_STATUS_FROM = reverse(DEPOSIT_STATUS);
-const DESTINATION_TYPE_FROM = reverse(DESTINATION_TYPE);
+export const DEPOSIT_METHOD_FROM = reverse(DEPOSIT_METHOD);
+export const DEPOSIT_STATUS_FROM = reverse(DEPOSIT_STATUS);
+export const DESTINATION_TYPE_FROM = reverse(DESTINATION_TYPE);
+export const HOLD_STATUS_FROM = reverse(HOLD_STATUS);
+export const WITHDRAWAL_STATUS_FROM = reverse(WITHDRAWAL_STATUS);
+export const RECEIPT_KIND_FROM = reverse(RECEIPT_KIND);
 
 /** UNSPECIFIED (or unknown) → undefined; the service decides whether that is allowed. */
 export const fromProtoDepositMethod = (m: walletV1.DepositMethod) => DEPOSIT_METHOD_FROM.get(m);
-export const fromProtoDepositStatus = (s: walletV1.DepositStatus) => DEPOSIT_STATUS_FROM.get(s);
 export const fromProtoDestinationType = (t: walletV1.PayoutDestinationType) => DESTINATION_TYPE_FROM.get(t);
 
-export function toProtoBalance(b: Balance): walletV1.Balance {
-  return {
-    currency: b.currency,
-    available: formatAmount(b.available),
-    held: formatAmount(b.held),
-    total: formatAmount(b.available + b.held),
-  };
+/** UNSPECIFIED → any status; a value the service does not know → null (validation_failed). */
+export function fromProtoDepositStatusFilter(s: walletV1.DepositStatus): ListDepositsQuery['status'] {
+  if (s === walletV1.DepositStatus.DEPOSIT_STATUS_UNSPECIFIED) return undefined;
+  return DEPOSIT_STATUS_FROM.get(s) ?? null;
 }
 
-export function toProtoTransfer(t: Transfer): walletV1.Transfer {
-  return {
-    transferId: t.transferId,
-    fromAgentId: t.fromAgentId,
-    toAgentId: t.toAgentId,
-    amount: formatAmount(t.amount),
-    currency: t.currency,
-    memo: opt(t.memo),
-    journalEntryId: t.journalEntryId,
-    createdAt: t.createdAt,
-  };
+/** A keyed request as a command: the fields as sent, plus its proto3 JSON for the fingerprint. */
+export function keyed<R extends { idempotencyKey: string }>(codec: { toJSON(message: R): unknown }, req: R): R & Keyed {
+  return { ...req, requestJson: codec.toJSON(req) as Record<string, unknown> };
 }
 
-export function toProtoFaucetGrant(g: FaucetGrant): walletV1.FaucetGrant {
-  return {
-    faucetGrantId: g.faucetGrantId,
-    agentId: g.agentId,
-    amount: formatAmount(g.amount),
-    currency: g.currency,
-    category: g.category,
-    journalEntryId: g.journalEntryId,
-    grantedToday: formatAmount(g.grantedToday),
-    remainingToday: formatAmount(g.remainingToday),
-    resetsAt: g.resetsAt,
-    createdAt: g.createdAt,
-  };
-}
-
-export function toProtoHold(h: Hold): walletV1.Hold {
-  return {
-    holdId: h.holdId,
-    agentId: h.agentId,
-    amount: formatAmount(h.amount),
-    currency: h.currency,
-    status: HOLD_STATUS[h.status],
-    expiresAt: opt(h.expiresAt),
-    reference: opt(h.reference),
-    consumedAmount: optAmount(h.consumedAmount),
-    releasedAmount: optAmount(h.releasedAmount),
-    consumedToAgentId: opt(h.consumedToAgentId),
-    journalEntryIds: [...h.journalEntryIds],
-    createdAt: h.createdAt,
-    updatedAt: h.updatedAt,
-    controller: h.controller,
-  };
-}
-
-export function toProtoDeposit(d: Deposit): walletV1.Deposit {
-  return {
-    depositId: d.depositId,
-    agentId: d.agentId,
-    amount: formatAmount(d.amount),
-    currency: d.currency,
-    method: DEPOSIT_METHOD[d.method],
-    reference: opt(d.reference),
-    status: DEPOSIT_STATUS[d.status],
-    journalEntryId: opt(d.journalEntryId),
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  };
-}
-
-export function toProtoPayoutDestination(p: PayoutDestination): walletV1.PayoutDestination {
-  return {
-    payoutDestinationId: p.payoutDestinationId,
-    agentId: p.agentId,
-    type: DESTINATION_TYPE[p.type],
-    details: { ...p.details },
-    label: p.label,
-    createdAt: p.createdAt,
-  };
-}
-
-export function toProtoWithdrawal(w: Withdrawal): walletV1.Withdrawal {
-  return {
-    withdrawalId: w.withdrawalId,
-    agentId: w.agentId,
-    amount: formatAmount(w.amount),
-    currency: w.currency,
-    payoutDestinationId: w.payoutDestinationId,
-    status: WITHDRAWAL_STATUS[w.status],
-    failureReason: opt(w.failureReason),
-    journalEntryIds: [...w.journalEntryIds],
-    createdAt: w.createdAt,
-    updatedAt: w.updatedAt,
-  };
-}
-
-const RECEIPT_KIND: Record<Receipt['kind'], walletV1.ReceiptKind> = {
-  settlement: walletV1.ReceiptKind.RECEIPT_KIND_SETTLEMENT,
-  refund: walletV1.ReceiptKind.RECEIPT_KIND_REFUND,
-  correction: walletV1.ReceiptKind.RECEIPT_KIND_CORRECTION,
-};
-
-export function toProtoReceipt(r: Receipt): walletV1.Receipt {
-  return {
-    receiptId: r.receiptId,
-    kind: RECEIPT_KIND[r.kind],
-    contractId: r.contractId,
-    holdId: r.holdId,
-    payer: r.payer,
-    payee: r.payee,
-    amount: formatAmount(r.amount),
-    fee: formatAmount(r.fee),
-    refundedAmount: formatAmount(r.refundedAmount),
-    currency: r.currency,
-    journalEntryIds: [...r.journalEntryIds],
-    settledAt: r.settledAt,
-    signature: r.signature,
-    signerPublicKey: r.signerPublicKey,
-    correctsReceiptId: opt(r.correctsReceiptId ?? null),
-    reason: opt(r.reason ?? null),
-  };
-}
-
-export function toProtoControls(c: Controls): walletV1.Controls {
-  return { readOnly: c.readOnly, killSwitches: [...c.killSwitches] };
+export function pageQuery(page: walletV1.ListDepositsRequest['page']): PageQuery | undefined {
+  return page && { cursor: page.cursor, limit: page.limit };
 }
 
 export function pageInfo(nextCursor: string | null): { nextCursor: string } {
   return { nextCursor: nextCursor ?? '' };
+}
+
+export const toProtoBalances = (b: WalletBalances): walletV1.GetBalanceResponse => ({
+  agentId: b.agentId,
+  balances: b.balances.map(toProtoBalance),
+  asOf: b.asOf,
+});
+
+export const toProtoControlsResponse = (c: Controls): { controls: walletV1.Controls } => ({ controls: toProtoControls(c) });
+
+export function toProtoLedgerReport(report: LedgerCheckReport): walletV1.CheckLedgerResponse {
+  return {
+    ok: report.ok,
+    accountsChecked: String(report.accountsChecked),
+    entriesChecked: String(report.entriesChecked),
+    postingsChecked: String(report.postingsChecked),
+    globalSums: report.globalSums,
+    discrepancies: report.discrepancies,
+    checkedAt: report.checkedAt,
+  };
 }

@@ -1,13 +1,12 @@
 import { formatAmount, newId, parsePositiveAmount } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
 import { CREDIT, parseCurrency } from '../domain/currency';
 import { faucetAllowance } from '../domain/daily-allowance';
 import { faucetPostings, transferPostings } from '../domain/postings';
 import { utcDay } from '../domain/utc-day';
 import { walletErrors } from '../domain/wallet.errors';
+import type { FaucetCommand, FaucetResult, TransferCommand, TransferResult, WalletBalances } from '../domain/wallet.commands';
 import type { FaucetGrant, Transfer } from '../domain/wallet.model';
 import { walletEvents, type Caller } from '../events/wallet.events';
-import { toProtoBalance, toProtoFaucetGrant, toProtoTransfer } from '../grpc/wallet.mapper';
 import { decide, execute } from './execute';
 import { activeAgent, claimFor, optionalText, requireText, type WalletContext } from './wallet-context';
 
@@ -15,21 +14,21 @@ import { activeAgent, claimFor, optionalText, requireText, type WalletContext } 
 export class BalancesService {
   constructor(private readonly ctx: WalletContext) {}
 
-  async getBalance(req: walletV1.GetBalanceRequest): Promise<walletV1.GetBalanceResponse> {
-    const agentId = requireText(req.agentId, 'agent_id');
+  async getBalance(agentIdAsked: string): Promise<WalletBalances> {
+    const agentId = requireText(agentIdAsked, 'agent_id');
     await this.ctx.agents.get(agentId);
     const balances = await this.ctx.reader.balances(agentId);
     // CREDIT is always listed (0 before the first grant) so a new wallet shows its currency.
     if (!balances.some((b) => b.currency === CREDIT)) balances.push({ currency: CREDIT, available: 0n, held: 0n });
     balances.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
-    return { agentId, balances: balances.map(toProtoBalance), asOf: this.ctx.clock() };
+    return { agentId, balances, asOf: this.ctx.clock() };
   }
 
-  async faucet(req: walletV1.FaucetRequest, caller: Caller): Promise<walletV1.FaucetResponse> {
+  async faucet(req: FaucetCommand, caller: Caller): Promise<FaucetResult> {
     // In mainnet mode the faucet does not exist: that answer comes before any validation.
     if (this.ctx.environment !== 'sandbox') throw walletErrors.faucetUnavailable();
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'faucet', walletV1.FaucetRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'faucet');
     const amount = parsePositiveAmount(req.amount);
     const currency = parseCurrency(req.currency);
     if (currency !== CREDIT) throw walletErrors.unsupportedCurrency(currency);
@@ -43,7 +42,7 @@ export class BalancesService {
     return execute(this.ctx.writer, {
       idempotency,
       control: 'faucet',
-      codec: walletV1.FaucetResponse,
+      codec: this.ctx.codecs.faucet,
       counter: { key: counterKey, day },
       plan: async (grantedToday) => {
         const decided = decide(now, () => faucetAllowance({ grantedToday, amount, category, now }));
@@ -63,7 +62,7 @@ export class BalancesService {
           createdAt: now,
         };
         return {
-          result: { grant: toProtoFaucetGrant(grant), idempotentReplayed: false },
+          result: { grant, idempotentReplayed: false },
           plan: {
             now,
             counter: { key: counterKey, day, expect: grantedToday, delta: amount },
@@ -76,9 +75,9 @@ export class BalancesService {
     });
   }
 
-  async transfer(req: walletV1.TransferRequest, caller: Caller): Promise<walletV1.TransferResponse> {
+  async transfer(req: TransferCommand, caller: Caller): Promise<TransferResult> {
     const from = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(from, req.idempotencyKey, 'transfer', walletV1.TransferRequest.toJSON(req));
+    const idempotency = claimFor(from, req, 'transfer');
     const to = requireText(req.toAgentId, 'to_agent_id');
     if (to === from) throw walletErrors.selfTransfer();
     const amount = parsePositiveAmount(req.amount);
@@ -88,7 +87,7 @@ export class BalancesService {
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.TransferResponse,
+      codec: this.ctx.codecs.transfer,
       plan: async () => {
         const now = this.ctx.clock();
         const entryId = newId('jrn');
@@ -103,7 +102,7 @@ export class BalancesService {
           createdAt: now,
         };
         return {
-          result: { transfer: toProtoTransfer(transfer), idempotentReplayed: false },
+          result: { transfer, idempotentReplayed: false },
           plan: {
             now,
             entry: { entryId, kind: 'transfer', currency, postings: transferPostings(from, to, currency, amount) },

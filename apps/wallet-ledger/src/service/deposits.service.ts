@@ -1,12 +1,11 @@
 import { errors, newId, parsePositiveAmount, resolveLimit, toPage } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
 import { parseCurrency } from '../domain/currency';
 import { confirmedDeposit, expiredDeposit } from '../domain/deposits';
 import { depositPostings } from '../domain/postings';
 import { walletErrors } from '../domain/wallet.errors';
+import type { CreateDepositCommand, DepositCommand, DepositResult, ListDepositsQuery, Page } from '../domain/wallet.commands';
 import type { Deposit } from '../domain/wallet.model';
 import { walletEvents, type Caller } from '../events/wallet.events';
-import { fromProtoDepositMethod, fromProtoDepositStatus, pageInfo, toProtoDeposit } from '../grpc/wallet.mapper';
 import { decide, execute } from './execute';
 import { activeAgent, claimFor, optionalText, requireText, type WalletContext } from './wallet-context';
 
@@ -20,19 +19,19 @@ export class DepositsService {
     return deposit;
   }
 
-  async createDeposit(req: walletV1.CreateDepositRequest, caller: Caller): Promise<walletV1.CreateDepositResponse> {
+  async createDeposit(req: CreateDepositCommand, caller: Caller): Promise<DepositResult> {
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'create_deposit', walletV1.CreateDepositRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'create_deposit');
     const amount = parsePositiveAmount(req.amount);
     const currency = parseCurrency(req.currency);
-    const method = fromProtoDepositMethod(req.method);
+    const method = req.method;
     if (!method) throw walletErrors.validationFailed('method must be sandbox, bank or crypto', { field: 'method' });
     const reference = optionalText(req.reference, 'reference');
     await activeAgent(this.ctx, agentId);
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.CreateDepositResponse,
+      codec: this.ctx.codecs.createDeposit,
       plan: async () => {
         const now = this.ctx.clock();
         const deposit: Deposit = {
@@ -48,35 +47,33 @@ export class DepositsService {
           updatedAt: now,
         };
         return {
-          result: { deposit: toProtoDeposit(deposit), idempotentReplayed: false },
+          result: { deposit, idempotentReplayed: false },
           plan: { now, writes: [{ table: 'deposits', value: deposit }], events: [walletEvents.deposit('created', deposit, caller)] },
         };
       },
     });
   }
 
-  async listDeposits(req: walletV1.ListDepositsRequest): Promise<walletV1.ListDepositsResponse> {
+  async listDeposits(req: ListDepositsQuery): Promise<Page<Deposit>> {
     const agentId = requireText(req.agentId, 'agent_id');
     // An unknown agent has no wallet: 404 like GetBalance, not an empty list (issue 13).
     await this.ctx.agents.get(agentId);
     const limit = resolveLimit(req.page?.limit);
-    const status = req.status === walletV1.DepositStatus.DEPOSIT_STATUS_UNSPECIFIED ? undefined : fromProtoDepositStatus(req.status);
-    if (req.status !== walletV1.DepositStatus.DEPOSIT_STATUS_UNSPECIFIED && !status) {
-      throw walletErrors.validationFailed('unknown deposit status', { field: 'status' });
-    }
+    const status = req.status;
+    if (status === null) throw walletErrors.validationFailed('unknown deposit status', { field: 'status' });
     const rows = await this.ctx.reader.deposits(agentId, { status, cursor: req.page?.cursor || undefined, limit });
     const page = toPage(rows, limit, (d) => ({ createdAt: d.createdAt, id: d.depositId }));
-    return { deposits: page.data.map(toProtoDeposit), page: pageInfo(page.nextCursor) };
+    return { items: page.data, nextCursor: page.nextCursor };
   }
 
-  async confirmDeposit(req: walletV1.ConfirmDepositRequest, caller: Caller): Promise<walletV1.ConfirmDepositResponse> {
+  async confirmDeposit(req: DepositCommand, caller: Caller): Promise<DepositResult> {
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'confirm_deposit', walletV1.ConfirmDepositRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'confirm_deposit');
     await activeAgent(this.ctx, agentId);
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.ConfirmDepositResponse,
+      codec: this.ctx.codecs.confirmDeposit,
       plan: async () => {
         const deposit = await this.ownedDeposit(agentId, req.depositId);
         const now = this.ctx.clock();
@@ -85,7 +82,7 @@ export class DepositsService {
         if ('refused' in decided) return decided;
         const after = decided.value;
         return {
-          result: { deposit: toProtoDeposit(after), idempotentReplayed: false },
+          result: { deposit: after, idempotentReplayed: false },
           guardWanted: 'confirmed',
           plan: {
             now,
@@ -99,14 +96,14 @@ export class DepositsService {
     });
   }
 
-  async expireDeposit(req: walletV1.ExpireDepositRequest, caller: Caller): Promise<walletV1.ExpireDepositResponse> {
+  async expireDeposit(req: DepositCommand, caller: Caller): Promise<DepositResult> {
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'expire_deposit', walletV1.ExpireDepositRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'expire_deposit');
     await activeAgent(this.ctx, agentId);
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.ExpireDepositResponse,
+      codec: this.ctx.codecs.expireDeposit,
       plan: async () => {
         const deposit = await this.ownedDeposit(agentId, req.depositId);
         const now = this.ctx.clock();
@@ -114,7 +111,7 @@ export class DepositsService {
         if ('refused' in decided) return decided;
         const after = decided.value;
         return {
-          result: { deposit: toProtoDeposit(after), idempotentReplayed: false },
+          result: { deposit: after, idempotentReplayed: false },
           guardWanted: 'expired',
           plan: {
             now,

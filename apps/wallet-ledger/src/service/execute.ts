@@ -3,7 +3,7 @@ import type { KillSwitch } from '../domain/controls';
 import type { ApplyOutcome, IdempotencyClaim, LedgerWriter, MutationPlan } from '../domain/ledger.ports';
 import { fromStoredError, toStoredError, walletErrors } from '../domain/wallet.errors';
 
-/** A response message type as ts-proto generates it (toJSON/fromJSON give the stored form). */
+/** How a mutation's result is stored with its key and read back for a replay (see ResponseCodecs). */
 export interface ResponseCodec<R> {
   toJSON(message: R): unknown;
   fromJSON(json: unknown): R;

@@ -1,13 +1,12 @@
 import { errors, formatAmount, newId, parsePositiveAmount } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
 import { parseCurrency } from '../domain/currency';
 import { AGENT_CONTROLLER, parseController, requireControlledBy, requireExpiryAllowed } from '../domain/hold-control';
 import { consumedHold, releasedHold, requireFutureExpiry } from '../domain/holds';
 import { consumePostings, holdPostings, releasePostings } from '../domain/postings';
 import { walletErrors } from '../domain/wallet.errors';
+import type { ConsumeHoldCommand, CreateHoldCommand, HoldCommand, HoldResult } from '../domain/wallet.commands';
 import type { Hold } from '../domain/wallet.model';
 import { walletEvents, type Caller } from '../events/wallet.events';
-import { toProtoHold } from '../grpc/wallet.mapper';
 import { decide, execute } from './execute';
 import { activeAgent, claimFor, optionalText, requireText, type WalletContext } from './wallet-context';
 
@@ -33,15 +32,15 @@ export class HoldsService {
     return hold;
   }
 
-  async getHold(req: walletV1.GetHoldRequest): Promise<walletV1.GetHoldResponse> {
+  async getHold(req: { agentId: string; holdId: string }): Promise<Hold> {
     const agentId = requireText(req.agentId, 'agent_id');
     await this.ctx.agents.get(agentId); // the wallet first: agent_not_found, as every wallet read
-    return { hold: toProtoHold(await this.ownedHold(agentId, req.holdId)) };
+    return this.ownedHold(agentId, req.holdId);
   }
 
-  async createHold(req: walletV1.CreateHoldRequest, caller: Caller): Promise<walletV1.CreateHoldResponse> {
+  async createHold(req: CreateHoldCommand, caller: Caller): Promise<HoldResult> {
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'create_hold', walletV1.CreateHoldRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'create_hold');
     const amount = parsePositiveAmount(req.amount);
     const currency = parseCurrency(req.currency);
     const reference = optionalText(req.reference, 'reference');
@@ -52,7 +51,7 @@ export class HoldsService {
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.CreateHoldResponse,
+      codec: this.ctx.codecs.createHold,
       plan: async () => {
         const now = this.ctx.clock();
         const entryId = newId('jrn');
@@ -73,7 +72,7 @@ export class HoldsService {
           controller,
         };
         return {
-          result: { hold: toProtoHold(hold), idempotentReplayed: false },
+          result: { hold, idempotentReplayed: false },
           plan: {
             now,
             entry: { entryId, kind: 'hold_create', currency, postings: holdPostings(agentId, currency, amount) },
@@ -86,14 +85,14 @@ export class HoldsService {
     });
   }
 
-  async releaseHold(req: walletV1.ReleaseHoldRequest, caller: Caller): Promise<walletV1.ReleaseHoldResponse> {
+  async releaseHold(req: HoldCommand, caller: Caller): Promise<HoldResult> {
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'release_hold', walletV1.ReleaseHoldRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'release_hold');
     await activeAgent(this.ctx, agentId);
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.ReleaseHoldResponse,
+      codec: this.ctx.codecs.releaseHold,
       plan: async () => {
         const hold = await this.controlledHold(agentId, req.holdId, AGENT_CONTROLLER);
         const now = this.ctx.clock();
@@ -102,7 +101,7 @@ export class HoldsService {
         if ('refused' in decided) return decided;
         const after = decided.value;
         return {
-          result: { hold: toProtoHold(after), idempotentReplayed: false },
+          result: { hold: after, idempotentReplayed: false },
           guardWanted: 'released',
           plan: {
             now,
@@ -116,9 +115,9 @@ export class HoldsService {
     });
   }
 
-  async consumeHold(req: walletV1.ConsumeHoldRequest, caller: Caller): Promise<walletV1.ConsumeHoldResponse> {
+  async consumeHold(req: ConsumeHoldCommand, caller: Caller): Promise<HoldResult> {
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'consume_hold', walletV1.ConsumeHoldRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'consume_hold');
     const to = requireText(req.toAgentId, 'to_agent_id');
     if (to === agentId) throw walletErrors.selfTransfer();
     const amount = req.amount === undefined ? null : parsePositiveAmount(req.amount);
@@ -126,7 +125,7 @@ export class HoldsService {
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.ConsumeHoldResponse,
+      codec: this.ctx.codecs.consumeHold,
       plan: async () => {
         const hold = await this.controlledHold(agentId, req.holdId, AGENT_CONTROLLER);
         const now = this.ctx.clock();
@@ -143,7 +142,7 @@ export class HoldsService {
           fee: 0n,
         });
         return {
-          result: { hold: toProtoHold(after), idempotentReplayed: false },
+          result: { hold: after, idempotentReplayed: false },
           guardWanted: 'consumed',
           plan: {
             now,

@@ -1,10 +1,9 @@
 import type pg from 'pg';
-import type { walletV1 } from '@exchange/proto';
 import { normalizeControls, sameControls, withStartupControls, type Controls } from '../domain/controls';
 import { storeControls } from '../data/controls.store';
-import { checkLedger } from '../data/ledger-check';
+import { checkLedger, type LedgerCheckReport } from '../data/ledger-check';
+import type { SetControlsCommand } from '../domain/wallet.commands';
 import { walletEvents, SYSTEM_CALLER, type Caller } from '../events/wallet.events';
-import { toProtoControls } from '../grpc/wallet.mapper';
 import { optionalText, type WalletContext } from './wallet-context';
 
 /** Kill switches / read-only mode, and the ledger reconciliation (operator surface). */
@@ -15,16 +14,16 @@ export class OperationsService {
     private readonly afterCommit: () => void,
   ) {}
 
-  async getControls(): Promise<walletV1.GetControlsResponse> {
-    return { controls: toProtoControls(await this.ctx.reader.controls()) };
+  getControls(): Promise<Controls> {
+    return this.ctx.reader.controls();
   }
 
   /** Works in read-only mode too (it is how read-only mode is left). */
-  async setControls(req: walletV1.SetControlsRequest, caller: Caller): Promise<walletV1.SetControlsResponse> {
+  async setControls(req: SetControlsCommand, caller: Caller): Promise<Controls> {
     const controls = normalizeControls({ readOnly: req.controls?.readOnly ?? false, killSwitches: req.controls?.killSwitches ?? [] });
     const reason = optionalText(req.reason, 'reason', 500) ?? '';
     await this.store(controls, reason, caller);
-    return { controls: toProtoControls(controls) };
+    return controls;
   }
 
   /** Start-up: WALLET_READ_ONLY / WALLET_KILL_SWITCHES switch on what the persisted row lacks. */
@@ -35,17 +34,8 @@ export class OperationsService {
     return merged;
   }
 
-  async checkLedger(): Promise<walletV1.CheckLedgerResponse> {
-    const report = await checkLedger(this.pool, this.ctx.clock());
-    return {
-      ok: report.ok,
-      accountsChecked: String(report.accountsChecked),
-      entriesChecked: String(report.entriesChecked),
-      postingsChecked: String(report.postingsChecked),
-      globalSums: report.globalSums,
-      discrepancies: report.discrepancies,
-      checkedAt: report.checkedAt,
-    };
+  checkLedger(): Promise<LedgerCheckReport> {
+    return checkLedger(this.pool, this.ctx.clock());
   }
 
   private async store(controls: Controls, reason: string, caller: Caller): Promise<void> {

@@ -1,5 +1,4 @@
 import { errors, formatAmount, newId, parseAmount, parsePositiveAmount, resolveLimit, toPage } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
 import { parseCurrency } from '../domain/currency';
 import { withdrawalAllowance } from '../domain/daily-allowance';
 import { requestFingerprint, optionalIdempotencyKey } from '../domain/idempotency';
@@ -9,10 +8,18 @@ import { validateDestination } from '../domain/payout-destination';
 import { holdPostings, releasePostings } from '../domain/postings';
 import { utcDay } from '../domain/utc-day';
 import { walletErrors } from '../domain/wallet.errors';
+import type {
+  CreatePayoutDestinationCommand,
+  CreateWithdrawalCommand,
+  Page,
+  PageQuery,
+  PayoutDestinationResult,
+  WithdrawalCommand,
+  WithdrawalResult,
+} from '../domain/wallet.commands';
 import type { PayoutDestination, Withdrawal } from '../domain/wallet.model';
 import { movedWithdrawal } from '../domain/withdrawals';
 import { walletEvents, type Caller } from '../events/wallet.events';
-import { fromProtoDestinationType, pageInfo, toProtoPayoutDestination, toProtoWithdrawal } from '../grpc/wallet.mapper';
 import { decide, execute } from './execute';
 import { activeAgent, claimFor, requireText, type WalletContext } from './wallet-context';
 
@@ -29,7 +36,7 @@ export class PayoutsService {
     private readonly institutionalLimit: bigint,
   ) {}
 
-  async createPayoutDestination(req: walletV1.CreatePayoutDestinationRequest, caller: Caller): Promise<walletV1.CreatePayoutDestinationResponse> {
+  async createPayoutDestination(req: CreatePayoutDestinationCommand, caller: Caller): Promise<PayoutDestinationResult> {
     const agentId = requireText(req.agentId, 'agent_id');
     const key = optionalIdempotencyKey(req.idempotencyKey);
     const idempotency: IdempotencyClaim | undefined = key
@@ -37,10 +44,10 @@ export class PayoutsService {
           scope: agentId,
           key,
           operation: 'create_payout_destination',
-          fingerprint: requestFingerprint('create_payout_destination', walletV1.CreatePayoutDestinationRequest.toJSON(req) as Record<string, unknown>),
+          fingerprint: requestFingerprint('create_payout_destination', req.requestJson),
         }
       : undefined;
-    const type = fromProtoDestinationType(req.type);
+    const type = req.type;
     if (!type) throw walletErrors.validationFailed('type must be bank_account, crypto_address or sandbox', { field: 'type' });
     if (req.label.length > 100) throw walletErrors.validationFailed('label must be at most 100 characters', { field: 'label' });
     const agent = await activeAgent(this.ctx, agentId);
@@ -48,7 +55,7 @@ export class PayoutsService {
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.CreatePayoutDestinationResponse,
+      codec: this.ctx.codecs.createPayoutDestination,
       plan: async () => {
         const now = this.ctx.clock();
         const destination: PayoutDestination = {
@@ -60,7 +67,7 @@ export class PayoutsService {
           createdAt: now,
         };
         return {
-          result: { payoutDestination: toProtoPayoutDestination(destination), idempotentReplayed: false },
+          result: { payoutDestination: destination, idempotentReplayed: false },
           plan: {
             now,
             writes: [{ table: 'payout_destinations', value: destination }],
@@ -71,14 +78,14 @@ export class PayoutsService {
     });
   }
 
-  async listPayoutDestinations(req: walletV1.ListPayoutDestinationsRequest): Promise<walletV1.ListPayoutDestinationsResponse> {
+  async listPayoutDestinations(req: { agentId: string; page?: PageQuery }): Promise<Page<PayoutDestination>> {
     const agentId = requireText(req.agentId, 'agent_id');
     // An unknown agent has no wallet: 404 like GetBalance, not an empty list (issue 13).
     await this.ctx.agents.get(agentId);
     const limit = resolveLimit(req.page?.limit);
     const rows = await this.ctx.reader.payoutDestinations(agentId, { cursor: req.page?.cursor || undefined, limit });
     const page = toPage(rows, limit, (d) => ({ createdAt: d.createdAt, id: d.payoutDestinationId }));
-    return { payoutDestinations: page.data.map(toProtoPayoutDestination), page: pageInfo(page.nextCursor) };
+    return { items: page.data, nextCursor: page.nextCursor };
   }
 
   private async ownedWithdrawal(agentId: string, withdrawalId: string): Promise<Withdrawal> {
@@ -87,15 +94,15 @@ export class PayoutsService {
     return withdrawal;
   }
 
-  async getWithdrawal(req: walletV1.GetWithdrawalRequest): Promise<walletV1.GetWithdrawalResponse> {
+  async getWithdrawal(req: { agentId: string; withdrawalId: string }): Promise<Withdrawal> {
     const agentId = requireText(req.agentId, 'agent_id');
     await this.ctx.agents.get(agentId); // the wallet first: agent_not_found, as every wallet read
-    return { withdrawal: toProtoWithdrawal(await this.ownedWithdrawal(agentId, req.withdrawalId)) };
+    return this.ownedWithdrawal(agentId, req.withdrawalId);
   }
 
-  async createWithdrawal(req: walletV1.CreateWithdrawalRequest, caller: Caller): Promise<walletV1.CreateWithdrawalResponse> {
+  async createWithdrawal(req: CreateWithdrawalCommand, caller: Caller): Promise<WithdrawalResult> {
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'create_withdrawal', walletV1.CreateWithdrawalRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'create_withdrawal');
     const amount = parsePositiveAmount(req.amount);
     const currency = parseCurrency(req.currency);
     const destinationId = requireText(req.payoutDestinationId, 'payout_destination_id');
@@ -110,7 +117,7 @@ export class PayoutsService {
     return execute(this.ctx.writer, {
       idempotency,
       control: 'withdrawals',
-      codec: walletV1.CreateWithdrawalResponse,
+      codec: this.ctx.codecs.createWithdrawal,
       counter: { key: counterKey, day },
       plan: async (usedToday) => {
         const decided = decide(now, () => withdrawalAllowance({ limit, usedToday, amount, now }));
@@ -129,7 +136,7 @@ export class PayoutsService {
           updatedAt: now,
         };
         return {
-          result: { withdrawal: toProtoWithdrawal(withdrawal), idempotentReplayed: false },
+          result: { withdrawal, idempotentReplayed: false },
           plan: {
             now,
             counter: { key: counterKey, day, expect: usedToday, delta: amount },
@@ -143,14 +150,14 @@ export class PayoutsService {
     });
   }
 
-  async cancelWithdrawal(req: walletV1.CancelWithdrawalRequest, caller: Caller): Promise<walletV1.CancelWithdrawalResponse> {
+  async cancelWithdrawal(req: WithdrawalCommand, caller: Caller): Promise<WithdrawalResult> {
     const agentId = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(agentId, req.idempotencyKey, 'cancel_withdrawal', walletV1.CancelWithdrawalRequest.toJSON(req));
+    const idempotency = claimFor(agentId, req, 'cancel_withdrawal');
     await activeAgent(this.ctx, agentId);
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.CancelWithdrawalResponse,
+      codec: this.ctx.codecs.cancelWithdrawal,
       plan: async () => {
         const withdrawal = await this.ownedWithdrawal(agentId, req.withdrawalId);
         const now = this.ctx.clock();
@@ -159,7 +166,7 @@ export class PayoutsService {
         if ('refused' in decided) return decided;
         const after = decided.value;
         return {
-          result: { withdrawal: toProtoWithdrawal(after), idempotentReplayed: false },
+          result: { withdrawal: after, idempotentReplayed: false },
           guardWanted: 'cancelled',
           plan: {
             now,

@@ -1,5 +1,4 @@
 import { errors, formatAmount, newId, parseAmount, parsePositiveAmount } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
 import { MARKET_CONTROLLER } from '../domain/hold-control';
 import { consumedHold, releasedHold } from '../domain/holds';
 import { accountId, systemAccount } from '../domain/accounts';
@@ -7,10 +6,10 @@ import { planCorrection } from '../domain/correction';
 import { consumePostings, correctionPostings, releasePostings } from '../domain/postings';
 import type { MutationPlan } from '../domain/ledger.ports';
 import { signReceipt, type Receipt } from '../domain/receipt';
+import type { CorrectionResult, CorrectSettlementCommand, ReceiptQuery, RefundCommand, SettleCommand, SettlementResult } from '../domain/wallet.commands';
 import type { Hold } from '../domain/wallet.model';
 import { walletErrors } from '../domain/wallet.errors';
 import { walletEvents, type Caller } from '../events/wallet.events';
-import { toProtoHold, toProtoReceipt } from '../grpc/wallet.mapper';
 import { decide, execute, type Planned } from './execute';
 import type { HoldsService } from './holds.service';
 import { activeAgent, claimFor, requireText, type WalletContext } from './wallet-context';
@@ -40,9 +39,9 @@ export class SettlementService {
     private readonly signer: ExchangeSigner,
   ) {}
 
-  async settle(req: walletV1.SettleRequest, caller: Caller): Promise<walletV1.SettleResponse> {
+  async settle(req: SettleCommand, caller: Caller): Promise<SettlementResult> {
     const payer = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(payer, req.idempotencyKey, 'settle', walletV1.SettleRequest.toJSON(req));
+    const idempotency = claimFor(payer, req, 'settle');
     const contractId = requireText(req.contractId, 'contract_id');
     const payee = requireText(req.payeeAgentId, 'payee_agent_id');
     if (payee === payer) throw walletErrors.selfTransfer();
@@ -54,7 +53,7 @@ export class SettlementService {
     return execute(this.ctx.writer, {
       idempotency,
       control: 'settlements',
-      codec: walletV1.SettleResponse,
+      codec: this.ctx.codecs.settle,
       plan: async () => {
         const hold = await this.holds.controlledHold(payer, req.holdId, MARKET_CONTROLLER);
         const now = this.ctx.clock();
@@ -92,16 +91,16 @@ export class SettlementService {
     });
   }
 
-  async refund(req: walletV1.RefundRequest, caller: Caller): Promise<walletV1.RefundResponse> {
+  async refund(req: RefundCommand, caller: Caller): Promise<SettlementResult> {
     const payer = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(payer, req.idempotencyKey, 'refund', walletV1.RefundRequest.toJSON(req));
+    const idempotency = claimFor(payer, req, 'refund');
     const contractId = requireText(req.contractId, 'contract_id');
     // Existence only: a refund gives the payer back its own escrow, frozen or not.
     await this.ctx.agents.get(payer);
 
     return execute(this.ctx.writer, {
       idempotency,
-      codec: walletV1.RefundResponse,
+      codec: this.ctx.codecs.refund,
       plan: async () => {
         const hold = await this.holds.controlledHold(payer, req.holdId, MARKET_CONTROLLER);
         const now = this.ctx.clock();
@@ -140,7 +139,7 @@ export class SettlementService {
     now: Date;
     entry: NonNullable<MutationPlan['entry']>;
     caller: Caller;
-  }): Planned<walletV1.SettleResponse & walletV1.RefundResponse> {
+  }): Planned<SettlementResult> {
     const receipt = signReceipt(
       {
         receiptId: newId('rcpt'),
@@ -160,7 +159,7 @@ export class SettlementService {
       this.signer.privateKey,
     );
     return {
-      result: { receipt: toProtoReceipt(receipt), hold: toProtoHold(p.after), idempotentReplayed: false },
+      result: { receipt, hold: p.after, idempotentReplayed: false },
       guardWanted: p.after.status,
       plan: {
         now: p.now,
@@ -180,9 +179,9 @@ export class SettlementService {
    * correction receipt referencing it. Idempotent like Settle (scope = the payer). It obeys no
    * kill switch — the operator corrects while settlements are halted — but read-only mode.
    */
-  async correctSettlement(req: walletV1.CorrectSettlementRequest, caller: Caller): Promise<walletV1.CorrectSettlementResponse> {
+  async correctSettlement(req: CorrectSettlementCommand, caller: Caller): Promise<CorrectionResult> {
     const payer = requireText(req.agentId, 'agent_id');
-    const idempotency = claimFor(payer, req.idempotencyKey, 'correct_settlement', walletV1.CorrectSettlementRequest.toJSON(req));
+    const idempotency = claimFor(payer, req, 'correct_settlement');
     const receiptId = requireText(req.receiptId, 'receipt_id');
     const reason = requireText(req.reason, 'reason', 500);
     await this.ctx.agents.get(payer);
@@ -193,7 +192,7 @@ export class SettlementService {
     try {
       return await execute(this.ctx.writer, {
         idempotency,
-        codec: walletV1.CorrectSettlementResponse,
+        codec: this.ctx.codecs.correctSettlement,
         plan: async () => {
           const original = await this.ctx.reader.receipt(receiptId);
           const [existingCorrection, feesBalance, hold] = await Promise.all([
@@ -220,7 +219,7 @@ export class SettlementService {
           const receipt = signReceipt(decided.value, this.signer.privateKey);
           const { currency, payee, amount, fee } = receipt;
           return {
-            result: { receipt: toProtoReceipt(receipt), idempotentReplayed: false },
+            result: { receipt, idempotentReplayed: false },
             onInsufficient: (available) => walletErrors.insufficientFunds(currency, formatAmount(available), formatAmount(amount - fee)),
             plan: {
               now,
@@ -240,13 +239,13 @@ export class SettlementService {
     }
   }
 
-  async getReceipt(req: walletV1.GetReceiptRequest): Promise<walletV1.GetReceiptResponse> {
+  async getReceipt(req: ReceiptQuery): Promise<Receipt> {
     if (req.receiptId && req.contractId) throw walletErrors.validationFailed('give receipt_id or contract_id, not both');
     let receipt: Receipt | undefined;
     if (req.receiptId) receipt = await this.ctx.reader.receipt(req.receiptId);
     else if (req.contractId) receipt = await this.ctx.reader.latestReceiptOfContract(req.contractId);
     else throw walletErrors.validationFailed('receipt_id or contract_id is required', { field: 'receipt_id' });
     if (!receipt) throw errors.notFound('receipt', req.receiptId || `of contract ${req.contractId}`);
-    return { receipt: toProtoReceipt(receipt) };
+    return receipt;
   }
 }

@@ -2,6 +2,39 @@ import type { IdempotencyClaim, AgentDirectory, AgentInfo, LedgerWriter } from '
 import { requestFingerprint, requireIdempotencyKey } from '../domain/idempotency';
 import { walletErrors } from '../domain/wallet.errors';
 import type { WalletReader } from '../data/wallet.reader';
+import type {
+  CorrectionResult,
+  Keyed,
+  DepositResult,
+  FaucetResult,
+  HoldResult,
+  PayoutDestinationResult,
+  SettlementResult,
+  TransferResult,
+  WithdrawalResult,
+} from '../domain/wallet.commands';
+import type { ResponseCodec } from './execute';
+
+/**
+ * The stored form of each mutation's answer (kept with its idempotency key, replayed as is): the
+ * API's JSON of the response, so the transport supplies it (grpc/wallet.codecs.ts).
+ */
+export interface ResponseCodecs {
+  faucet: ResponseCodec<FaucetResult>;
+  transfer: ResponseCodec<TransferResult>;
+  createHold: ResponseCodec<HoldResult>;
+  releaseHold: ResponseCodec<HoldResult>;
+  consumeHold: ResponseCodec<HoldResult>;
+  createDeposit: ResponseCodec<DepositResult>;
+  confirmDeposit: ResponseCodec<DepositResult>;
+  expireDeposit: ResponseCodec<DepositResult>;
+  createPayoutDestination: ResponseCodec<PayoutDestinationResult>;
+  createWithdrawal: ResponseCodec<WithdrawalResult>;
+  cancelWithdrawal: ResponseCodec<WithdrawalResult>;
+  settle: ResponseCodec<SettlementResult>;
+  refund: ResponseCodec<SettlementResult>;
+  correctSettlement: ResponseCodec<CorrectionResult>;
+}
 
 /** What every wallet service needs. */
 export interface WalletContext {
@@ -10,6 +43,7 @@ export interface WalletContext {
   agents: AgentDirectory;
   clock: () => Date;
   environment: 'sandbox' | 'mainnet';
+  codecs: ResponseCodecs;
 }
 
 /**
@@ -40,7 +74,7 @@ export function optionalText(value: string | undefined, field: string, max = 255
  * The idempotency claim of a mutation: scope = the wallet owner, the key as validated, and the
  * fingerprint of the request's proto3 JSON (every field but the key) with the operation name.
  */
-export function claimFor(agentId: string, key: string | undefined, operation: string, requestJson: unknown): IdempotencyClaim {
-  const valid = requireIdempotencyKey(key);
-  return { scope: agentId, key: valid, operation, fingerprint: requestFingerprint(operation, requestJson as Record<string, unknown>) };
+export function claimFor(agentId: string, cmd: Keyed, operation: string): IdempotencyClaim {
+  const valid = requireIdempotencyKey(cmd.idempotencyKey);
+  return { scope: agentId, key: valid, operation, fingerprint: requestFingerprint(operation, cmd.requestJson) };
 }

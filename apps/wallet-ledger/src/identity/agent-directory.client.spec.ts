@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { DomainError } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import { testLogger } from '@exchange/testing';
-import { CachedAgentDirectory, type IdentityClient } from './agent-directory';
+import { CachedAgentDirectory, type IdentityClient } from './agent-directory.client';
 
 function agent(agentId: string, frozen = false): identityV1.Agent {
   return {
