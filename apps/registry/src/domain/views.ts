@@ -1,8 +1,8 @@
-import type { AckRow, ArtifactRow, DeliveryReceiptRow, ObjectRow } from '../data/registry.repo';
+import type { ArtifactAck, ArtifactUpload, DeliveryReceipt, RegistryObject } from './records';
 
 // The HTTP JSON shapes of registry records (common5 "Shared shapes"): docket `content`.
 
-export function objectView(o: ObjectRow): Record<string, unknown> {
+export function objectView(o: RegistryObject): Record<string, unknown> {
   return {
     object_id: o.objectId,
     type: o.type,
@@ -17,7 +17,7 @@ export function objectView(o: ObjectRow): Record<string, unknown> {
   };
 }
 
-export function artifactView(a: ArtifactRow): Record<string, unknown> {
+export function artifactView(a: ArtifactUpload): Record<string, unknown> {
   return {
     artifact_ref: a.artifactRef,
     size_bytes: a.sizeBytes,
@@ -34,11 +34,11 @@ export function artifactView(a: ArtifactRow): Record<string, unknown> {
   };
 }
 
-export function ackView(a: AckRow): Record<string, unknown> {
+export function ackView(a: ArtifactAck): Record<string, unknown> {
   return { ack_id: a.ackId, artifact_ref: a.artifactRef, agent_id: a.agentId, signature: a.signature, created_at: a.createdAt.toISOString() };
 }
 
-export function deliveryReceiptView(r: DeliveryReceiptRow): Record<string, unknown> {
+export function deliveryReceiptView(r: DeliveryReceipt): Record<string, unknown> {
   return {
     delivery_receipt_id: r.deliveryReceiptId,
     artifact_ref: r.artifactRef,

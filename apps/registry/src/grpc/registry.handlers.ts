@@ -17,9 +17,26 @@ import {
 } from '@exchange/platform';
 import type { registryV1 } from '@exchange/proto';
 import type { Caller } from '../domain/caller';
+import type { RegistryObject } from '../domain/records';
+import type { Stored } from '../service/objects.service';
 import type { RegistryService } from '../service/registry.service';
 import type { UploadPart } from '../service/upload-parts';
-import { toProtoArtifact } from './registry.mapper';
+import {
+  ackInput,
+  attestationQuery,
+  casefileInput,
+  casefileSubject,
+  pageRequest,
+  storeExchangeObjectInput,
+  storeObjectInput,
+  toProtoAck,
+  toProtoArtifact,
+  toProtoDocket,
+  toProtoEnvelope,
+  toProtoObject,
+  toProtoReceipt,
+  uploadMetadata,
+} from './registry.mapper';
 
 /** Download chunk size. */
 export const CHUNK_BYTES = 64 * 1024;
@@ -56,7 +73,8 @@ function uploadHandler(s: RegistryService, logger: Logger): handleClientStreamin
           else throw errors.invalidArgument('validation_failed', 'only chunks and then one commit may follow the metadata', { field: 'chunk' });
         }
       }
-      return s.artifacts.upload(part.value, parts(), caller(ctx));
+      const { artifact, created } = await s.artifacts.upload(uploadMetadata(part.value), parts(), caller(ctx));
+      return { artifact: toProtoArtifact(artifact), created };
     };
     run().then(
       (res) => {
@@ -115,32 +133,62 @@ function downloadHandler(s: RegistryService, logger: Logger): handleServerStream
   };
 }
 
-/** proto in, proto out: every rule lives in the service; errors and logging in platform's `unary`. */
+/** proto → domain → use case → proto: the rules live in the services; errors and logging in platform's `unary`. */
 export function registryHandlers(s: RegistryService, logger: Logger): registryV1.RegistryServiceServer {
+  const stored = ({ object, created }: Stored<RegistryObject>) => ({ object: toProtoObject(object), created });
   return {
-    storeObject: unary(logger, 'StoreObject', (req: registryV1.StoreObjectRequest, ctx) => s.objects.store(req, caller(ctx))),
-    getObject: unary(logger, 'GetObject', (req: registryV1.GetObjectRequest, ctx) => s.objects.get(req, caller(ctx))),
-    listObjects: unary(logger, 'ListObjects', (req: registryV1.ListObjectsRequest, ctx) => s.objects.list(req, caller(ctx))),
-    storeExchangeObject: unary(logger, 'StoreExchangeObject', (req: registryV1.StoreExchangeObjectRequest) => s.objects.storeExchange(req)),
+    storeObject: unary(logger, 'StoreObject', async (req: registryV1.StoreObjectRequest, ctx) => stored(await s.objects.store(storeObjectInput(req), caller(ctx)))),
+    getObject: unary(logger, 'GetObject', async (req: registryV1.GetObjectRequest, ctx) => ({
+      object: toProtoObject(await s.objects.readable(req.objectId, caller(ctx), req.type)),
+    })),
+    listObjects: unary(logger, 'ListObjects', async (req: registryV1.ListObjectsRequest, ctx) => {
+      const { items, nextCursor } = await s.objects.list({ type: req.type, tag: req.tag }, pageRequest(req.page), caller(ctx));
+      return { objects: items.map(toProtoObject), page: { nextCursor } };
+    }),
+    storeExchangeObject: unary(logger, 'StoreExchangeObject', async (req: registryV1.StoreExchangeObjectRequest) =>
+      stored(await s.objects.storeExchange(storeExchangeObjectInput(req))),
+    ),
 
     uploadArtifact: uploadHandler(s, logger),
     downloadArtifact: downloadHandler(s, logger),
-    getArtifact: unary(logger, 'GetArtifact', (req: registryV1.GetArtifactRequest, ctx) => s.artifacts.get(req, caller(ctx))),
-    getArtifactEnvelope: unary(logger, 'GetArtifactEnvelope', (req: registryV1.GetArtifactEnvelopeRequest, ctx) => s.artifacts.envelope(req, caller(ctx))),
-    ackArtifact: unary(logger, 'AckArtifact', (req: registryV1.AckArtifactRequest, ctx) => s.artifacts.ack(req, caller(ctx))),
-    listDeliveryReceipts: unary(logger, 'ListDeliveryReceipts', (req: registryV1.ListDeliveryReceiptsRequest, ctx) =>
-      s.artifacts.listReceipts(req, caller(ctx)),
-    ),
-    takedownArtifact: unary(logger, 'TakedownArtifact', (req: registryV1.TakedownArtifactRequest, ctx) => s.artifacts.takedown(req, caller(ctx))),
-    reinstateArtifact: unary(logger, 'ReinstateArtifact', (req: registryV1.ReinstateArtifactRequest, ctx) => s.artifacts.reinstate(req, caller(ctx))),
+    getArtifact: unary(logger, 'GetArtifact', async (req: registryV1.GetArtifactRequest, ctx) => ({
+      artifact: toProtoArtifact(await s.artifacts.readable(req.artifactRef, caller(ctx))),
+    })),
+    getArtifactEnvelope: unary(logger, 'GetArtifactEnvelope', async (req: registryV1.GetArtifactEnvelopeRequest, ctx) => {
+      const { artifactRef, envelope } = await s.artifacts.envelope(req.artifactRef, caller(ctx));
+      return { artifactRef, envelope: toProtoEnvelope(envelope) };
+    }),
+    ackArtifact: unary(logger, 'AckArtifact', async (req: registryV1.AckArtifactRequest, ctx) => {
+      const { ack, created } = await s.artifacts.ack(ackInput(req), caller(ctx));
+      return { ack: toProtoAck(ack), created };
+    }),
+    listDeliveryReceipts: unary(logger, 'ListDeliveryReceipts', async (req: registryV1.ListDeliveryReceiptsRequest, ctx) => {
+      const { items, nextCursor } = await s.artifacts.listReceipts(req.artifactRef, pageRequest(req.page), caller(ctx));
+      return { receipts: items.map(toProtoReceipt), page: { nextCursor } };
+    }),
+    takedownArtifact: unary(logger, 'TakedownArtifact', async (req: registryV1.TakedownArtifactRequest, ctx) => ({
+      artifact: toProtoArtifact(await s.artifacts.takedown(req.artifactRef, req.reason, caller(ctx))),
+    })),
+    reinstateArtifact: unary(logger, 'ReinstateArtifact', async (req: registryV1.ReinstateArtifactRequest, ctx) => ({
+      artifact: toProtoArtifact(await s.artifacts.reinstate(req.artifactRef, req.reason, caller(ctx))),
+    })),
 
-    queryAttestations: unary(logger, 'QueryAttestations', (req: registryV1.QueryAttestationsRequest, ctx) => s.objects.queryAttestations(req, caller(ctx))),
-    exportAttestations: unary(logger, 'ExportAttestations', (req: registryV1.ExportAttestationsRequest, ctx) =>
-      s.casefiles.exportAttestations(req, caller(ctx)),
-    ),
+    queryAttestations: unary(logger, 'QueryAttestations', async (req: registryV1.QueryAttestationsRequest, ctx) => {
+      const { items, nextCursor } = await s.objects.queryAttestations(attestationQuery(req), pageRequest(req.page), caller(ctx));
+      return { attestations: items.map(toProtoObject), page: { nextCursor } };
+    }),
+    exportAttestations: unary(logger, 'ExportAttestations', async (req: registryV1.ExportAttestationsRequest, ctx) => ({
+      docket: toProtoDocket(await s.casefiles.exportAttestations(attestationQuery(req), caller(ctx))),
+    })),
 
-    exportReceipts: unary(logger, 'ExportReceipts', (req: registryV1.ExportReceiptsRequest, ctx) => s.casefiles.exportReceipts(req, caller(ctx))),
-    exportCasefile: unary(logger, 'ExportCasefile', (req: registryV1.ExportCasefileRequest, ctx) => s.casefiles.exportCasefile(req, caller(ctx))),
-    verifyCasefile: unary(logger, 'VerifyCasefile', (req: registryV1.VerifyCasefileRequest) => s.casefiles.verify(req)),
+    exportReceipts: unary(logger, 'ExportReceipts', async (req: registryV1.ExportReceiptsRequest, ctx) => ({
+      docket: toProtoDocket(await s.casefiles.exportReceipts({ receiptIds: req.receiptIds, contractId: req.contractId }, caller(ctx))),
+    })),
+    exportCasefile: unary(logger, 'ExportCasefile', async (req: registryV1.ExportCasefileRequest, ctx) => ({
+      docket: toProtoDocket(await s.casefiles.exportCasefile(casefileSubject(req.subject), req.includePayloads, caller(ctx))),
+    })),
+    verifyCasefile: unary(logger, 'VerifyCasefile', (req: registryV1.VerifyCasefileRequest) =>
+      s.casefiles.verify(casefileInput(req.input), req.exchangePublicKey ?? ''),
+    ),
   };
 }

@@ -1,54 +1,69 @@
-import { registryV1 } from '@exchange/proto';
-import { visibilityToProto } from '../domain/validation';
-import type { AckRow, ArtifactRow, DeliveryReceiptRow, ObjectRow } from '../data/registry.repo';
+import type { registryV1 } from '@exchange/proto';
+import type { AckInput, UploadMetadata } from '../service/artifacts.service';
+import type { CasefileInput, CasefileSubject, SealedDocket } from '../service/casefiles.service';
+import type { AttestationQuery, StoreExchangeObjectInput, StoreObjectInput } from '../service/objects.service';
+import type { PageRequest } from '../domain/records';
 
-export function toProtoObject(o: ObjectRow): registryV1.RegistryObject {
+// proto ⇄ domain for the gRPC layer: domain → proto is shared with the outbox events
+// (events/registry.encode); proto → use-case inputs is here. Visibility stays the wire code: the
+// use cases decode it among their other checks, in their order.
+export { toProtoAck, toProtoArtifact, toProtoEnvelope, toProtoObject, toProtoReceipt } from '../events/registry.encode';
+
+export function storeObjectInput(req: registryV1.StoreObjectRequest): StoreObjectInput {
   return {
-    objectId: o.objectId,
-    type: o.type,
-    payloadJson: o.payloadJson,
-    signerAgentId: o.signerAgentId,
-    signature: o.signature,
-    signerPublicKey: o.signerPublicKey,
-    visibility: visibilityToProto(o.visibility),
-    parties: o.parties,
-    tags: o.tags,
-    createdAt: o.createdAt,
+    type: req.type,
+    payloadJson: req.payloadJson,
+    signerAgentId: req.signerAgentId,
+    signature: req.signature,
+    visibility: req.visibility,
+    parties: req.parties,
+    tags: req.tags,
   };
 }
 
-export function toProtoArtifact(a: ArtifactRow): registryV1.Artifact {
-  return {
-    artifactRef: a.artifactRef,
-    sizeBytes: String(a.sizeBytes),
-    mediaType: a.mediaType,
-    contractId: a.contractId ?? undefined,
-    access: visibilityToProto(a.access),
-    parties: a.parties,
-    envelope:
-      a.envelope === null
-        ? undefined
-        : { algorithm: a.envelope.algorithm, recipientKeyIds: a.envelope.recipient_key_ids, nonce: a.envelope.nonce },
-    status: a.status === 'active' ? registryV1.ArtifactStatus.ARTIFACT_STATUS_ACTIVE : registryV1.ArtifactStatus.ARTIFACT_STATUS_REMOVED,
-    removedReason: a.removedReason ?? undefined,
-    uploadedBy: a.uploadedBy,
-    createdAt: a.createdAt,
-    updatedAt: a.updatedAt,
-  };
+export function storeExchangeObjectInput(req: registryV1.StoreExchangeObjectRequest): StoreExchangeObjectInput {
+  return { type: req.type, payloadJson: req.payloadJson, visibility: req.visibility, parties: req.parties, tags: req.tags };
 }
 
-export function toProtoAck(a: AckRow): registryV1.ArtifactAck {
-  return { ackId: a.ackId, artifactRef: a.artifactRef, agentId: a.agentId, signature: a.signature, createdAt: a.createdAt };
+export function pageRequest(page: { limit: number; cursor: string } | undefined): PageRequest | undefined {
+  return page === undefined ? undefined : { limit: page.limit, cursor: page.cursor };
 }
 
-export function toProtoReceipt(r: DeliveryReceiptRow): registryV1.DeliveryReceipt {
-  return {
-    deliveryReceiptId: r.deliveryReceiptId,
-    artifactRef: r.artifactRef,
-    agentId: r.agentId,
-    sizeBytes: String(r.sizeBytes),
-    deliveredAt: r.deliveredAt,
-    signature: r.signature,
-    signerPublicKey: r.signerPublicKey,
-  };
+export function attestationQuery(req: { subjectRef?: string; signerAgentId?: string; from?: Date; to?: Date }): AttestationQuery {
+  const q: AttestationQuery = {};
+  if (req.subjectRef !== undefined) q.subjectRef = req.subjectRef;
+  if (req.signerAgentId !== undefined) q.signerAgentId = req.signerAgentId;
+  if (req.from !== undefined) q.from = req.from;
+  if (req.to !== undefined) q.to = req.to;
+  return q;
+}
+
+export function uploadMetadata(m: registryV1.ArtifactMetadata): UploadMetadata {
+  const meta: UploadMetadata = { mediaType: m.mediaType, access: m.access, parties: m.parties };
+  if (m.contractId !== undefined) meta.contractId = m.contractId;
+  if (m.envelope !== undefined) {
+    meta.envelope = { algorithm: m.envelope.algorithm, recipientKeyIds: m.envelope.recipientKeyIds };
+    if (m.envelope.nonce !== undefined) meta.envelope.nonce = m.envelope.nonce;
+  }
+  return meta;
+}
+
+export function ackInput(req: registryV1.AckArtifactRequest): AckInput {
+  return { artifactRef: req.artifactRef, agentId: req.agentId, signature: req.signature };
+}
+
+export function casefileSubject(s: registryV1.CasefileSubject | undefined): CasefileSubject | undefined {
+  if (s === undefined) return undefined;
+  const subject: CasefileSubject = { objectIds: s.objectIds, artifactRefs: s.artifactRefs };
+  if (s.contractId !== undefined) subject.contractId = s.contractId;
+  return subject;
+}
+
+export function casefileInput(input: registryV1.VerifyCasefileRequest['input']): CasefileInput | undefined {
+  if (input === undefined) return undefined;
+  return input.$case === 'docketJson' ? { kind: 'docket_json', json: input.value } : { kind: 'archive', bytes: input.value };
+}
+
+export function toProtoDocket(d: SealedDocket): registryV1.Docket {
+  return { docketJson: d.docketJson, archive: d.archive };
 }

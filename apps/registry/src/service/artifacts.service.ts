@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import { signCanonical } from '@exchange/crypto';
 import { decodeCursor, encodeCursor, errors, newId, resolveLimit, uuidv7 } from '@exchange/platform';
-import type { registryV1 } from '@exchange/proto';
 import { actingAgent, requireOperator, viewerOf, type Caller, type Viewer } from '../domain/caller';
 import { artifactRefOf, hexOfRef, isContentRef } from '../domain/ids';
 import { ackPayload, deliveryReceiptPayload } from '../domain/receipts';
@@ -9,19 +8,35 @@ import { visibleUploads } from '../domain/uploads';
 import { validateMediaType, validateParties, validateReason, visibilityFrom } from '../domain/validation';
 import { canonicalize } from '@exchange/crypto';
 import { withTransaction } from '../data/db';
-import { artifactsRepo, type ArtifactRow, type DeliveryReceiptRow, type EnvelopeJson } from '../data/registry.repo';
-import { toProtoAck, toProtoArtifact, toProtoReceipt } from '../grpc/registry.mapper';
+import type { ArtifactAck, ArtifactEnvelope, ArtifactStatus, ArtifactUpload, DeliveryReceipt, Page, PageRequest } from '../domain/records';
+import { artifactsRepo } from '../data/artifacts.repo';
 import type { RegistryContext } from './context';
 import { artifactAcked, artifactChanged, artifactDelivered } from '../events/registry.events';
 import { chunksUntilCommit, type UploadPart } from './upload-parts';
 
 const invalid = (field: string, message: string) => errors.invalidArgument('validation_failed', message, { field });
 
+/** An upload's metadata message; `access` is the wire code (0 unspecified → parties). */
+export interface UploadMetadata {
+  mediaType: string;
+  contractId?: string;
+  access: number;
+  parties: string[];
+  envelope?: { algorithm: string; recipientKeyIds: string[]; nonce?: string };
+}
+
+export interface AckInput {
+  artifactRef: string;
+  /** "" → the acting agent. */
+  agentId: string;
+  signature: string;
+}
+
 export class ArtifactsService {
   constructor(private readonly ctx: RegistryContext) {}
 
   /** Everyone who counts as a party of the upload: uploader, listed parties, contract's buyer and seller. */
-  async partiesOf(a: ArtifactRow): Promise<string[]> {
+  async partiesOf(a: ArtifactUpload): Promise<string[]> {
     const parties = [a.uploadedBy, ...a.parties].filter((p) => p !== '');
     if (a.contractId !== null) {
       const c = await this.ctx.contracts.parties(a.contractId);
@@ -32,14 +47,14 @@ export class ArtifactsService {
   }
 
   /** What decides the viewer's standing on the upload; the contract's parties only when they can change it. */
-  private async standingParties(row: ArtifactRow, viewer: Viewer): Promise<string[]> {
+  private async standingParties(row: ArtifactUpload, viewer: Viewer): Promise<string[]> {
     const direct = [row.uploadedBy, ...row.parties].filter((p) => p !== '');
     if (viewer.kind !== 'agent' || direct.includes(viewer.agentId) || row.contractId === null) return direct;
     return this.partiesOf(row);
   }
 
   /** The uploads among `rows` the caller may read, best first (domain/uploads.ts). */
-  async visible(rows: ArtifactRow[], caller: Caller): Promise<ArtifactRow[]> {
+  async visible(rows: ArtifactUpload[], caller: Caller): Promise<ArtifactUpload[]> {
     const viewer = viewerOf(caller);
     const facts = await Promise.all(
       rows.map(async (row) => ({ row, uploadedBy: row.uploadedBy, access: row.access, parties: await this.standingParties(row, viewer) })),
@@ -48,7 +63,7 @@ export class ArtifactsService {
   }
 
   /** Every upload of the bytes, oldest first (404 artifact_not_found when nobody uploaded them). */
-  private async uploadsOf(ref: string): Promise<ArtifactRow[]> {
+  private async uploadsOf(ref: string): Promise<ArtifactUpload[]> {
     if (!isContentRef(ref)) throw errors.notFound('artifact', ref);
     const rows = await artifactsRepo.uploadsOf(this.ctx.pool, ref);
     if (rows.length === 0) throw errors.notFound('artifact', ref);
@@ -60,14 +75,14 @@ export class ArtifactsService {
    * a party of, else a public one (the operator: its own, else the oldest). 404 artifact_not_found
    * when nobody uploaded the bytes, 403 access_denied when the caller may read no upload of them.
    */
-  async readable(ref: string, caller: Caller): Promise<ArtifactRow> {
+  async readable(ref: string, caller: Caller): Promise<ArtifactUpload> {
     const [best] = await this.visible(await this.uploadsOf(ref), caller);
     if (best === undefined) throw errors.permissionDenied('access_denied', `you may not read artifact ${ref}`);
     return best;
   }
 
   /** Whether the caller is the operator or a party (uploader, listed, contract's) of the upload: it sees its receipts and acks. */
-  async seesEvidenceOf(row: ArtifactRow, caller: Caller): Promise<boolean> {
+  async seesEvidenceOf(row: ArtifactUpload, caller: Caller): Promise<boolean> {
     const viewer = viewerOf(caller);
     if (viewer.kind === 'operator') return true;
     return viewer.kind === 'agent' && (await this.partiesOf(row)).includes(viewer.agentId);
@@ -78,7 +93,7 @@ export class ArtifactsService {
    * writes the row (bytes first: a row never points at missing bytes). Anything else — a refused
    * check, a cancelled or cut-off stream, no commit — discards the staged part.
    */
-  async upload(meta: registryV1.ArtifactMetadata, parts: AsyncIterable<UploadPart>, caller: Caller): Promise<registryV1.UploadArtifactResponse> {
+  async upload(meta: UploadMetadata, parts: AsyncIterable<UploadPart>, caller: Caller): Promise<{ artifact: ArtifactUpload; created: boolean }> {
     const viewer = viewerOf(caller);
     if (viewer.kind === 'anonymous') throw errors.permissionDenied('access_denied', 'uploads need an operator or an acting agent');
     const uploader = actingAgent(caller) ?? '';
@@ -128,14 +143,14 @@ export class ArtifactsService {
       return r;
     });
     if (result.created) this.ctx.notify();
-    return { artifact: toProtoArtifact(result.row), created: result.created };
+    return { artifact: result.row, created: result.created };
   }
 
   /**
    * Opens a download: the metadata, the bytes, and `delivered()` to call once every byte went out
    * (writes the exchange-signed delivery receipt for an acting agent; nothing for the operator).
    */
-  async openDownload(ref: string, caller: Caller): Promise<{ artifact: ArtifactRow; bytes: Readable; delivered: () => Promise<void> }> {
+  async openDownload(ref: string, caller: Caller): Promise<{ artifact: ArtifactUpload; bytes: Readable; delivered: () => Promise<void> }> {
     const row = await this.readable(ref, caller);
     if (row.status === 'removed') {
       throw errors.failedPrecondition('artifact_removed', `artifact ${ref} was removed: ${row.removedReason ?? ''}`, {
@@ -153,7 +168,7 @@ export class ArtifactsService {
         size_bytes: row.sizeBytes,
         delivered_at: this.ctx.clock().toISOString(),
       };
-      const receipt: DeliveryReceiptRow = {
+      const receipt: DeliveryReceipt = {
         deliveryReceiptId: fields.delivery_receipt_id,
         artifactRef: ref,
         uploadId: row.uploadId,
@@ -172,17 +187,14 @@ export class ArtifactsService {
     return { artifact: row, bytes, delivered };
   }
 
-  async get(req: registryV1.GetArtifactRequest, caller: Caller): Promise<registryV1.GetArtifactResponse> {
-    return { artifact: toProtoArtifact(await this.readable(req.artifactRef, caller)) };
+  /** The upload's envelope as the caller reads it: 404 envelope_not_found when it has none. */
+  async envelope(ref: string, caller: Caller): Promise<{ artifactRef: string; envelope: ArtifactEnvelope }> {
+    const row = await this.readable(ref, caller);
+    if (row.envelope === null) throw errors.notFound('envelope', ref);
+    return { artifactRef: row.artifactRef, envelope: row.envelope };
   }
 
-  async envelope(req: registryV1.GetArtifactEnvelopeRequest, caller: Caller): Promise<registryV1.GetArtifactEnvelopeResponse> {
-    const row = await this.readable(req.artifactRef, caller);
-    if (row.envelope === null) throw errors.notFound('envelope', req.artifactRef);
-    return { artifactRef: row.artifactRef, envelope: toProtoArtifact(row).envelope };
-  }
-
-  async ack(req: registryV1.AckArtifactRequest, caller: Caller): Promise<registryV1.AckArtifactResponse> {
+  async ack(req: AckInput, caller: Caller): Promise<{ ack: ArtifactAck; created: boolean }> {
     const acting = actingAgent(caller);
     const agentId = req.agentId !== '' ? req.agentId : acting;
     if (agentId === null) throw invalid('agent_id', 'agent_id is required');
@@ -211,34 +223,35 @@ export class ArtifactsService {
       return r;
     });
     if (result.created) this.ctx.notify();
-    return { ack: toProtoAck(result.row), created: result.created };
+    return { ack: result.row, created: result.created };
   }
 
-  async listReceipts(req: registryV1.ListDeliveryReceiptsRequest, caller: Caller): Promise<registryV1.ListDeliveryReceiptsResponse> {
+  async listReceipts(ref: string, page: PageRequest | undefined, caller: Caller): Promise<Page<DeliveryReceipt>> {
     // Receipts of the uploads the caller is a party of (all of them for the operator): another
     // uploader's downloaders are its own business.
-    const uploads = await this.uploadsOf(req.artifactRef);
+    const uploads = await this.uploadsOf(ref);
     const own: string[] = [];
     for (const u of uploads) if (await this.seesEvidenceOf(u, caller)) own.push(u.uploadId);
-    if (own.length === 0) throw errors.permissionDenied('access_denied', `you may not read the delivery receipts of ${req.artifactRef}`);
-    const limit = resolveLimit(req.page?.limit);
-    if (req.page?.cursor) decodeCursor(req.page.cursor);
-    const rows = await artifactsRepo.listReceipts(this.ctx.pool, own, req.page?.cursor || undefined, limit + 1);
+    if (own.length === 0) throw errors.permissionDenied('access_denied', `you may not read the delivery receipts of ${ref}`);
+    const limit = resolveLimit(page?.limit);
+    if (page?.cursor) decodeCursor(page.cursor);
+    const rows = await artifactsRepo.listReceipts(this.ctx.pool, own, page?.cursor || undefined, limit + 1);
     const data = rows.slice(0, limit);
     const last = data[data.length - 1];
     const nextCursor = rows.length > limit ? encodeCursor({ createdAt: last.deliveredAt, id: last.deliveryReceiptId }) : '';
-    return { receipts: data.map(toProtoReceipt), page: { nextCursor } };
+    return { items: data, nextCursor };
   }
 
-  takedown(req: registryV1.TakedownArtifactRequest, caller: Caller): Promise<registryV1.TakedownArtifactResponse> {
-    return this.changeStatus(req.artifactRef, req.reason, caller, 'removed');
+  /** Removes the bytes for every upload of them; answers with the operator's view of the artifact. */
+  takedown(ref: string, reason: string, caller: Caller): Promise<ArtifactUpload> {
+    return this.changeStatus(ref, reason, caller, 'removed');
   }
 
-  reinstate(req: registryV1.ReinstateArtifactRequest, caller: Caller): Promise<registryV1.ReinstateArtifactResponse> {
-    return this.changeStatus(req.artifactRef, req.reason, caller, 'active');
+  reinstate(ref: string, reason: string, caller: Caller): Promise<ArtifactUpload> {
+    return this.changeStatus(ref, reason, caller, 'active');
   }
 
-  private async changeStatus(ref: string, reasonIn: string, caller: Caller, wanted: 'active' | 'removed') {
+  private async changeStatus(ref: string, reasonIn: string, caller: Caller, wanted: ArtifactStatus): Promise<ArtifactUpload> {
     const operator = requireOperator(caller);
     const reason = validateReason(reasonIn);
     if (!isContentRef(ref)) throw errors.notFound('artifact', ref);
@@ -255,11 +268,11 @@ export class ArtifactsService {
       return next;
     });
     this.ctx.notify();
-    return { artifact: toProtoArtifact(updated) };
+    return updated;
   }
 }
 
-function validateEnvelope(e: registryV1.Envelope | undefined): EnvelopeJson | null {
+function validateEnvelope(e: UploadMetadata['envelope']): ArtifactEnvelope | null {
   if (e === undefined) return null;
   const algorithm = e.algorithm.trim();
   if (algorithm === '' || algorithm.length > 64) throw invalid('envelope.algorithm', 'envelope.algorithm is required (≤ 64 chars)');

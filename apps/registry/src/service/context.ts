@@ -1,10 +1,11 @@
 import type pg from 'pg';
 import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
-import { createServiceClient, type Logger } from '@exchange/platform';
-import { identityV1, marketV1, walletV1 } from '@exchange/proto';
+import type { Logger } from '@exchange/platform';
+import type { AgentDirectory } from '@exchange/identity-client';
 import type { RegistryConfig } from '../config';
-import { AgentDirectory } from '@exchange/identity-client';
-import { ContractDirectory, type WalletClient } from '../clients/market';
+import { connectClients } from '../clients/connect';
+import type { ContractDirectory } from '../clients/market';
+import type { CasefileSources } from '../domain/casefile-sources';
 import type { ArtifactStore } from '../store/artifact-store';
 import { createStore, parseStoreUrl } from '../store/store-url';
 
@@ -21,7 +22,8 @@ export interface RegistryContext {
   exchangePublicKey: string;
   agents: AgentDirectory;
   contracts: ContractDirectory;
-  wallet: WalletClient;
+  /** Market and wallet-ledger records for casefiles. */
+  sources: CasefileSources;
   close(): void;
 }
 
@@ -29,9 +31,7 @@ export function createRegistryContext(
   config: RegistryConfig,
   deps: { pool: pg.Pool; logger: Logger; clock: () => Date; notify: () => void; store?: ArtifactStore },
 ): RegistryContext {
-  const identity = createServiceClient(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
-  const market = createServiceClient(marketV1.MarketServiceService, config.MARKET_GRPC_URL, { defaultDeadlineMs: 5_000 });
-  const wallet = createServiceClient(walletV1.WalletLedgerServiceService, config.WALLET_LEDGER_GRPC_URL, { defaultDeadlineMs: 5_000 });
+  const clients = connectClients(config, deps.logger);
   const signingKey = fromBase64(config.EXCHANGE_SIGNING_KEY);
   const store =
     deps.store ??
@@ -52,13 +52,11 @@ export function createRegistryContext(
     maxArtifactBytes: config.ARTIFACT_MAX_BYTES,
     signingKey,
     exchangePublicKey: toBase64(publicKeyFromPrivate(signingKey)),
-    agents: new AgentDirectory(identity, config.AGENT_CACHE_TTL_MS, deps.logger),
-    contracts: new ContractDirectory(market, config.AGENT_CACHE_TTL_MS, deps.logger),
-    wallet,
+    agents: clients.agents,
+    contracts: clients.contracts,
+    sources: clients.sources,
     close() {
-      identity.close();
-      market.close();
-      wallet.close();
+      clients.close();
       if ('close' in store && typeof store.close === 'function') (store as { close(): void }).close();
     },
   };

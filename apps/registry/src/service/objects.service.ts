@@ -1,6 +1,5 @@
 import { signCanonical } from '@exchange/crypto';
 import { errors, resolveLimit, toPage, decodeCursor } from '@exchange/platform';
-import type { commonV1, registryV1 } from '@exchange/proto';
 import { canRead } from '../domain/access';
 import { actingAgent, viewerOf, type Caller } from '../domain/caller';
 import { objectIdOf } from '../domain/ids';
@@ -16,8 +15,8 @@ import {
 } from '../domain/validation';
 import { checkFixturePayload } from '../domain/fixture';
 import { withTransaction } from '../data/db';
-import { objectsRepo, type ObjectFilter, type ObjectRow } from '../data/registry.repo';
-import { toProtoObject } from '../grpc/registry.mapper';
+import type { Page, PageRequest, RegistryObject } from '../domain/records';
+import { objectsRepo, type ObjectFilter } from '../data/objects.repo';
 import type { RegistryContext } from './context';
 import { objectStored } from '../events/registry.events';
 
@@ -25,10 +24,35 @@ import { objectStored } from '../events/registry.events';
 export const EXCHANGE_SIGNER = 'exchange';
 const EXCHANGE_CALLER: Caller = { actor: 'system:registry', agentId: null };
 
+/** `visibility` is the wire code (0 unspecified, 1 public, 2 parties, 3 operator): decoded with the other checks, in their order. */
+export interface StoreObjectInput {
+  type: string;
+  payloadJson: string;
+  signerAgentId: string;
+  signature: string;
+  visibility: number;
+  parties: string[];
+  tags: string[];
+}
+
+export type StoreExchangeObjectInput = Omit<StoreObjectInput, 'signerAgentId' | 'signature'>;
+
+export interface AttestationQuery {
+  subjectRef?: string;
+  signerAgentId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export interface Stored<T> {
+  object: T;
+  created: boolean;
+}
+
 export class ObjectsService {
   constructor(private readonly ctx: RegistryContext) {}
 
-  async store(req: registryV1.StoreObjectRequest, caller: Caller): Promise<registryV1.StoreObjectResponse> {
+  async store(req: StoreObjectInput, caller: Caller): Promise<Stored<RegistryObject>> {
     const type = validateType(req.type);
     if (RESERVED_TYPES.has(type)) throw errors.permissionDenied('reserved_type', `type ${type} is reserved to the exchange`, { type });
     const acting = actingAgent(caller);
@@ -54,7 +78,7 @@ export class ObjectsService {
         signer_agent_id: signer,
       });
     }
-    const row: ObjectRow = {
+    const row: RegistryObject = {
       objectId: objectIdOf(type, payload, signer),
       type,
       payloadJson: canonical,
@@ -71,10 +95,10 @@ export class ObjectsService {
   }
 
   /** Internal: an object signed by the exchange key (alias tokens, identity reveals). */
-  async storeExchange(req: registryV1.StoreExchangeObjectRequest): Promise<registryV1.StoreExchangeObjectResponse> {
+  async storeExchange(req: StoreExchangeObjectInput): Promise<Stored<RegistryObject>> {
     const type = validateType(req.type);
     const { payload, canonical } = parsePayload(req.payloadJson);
-    const row: ObjectRow = {
+    const row: RegistryObject = {
       objectId: objectIdOf(type, payload, EXCHANGE_SIGNER),
       type,
       payloadJson: canonical,
@@ -90,18 +114,18 @@ export class ObjectsService {
     return this.insert(row, EXCHANGE_CALLER);
   }
 
-  private async insert(row: ObjectRow, caller: Caller): Promise<{ object: registryV1.RegistryObject; created: boolean }> {
+  private async insert(row: RegistryObject, caller: Caller): Promise<Stored<RegistryObject>> {
     const result = await withTransaction(this.ctx.pool, async (client) => {
       const r = await objectsRepo.insert(client, row);
       if (r.created) await objectStored(client, r.row, caller);
       return r;
     });
     if (result.created) this.ctx.notify();
-    return { object: toProtoObject(result.row), created: result.created };
+    return { object: result.row, created: result.created };
   }
 
   /** The object when the caller may read it: 404 object_not_found, 403 access_denied. */
-  async readable(objectId: string, caller: Caller, type?: string): Promise<ObjectRow> {
+  async readable(objectId: string, caller: Caller, type?: string): Promise<RegistryObject> {
     const row = await objectsRepo.get(this.ctx.pool, objectId);
     if (!row || (type !== undefined && row.type !== type)) throw errors.notFound('object', objectId);
     if (!canRead(row.visibility, viewerOf(caller), [row.signerAgentId, ...row.parties])) {
@@ -110,45 +134,34 @@ export class ObjectsService {
     return row;
   }
 
-  async get(req: registryV1.GetObjectRequest, caller: Caller): Promise<registryV1.GetObjectResponse> {
-    return { object: toProtoObject(await this.readable(req.objectId, caller, req.type)) };
+  list(filter: { type?: string; tag?: string }, page: PageRequest | undefined, caller: Caller): Promise<Page<RegistryObject>> {
+    const f: ObjectFilter = {};
+    if (filter.type !== undefined && filter.type !== '') f.type = validateType(filter.type);
+    if (filter.tag !== undefined && filter.tag !== '') f.tag = validateTags([filter.tag])[0];
+    return this.page(f, page, caller);
   }
 
-  async list(req: registryV1.ListObjectsRequest, caller: Caller): Promise<registryV1.ListObjectsResponse> {
-    const filter: ObjectFilter = {};
-    if (req.type !== undefined && req.type !== '') filter.type = validateType(req.type);
-    if (req.tag !== undefined && req.tag !== '') filter.tag = validateTags([req.tag])[0];
-    const { rows, page } = await this.page(filter, req.page, caller);
-    return { objects: rows.map(toProtoObject), page };
-  }
-
-  async queryAttestations(req: registryV1.QueryAttestationsRequest, caller: Caller): Promise<registryV1.QueryAttestationsResponse> {
-    const { rows, page } = await this.page(attestationFilter(req), req.page, caller);
-    return { attestations: rows.map(toProtoObject), page };
+  queryAttestations(query: AttestationQuery, page: PageRequest | undefined, caller: Caller): Promise<Page<RegistryObject>> {
+    return this.page(attestationFilter(query), page, caller);
   }
 
   /** Every attestation matching the filters that the caller may read, oldest first (≤ `max`). */
-  async allAttestations(req: registryV1.ExportAttestationsRequest, caller: Caller, max: number): Promise<ObjectRow[]> {
+  async allAttestations(req: AttestationQuery, caller: Caller, max: number): Promise<RegistryObject[]> {
     const rows = await objectsRepo.list(this.ctx.pool, attestationFilter(req), viewerOf(caller), max + 1);
     if (rows.length > max) throw errors.invalidArgument('export_too_large', `more than ${max} attestations match; narrow the filters`, { max });
     return rows.reverse();
   }
 
-  private async page(filter: ObjectFilter, pageReq: commonV1.PageRequest | undefined, caller: Caller) {
+  private async page(filter: ObjectFilter, pageReq: PageRequest | undefined, caller: Caller): Promise<Page<RegistryObject>> {
     const limit = resolveLimit(pageReq?.limit);
     if (pageReq?.cursor) filter.cursor = decodeCursor(pageReq.cursor);
     const fetched = await objectsRepo.list(this.ctx.pool, filter, viewerOf(caller), limit + 1);
     const { data, nextCursor } = toPage(fetched, limit, (r) => ({ createdAt: r.createdAt, id: r.objectId }));
-    return { rows: data, page: { nextCursor: nextCursor ?? '' } };
+    return { items: data, nextCursor: nextCursor ?? '' };
   }
 }
 
-function attestationFilter(req: {
-  subjectRef?: string | undefined;
-  signerAgentId?: string | undefined;
-  from?: Date | undefined;
-  to?: Date | undefined;
-}): ObjectFilter {
+function attestationFilter(req: AttestationQuery): ObjectFilter {
   const filter: ObjectFilter = { type: ATTESTATION_TYPE };
   if (req.subjectRef) filter.subjectRef = req.subjectRef;
   if (req.signerAgentId) filter.signerAgentId = req.signerAgentId;
