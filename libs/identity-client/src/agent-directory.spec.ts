@@ -44,6 +44,24 @@ describe('AgentDirectory', () => {
     expect(await dir.verifySignature('a:none', message, toBase64(sign(message, keys.privateKey)))).toBeNull();
   });
 
+  it('should ask identity on every current() lookup and refresh the cache with the answer', async () => {
+    let now = 0;
+    const dir = new AgentDirectory(client, 1000, testLogger, () => now);
+    const before = identity.calls['GetAgent'] ?? 0;
+    await dir.get('a:1');
+    await dir.current('a:1');
+    await dir.current('a:1');
+    expect((identity.calls['GetAgent'] ?? 0) - before).toBe(3);
+    now = 999;
+    await dir.get('a:1'); // cached by the last current()
+    expect((identity.calls['GetAgent'] ?? 0) - before).toBe(3);
+  });
+
+  it('should map the agent with the mapping given', async () => {
+    const dir = new AgentDirectory(client, 0, testLogger, Date.now, (a) => ({ agentId: a.agentId, frozen: false, keys: a.keys.length }));
+    await expect(dir.get('a:1')).resolves.toEqual({ agentId: 'a:1', frozen: false, keys: 1 });
+  });
+
   it('should answer 503 identity_unavailable when identity is down', async () => {
     const down = createServiceClient(identityV1.IdentityServiceService, '127.0.0.1:1');
     const dir = new AgentDirectory(down, 0, testLogger);

@@ -11,31 +11,47 @@ export interface AgentInfo {
   level: identityV1.IdentityLevel;
 }
 
+/** What every caller needs of an agent; a service may map identity's agent to more (see `toInfo`). */
+export interface AgentBasics {
+  agentId: string;
+  frozen: boolean;
+}
+
+export function agentInfo(agent: identityV1.Agent): AgentInfo {
+  return { agentId: agent.agentId, frozen: agent.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN, level: agent.identityLevel };
+}
+
+/** Bounded so a flood of distinct agent ids cannot grow memory without limit. */
 const MAX_ENTRIES = 10_000;
 const identityUnavailable = () => errors.unavailable('identity_unavailable', 'identity service unavailable');
 
 /**
  * Agents from identity over gRPC, each answer reused for `ttlMs` (AGENT_CACHE_TTL_MS; a freeze
  * takes effect within it). Concurrent lookups of one agent share one call; failures are not
- * cached. Signatures are never cached: each report is checked against identity's current keys.
+ * cached. `current` always asks identity (for what must see a freeze at once, e.g. the owner of
+ * a money movement). Signatures are never cached: each report is checked against identity's
+ * current keys. `toInfo` maps identity's agent (default: AgentInfo).
  */
-export class AgentDirectory {
-  private readonly cache = new Map<string, { expires: number; agent: Promise<AgentInfo> }>();
+export class AgentDirectory<A extends AgentBasics = AgentInfo> {
+  private readonly cache = new Map<string, { expires: number; agent: Promise<A> }>();
 
   constructor(
     private readonly client: IdentityClient,
     private readonly ttlMs: number,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    // The default fits the default A only; a service choosing its own A passes its mapping.
+    private readonly toInfo: (agent: identityV1.Agent) => A = agentInfo as unknown as (agent: identityV1.Agent) => A,
   ) {}
 
-  get(agentId: string): Promise<AgentInfo> {
+  /** Possibly cached: 404 agent_not_found for an unknown agent, 503 identity_unavailable. */
+  get(agentId: string): Promise<A> {
     const t = this.now();
     const hit = this.cache.get(agentId);
     if (hit && hit.expires > t) return hit.agent;
     const agent = this.fetch(agentId);
     if (this.ttlMs > 0) {
-      if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+      if (this.cache.size >= MAX_ENTRIES) this.evict(t);
       this.cache.set(agentId, { expires: t + this.ttlMs, agent });
       agent.catch(() => {
         if (this.cache.get(agentId)?.agent === agent) this.cache.delete(agentId);
@@ -44,8 +60,24 @@ export class AgentDirectory {
     return agent;
   }
 
+  /** Identity's answer now, never a cached one (it refreshes the cache). */
+  current(agentId: string): Promise<A> {
+    // Never joins a lookup already in flight: it may have started before the freeze answered.
+    const agent = this.fetch(agentId);
+    if (this.ttlMs > 0) {
+      agent.then(
+        () => {
+          if (this.cache.size >= MAX_ENTRIES) this.evict(this.now());
+          this.cache.set(agentId, { expires: this.now() + this.ttlMs, agent });
+        },
+        () => undefined,
+      );
+    }
+    return agent;
+  }
+
   /** The agent exists (404 agent_not_found) and is not frozen (403 agent_frozen). */
-  async active(agentId: string): Promise<AgentInfo> {
+  async active(agentId: string): Promise<A> {
     const agent = await this.get(agentId);
     if (agent.frozen) throw errors.permissionDenied('agent_frozen', `agent ${agentId} is frozen`, { agent_id: agentId });
     return agent;
@@ -65,16 +97,25 @@ export class AgentDirectory {
     }
   }
 
-  private async fetch(agentId: string): Promise<AgentInfo> {
+  private async fetch(agentId: string): Promise<A> {
     try {
       const { agent } = await this.client.getAgent({ agentId });
       if (!agent) throw errors.notFound('agent', agentId);
-      return { agentId: agent.agentId, frozen: agent.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN, level: agent.identityLevel };
+      return this.toInfo(agent);
     } catch (err) {
       const info = errorInfoFromGrpc(err);
       if (info.grpcCode === status.NOT_FOUND || info.grpcCode === status.INVALID_ARGUMENT) throw errors.notFound('agent', agentId);
       this.logger.warn({ err: info.message, code: info.code }, 'identity lookup failed');
       throw identityUnavailable();
+    }
+  }
+
+  private evict(now: number): void {
+    for (const [id, entry] of this.cache) if (entry.expires <= now) this.cache.delete(id);
+    // Still full of live entries: drop the oldest insertions (Map keeps insertion order).
+    for (const id of this.cache.keys()) {
+      if (this.cache.size < MAX_ENTRIES) break;
+      this.cache.delete(id);
     }
   }
 }
