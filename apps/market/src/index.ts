@@ -18,7 +18,7 @@ import { governanceHandlers } from './grpc/governance.handlers';
 import { AgentDirectory } from '@exchange/identity-client';
 import { IdentityBuyerAliases } from './identity/buyer-aliases.client';
 import type { MarketContext } from './saga/context';
-import { ListingsService } from './service/listings.service';
+import { ListingsService } from './listings/listings.service';
 import { MarketService } from './service/market.service';
 import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
 import { sweepDeadlines } from './workers/sweeper';
@@ -139,9 +139,9 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
       integrity: integrityHandlers(integrity, logger),
       catalog: catalogHandlers(new CatalogService(pool), logger),
       governance: governanceHandlers(new GovernanceService(ctx), logger),
-      coordination: coordinationHandlers(new CoordinationService(ctx), logger),
+      coordination: coordinationHandlers(new CoordinationService(ctx), ctx, logger),
     };
-    grpc = await startMarketGrpcServer({ service, listings, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
+    grpc = await startMarketGrpcServer({ service, listings, ctx, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
       migrationsDir: deps.migrationsDir ?? defaultMigrationsDir(),

@@ -1,16 +1,44 @@
 import { errors, newId } from '@exchange/platform';
-import { marketV1Coordination } from '@exchange/proto';
 import * as repo from '../data/market.repo';
+import type { Page } from '../data/market.repo';
 import { actingAgent, isOperator, resolveParty, type Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';
 import * as v from '../domain/validation';
 import type { MarketContext } from '../saga/context';
-import { idempotent } from '../service/idempotency';
-import { inTransaction, pageQuery } from '../service/service-kit';
+import { inTransaction, pageQuery, type PageRequest } from '../service/service-kit';
 import { coordinationEvents } from './coordination.events';
-import { toProtoPost, toProtoThread } from './coordination.mapper';
 import * as crepo from './coordination.repo';
 import { attachmentFilter, attachments, mayUse, notAParty, postBody, threadTitle, type Post, type Thread } from './thread';
+
+export interface NewThread {
+  title: string;
+  tags: readonly string[];
+  createdBy: string;
+  contractId?: string;
+  body?: string;
+  attachments: readonly string[];
+}
+
+export interface ThreadQuery {
+  page?: PageRequest;
+  tag?: string;
+  createdBy?: string;
+  contractId?: string;
+}
+
+export interface NewPost {
+  threadId: string;
+  author: string;
+  body: string;
+  attachments: readonly string[];
+}
+
+export interface PostQuery {
+  threadId: string;
+  page?: PageRequest;
+  author?: string;
+  attachment?: string;
+}
 
 const threadNotFound = (id: string) => errors.notFound('thread', id || '(empty)');
 
@@ -37,60 +65,50 @@ export class CoordinationService {
     return t;
   }
 
-  createThread(req: marketV1Coordination.CreateThreadRequest, caller: Caller): Promise<marketV1Coordination.CreateThreadResponse> {
-    return idempotent(
-      this.ctx,
-      caller,
-      'CreateThread',
-      req,
-      marketV1Coordination.CreateThreadRequest.toJSON(req),
-      marketV1Coordination.CreateThreadResponse,
-      async () => {
-        const createdBy = resolveParty(caller, 'created_by', req.createdBy);
-        const title = threadTitle(req.title);
-        const tags = v.tags(req.tags);
-        const body = req.body === undefined ? null : postBody(req.body);
-        const files = attachments(req.attachments);
-        if (body === null && files.length > 0) v.invalid('attachments', 'attachments belong to the first post: give a body too');
-        const contractId = req.contractId === undefined || req.contractId === '' ? null : req.contractId;
-        if (contractId !== null) {
-          const c: Contract | null = await repo.getContract(this.ctx.pool, contractId);
-          if (!c) throw errors.notFound('contract', contractId);
-          if (!mayUse(caller, createdBy, c)) throw notAParty(contractId);
-        }
-        await this.ctx.agents.active(createdBy);
-        const now = this.ctx.clock();
-        const thread: Thread = {
-          threadId: newId('thr'),
-          title,
-          tags,
-          createdBy,
-          contractId,
-          postCount: body === null ? 0 : 1,
-          lastPostAt: body === null ? null : now,
-          createdAt: now,
-          updatedAt: now,
-        };
-        const firstPost: Post | null =
-          body === null ? null : { postId: newId('pst'), threadId: thread.threadId, author: createdBy, body, attachments: files, createdAt: now };
-        await this.tx(async (client) => {
-          await crepo.insertThread(client, thread);
-          await coordinationEvents.thread(client, thread, caller);
-          if (firstPost) {
-            await crepo.insertPost(client, firstPost);
-            await coordinationEvents.post(client, firstPost, caller);
-          }
-        });
-        return { thread: toProtoThread(thread), firstPost: firstPost ? toProtoPost(firstPost) : undefined, idempotentReplayed: false };
-      },
-    );
+  async createThread(req: NewThread, caller: Caller): Promise<{ thread: Thread; firstPost: Post | null }> {
+    const createdBy = resolveParty(caller, 'created_by', req.createdBy);
+    const title = threadTitle(req.title);
+    const tags = v.tags(req.tags);
+    const body = req.body === undefined ? null : postBody(req.body);
+    const files = attachments(req.attachments);
+    if (body === null && files.length > 0) v.invalid('attachments', 'attachments belong to the first post: give a body too');
+    const contractId = req.contractId === undefined || req.contractId === '' ? null : req.contractId;
+    if (contractId !== null) {
+      const c: Contract | null = await repo.getContract(this.ctx.pool, contractId);
+      if (!c) throw errors.notFound('contract', contractId);
+      if (!mayUse(caller, createdBy, c)) throw notAParty(contractId);
+    }
+    await this.ctx.agents.active(createdBy);
+    const now = this.ctx.clock();
+    const thread: Thread = {
+      threadId: newId('thr'),
+      title,
+      tags,
+      createdBy,
+      contractId,
+      postCount: body === null ? 0 : 1,
+      lastPostAt: body === null ? null : now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const firstPost: Post | null =
+      body === null ? null : { postId: newId('pst'), threadId: thread.threadId, author: createdBy, body, attachments: files, createdAt: now };
+    await this.tx(async (client) => {
+      await crepo.insertThread(client, thread);
+      await coordinationEvents.thread(client, thread, caller);
+      if (firstPost) {
+        await crepo.insertPost(client, firstPost);
+        await coordinationEvents.post(client, firstPost, caller);
+      }
+    });
+    return { thread, firstPost };
   }
 
-  async getThread(req: marketV1Coordination.GetThreadRequest, caller: Caller): Promise<marketV1Coordination.GetThreadResponse> {
-    return { thread: toProtoThread(await this.visibleThread(req.threadId, caller)) };
+  getThread(threadId: string, caller: Caller): Promise<Thread> {
+    return this.visibleThread(threadId, caller);
   }
 
-  async listThreads(req: marketV1Coordination.ListThreadsRequest, caller: Caller): Promise<marketV1Coordination.ListThreadsResponse> {
+  async listThreads(req: ThreadQuery, caller: Caller): Promise<Page<Thread>> {
     const q = pageQuery(req.page);
     const tag = req.tag === undefined || req.tag === '' ? undefined : v.tags([req.tag], 'tag')[0];
     const viewer = isOperator(caller) ? undefined : actingAgent(caller);
@@ -99,48 +117,38 @@ export class CoordinationService {
       { tag, createdBy: req.createdBy || undefined, contractId: req.contractId || undefined, viewer },
       q,
     );
-    return { threads: page.data.map(toProtoThread), page: { nextCursor: page.nextCursor ?? '' } };
+    return page;
   }
 
-  createPost(req: marketV1Coordination.CreatePostRequest, caller: Caller): Promise<marketV1Coordination.CreatePostResponse> {
-    return idempotent(
-      this.ctx,
-      caller,
-      'CreatePost',
-      req,
-      marketV1Coordination.CreatePostRequest.toJSON(req),
-      marketV1Coordination.CreatePostResponse,
-      async () => {
-        const author = resolveParty(caller, 'author', req.author);
-        const body = postBody(req.body);
-        const files = attachments(req.attachments);
-        const found = await crepo.getThread(this.ctx.pool, req.threadId);
-        if (!found) throw threadNotFound(req.threadId);
-        if (found.contractId !== null) {
-          const c = await repo.getContract(this.ctx.pool, found.contractId);
-          if (!c || !mayUse(caller, author, c)) throw notAParty(found.contractId);
-        }
-        await this.ctx.agents.active(author);
-        const post = await this.tx(async (client) => {
-          const t = await crepo.lockThread(client, found.threadId);
-          if (!t) throw threadNotFound(found.threadId);
-          const now = this.ctx.clock();
-          const p: Post = { postId: newId('pst'), threadId: t.threadId, author, body, attachments: files, createdAt: now };
-          await crepo.insertPost(client, p);
-          await crepo.recordPost(client, t.threadId, now);
-          await coordinationEvents.post(client, p, caller);
-          return p;
-        });
-        return { post: toProtoPost(post), idempotentReplayed: false };
-      },
-    );
+  async createPost(req: NewPost, caller: Caller): Promise<Post> {
+    const author = resolveParty(caller, 'author', req.author);
+    const body = postBody(req.body);
+    const files = attachments(req.attachments);
+    const found = await crepo.getThread(this.ctx.pool, req.threadId);
+    if (!found) throw threadNotFound(req.threadId);
+    if (found.contractId !== null) {
+      const c = await repo.getContract(this.ctx.pool, found.contractId);
+      if (!c || !mayUse(caller, author, c)) throw notAParty(found.contractId);
+    }
+    await this.ctx.agents.active(author);
+    const post = await this.tx(async (client) => {
+      const t = await crepo.lockThread(client, found.threadId);
+      if (!t) throw threadNotFound(found.threadId);
+      const now = this.ctx.clock();
+      const p: Post = { postId: newId('pst'), threadId: t.threadId, author, body, attachments: files, createdAt: now };
+      await crepo.insertPost(client, p);
+      await crepo.recordPost(client, t.threadId, now);
+      await coordinationEvents.post(client, p, caller);
+      return p;
+    });
+    return post;
   }
 
-  async listPosts(req: marketV1Coordination.ListPostsRequest, caller: Caller): Promise<marketV1Coordination.ListPostsResponse> {
+  async listPosts(req: PostQuery, caller: Caller): Promise<Page<Post>> {
     const q = pageQuery(req.page);
     const attachment = attachmentFilter(req.attachment);
     await this.visibleThread(req.threadId, caller);
     const page = await crepo.listPosts(this.ctx.pool, req.threadId, { author: req.author || undefined, attachment }, q);
-    return { posts: page.data.map(toProtoPost), page: { nextCursor: page.nextCursor ?? '' } };
+    return page;
   }
 }

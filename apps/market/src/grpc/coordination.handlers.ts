@@ -1,17 +1,39 @@
 import { unary, type CallContext, type Logger } from '@exchange/platform';
-import type { marketV1Coordination } from '@exchange/proto';
-import type { CoordinationService } from '../coordination/coordination.service';
+import { marketV1Coordination } from '@exchange/proto';
 import type { Caller } from '../domain/caller';
+import type { CoordinationService } from '../coordination/coordination.service';
+import { toProtoPost, toProtoThread } from '../coordination/coordination.mapper';
+import type { MarketContext } from '../saga/context';
+import { idempotent } from '../service/idempotency';
 
 const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId, traceId: ctx.traceId });
+const C = marketV1Coordination;
 
-/** CoordinationService: proto in, proto out; the rules live in the coordination service. */
-export function coordinationHandlers(s: CoordinationService, logger: Logger): marketV1Coordination.CoordinationServiceServer {
+/** CoordinationService: proto in, proto out (the stored idempotent answer is the proto); the rules live in the coordination service. */
+export function coordinationHandlers(s: CoordinationService, ctx: MarketContext, logger: Logger): marketV1Coordination.CoordinationServiceServer {
   return {
-    createThread: unary(logger, 'CreateThread', (req: marketV1Coordination.CreateThreadRequest, ctx) => s.createThread(req, caller(ctx))),
-    getThread: unary(logger, 'GetThread', (req: marketV1Coordination.GetThreadRequest, ctx) => s.getThread(req, caller(ctx))),
-    listThreads: unary(logger, 'ListThreads', (req: marketV1Coordination.ListThreadsRequest, ctx) => s.listThreads(req, caller(ctx))),
-    createPost: unary(logger, 'CreatePost', (req: marketV1Coordination.CreatePostRequest, ctx) => s.createPost(req, caller(ctx))),
-    listPosts: unary(logger, 'ListPosts', (req: marketV1Coordination.ListPostsRequest, ctx) => s.listPosts(req, caller(ctx))),
+    createThread: unary(logger, 'CreateThread', (req: marketV1Coordination.CreateThreadRequest, call) =>
+      idempotent(ctx, caller(call), 'CreateThread', req, C.CreateThreadRequest.toJSON(req), C.CreateThreadResponse, async () => {
+        const { thread, firstPost } = await s.createThread(req, caller(call));
+        return { thread: toProtoThread(thread), firstPost: firstPost ? toProtoPost(firstPost) : undefined, idempotentReplayed: false };
+      }),
+    ),
+    getThread: unary(logger, 'GetThread', async (req: marketV1Coordination.GetThreadRequest, call) => ({
+      thread: toProtoThread(await s.getThread(req.threadId, caller(call))),
+    })),
+    listThreads: unary(logger, 'ListThreads', async (req: marketV1Coordination.ListThreadsRequest, call) => {
+      const page = await s.listThreads(req, caller(call));
+      return { threads: page.data.map(toProtoThread), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
+    createPost: unary(logger, 'CreatePost', (req: marketV1Coordination.CreatePostRequest, call) =>
+      idempotent(ctx, caller(call), 'CreatePost', req, C.CreatePostRequest.toJSON(req), C.CreatePostResponse, async () => ({
+        post: toProtoPost(await s.createPost(req, caller(call))),
+        idempotentReplayed: false,
+      })),
+    ),
+    listPosts: unary(logger, 'ListPosts', async (req: marketV1Coordination.ListPostsRequest, call) => {
+      const page = await s.listPosts(req, caller(call));
+      return { posts: page.data.map(toProtoPost), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
   };
 }

@@ -1,6 +1,7 @@
 import { startGrpcServer, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { marketV1, marketV1Catalog, marketV1Coordination, marketV1Governance, marketV1Insights, marketV1Integrity } from '@exchange/proto';
-import type { ListingsService } from '../service/listings.service';
+import type { ListingsService } from '../listings/listings.service';
+import type { MarketContext } from '../saga/context';
 import type { MarketService } from '../service/market.service';
 import { marketHandlers } from './market.handlers';
 
@@ -19,6 +20,8 @@ export interface MarketAreaHandlers {
 export function startMarketGrpcServer(opts: {
   service: MarketService;
   listings: ListingsService;
+  /** For the handlers that wrap a mutation in idempotency (the stored answer is the proto). */
+  ctx: MarketContext;
   areas: MarketAreaHandlers;
   logger: Logger;
   host: string;
@@ -31,7 +34,7 @@ export function startMarketGrpcServer(opts: {
     port: opts.port,
     logger: opts.logger,
     register: (server) => {
-      server.addService(marketV1.MarketServiceService, marketHandlers(opts.service, opts.listings, opts.logger));
+      server.addService(marketV1.MarketServiceService, marketHandlers(opts.service, opts.listings, opts.ctx, opts.logger));
       server.addService(marketV1Integrity.MarketIntegrityServiceService, a.integrity);
       server.addService(marketV1Insights.MarketInsightsServiceService, a.insights);
       server.addService(marketV1Catalog.MarketCatalogServiceService, a.catalog);
