@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AREAS } from './areas/index';
+import type { AreaContext } from './areas/area';
 import type { OperatorToken } from './auth/operator-tokens';
 import type { GatewayConfig } from './config';
 import agentCache from './plugins/app/agent-cache';
@@ -12,31 +14,9 @@ import requestContext from './plugins/app/request-context';
 import rateLimit from './plugins/external/rate-limit';
 import swagger from './plugins/external/swagger';
 import swaggerUi from './plugins/external/swagger-ui';
-import agentsRoutes from './routes/v1/agents/index';
-import contractsRoutes from './routes/v1/contracts/index';
-import disputesRoutes from './routes/v1/disputes/index';
-import ledgerRoutes from './routes/v1/ledger/index';
-import listingsRoutes from './routes/v1/listings/index';
-import offersRoutes from './routes/v1/offers/index';
-import receiptsRoutes from './routes/v1/receipts/index';
-import resultsRoutes from './routes/v1/results/index';
-import verificationRoutes from './routes/v1/verification/index';
-import walletsRoutes from './routes/v1/wallets/index';
-import integrityRoutes from './routes/v1/integrity/index';
-import insightsRoutes from './routes/v1/insights/index';
-import catalogRoutes from './routes/v1/catalog/index';
-import coordinationRoutes from './routes/v1/coordination/index';
-import governanceRoutes from './routes/v1/governance/index';
-import aliasMintRoutes from './routes/v1/registry/alias-mint';
-import aliasReadRoutes from './routes/v1/registry/aliases';
-import artifactsRoutes from './routes/v1/registry/artifacts';
-import casefilesRoutes from './routes/v1/registry/casefiles';
-import objectsRoutes from './routes/v1/registry/objects';
-import { anonymousVerifyLimiter } from './lib/verify-limit';
-import uiRoutes from './routes/ui/index';
-import docsRoutes from './routes/docs';
-import healthRoutes from './routes/health';
+import * as commonSchemas from './schemas/common';
 import { Problem } from './schemas/common';
+import { anonymousVerifyLimiter } from './lib/verify-limit';
 import { rateLimitsFrom, rateLimitTable } from './settings';
 
 // The application as one plugin. Order matters: external plugins (rate limit, OpenAPI) first so
@@ -57,7 +37,11 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
 
   // External.
   await fastify.register(rateLimit, { limits, redisUrl: config.REDIS_URL, redisPrefix: config.RATE_LIMIT_REDIS_PREFIX });
-  await fastify.register(swagger, { version: config.VERSION, environment: config.EXCHANGE_ENV });
+  await fastify.register(swagger, {
+    version: config.VERSION,
+    environment: config.EXCHANGE_ENV,
+    schemaModules: [commonSchemas, ...AREAS.flatMap((area) => area.schemas ?? [])],
+  });
   await fastify.register(swaggerUi);
 
   // App.
@@ -118,43 +102,15 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
     return reply.sendProblem({ status: 404, code: 'not_found', detail: `no route ${request.method} ${path}` });
   });
 
-  // Routes.
-  await fastify.register(healthRoutes, {
-    environment: config.EXCHANGE_ENV,
-    version: config.VERSION,
+  // Routes: every area from the one table (src/areas/index.ts), in its order.
+  const ctx: AreaContext = {
+    config,
     exchangePublicKey: opts.exchangePublicKey,
-    checkDeadlineMs: opts.healthCheckDeadlineMs,
-  });
-  await fastify.register(docsRoutes, {
-    exchangePublicKey: opts.exchangePublicKey,
-    environment: config.EXCHANGE_ENV,
+    healthCheckDeadlineMs: opts.healthCheckDeadlineMs,
     rateLimitTable: rateLimitTable(limits),
-  });
-  await fastify.register(agentsRoutes, { prefix: '/v1/agents' });
-  await fastify.register(walletsRoutes, { prefix: '/v1/wallets/:agent_id' });
-  await fastify.register(receiptsRoutes, { prefix: '/v1/receipts' });
-  await fastify.register(ledgerRoutes, { prefix: '/v1/ledger' });
-  // Market areas: their paths cross (/v1/contracts/{id}/offers is an Offers route), so each
-  // plugin is registered at /v1 and spells its full paths.
-  await fastify.register(contractsRoutes, { prefix: '/v1' });
-  await fastify.register(listingsRoutes, { prefix: '/v1' });
-  await fastify.register(offersRoutes, { prefix: '/v1' });
-  await fastify.register(resultsRoutes, { prefix: '/v1' });
-  await fastify.register(verificationRoutes, { prefix: '/v1' });
-  await fastify.register(disputesRoutes, { prefix: '/v1' });
-  // Market part 2 (issue 6): integrity, insights, catalog, coordination, governance.
-  await fastify.register(integrityRoutes, { prefix: '/v1/market-integrity' });
-  await fastify.register(insightsRoutes, { prefix: '/v1' });
-  await fastify.register(catalogRoutes, { prefix: '/v1' });
-  await fastify.register(coordinationRoutes, { prefix: '/v1' });
-  await fastify.register(governanceRoutes, { prefix: '/v1' });
-  // Registry areas (objects, artifacts, attestations/receipts/casefiles, aliases), full paths under /v1.
-  await fastify.register(objectsRoutes, { prefix: '/v1' });
-  await fastify.register(artifactsRoutes, { prefix: '/v1', maxBytes: config.ARTIFACT_MAX_BYTES });
-  // One per-IP budget for anonymous casefile verification, shared by its two routes.
-  const verifyLimiter = anonymousVerifyLimiter(fastify, { max: config.RATE_LIMIT_CASEFILE_VERIFY, windowMs: config.RATE_LIMIT_WINDOW_MS });
-  await fastify.register(casefilesRoutes, { prefix: '/v1', verifyLimiter });
-  await fastify.register(aliasReadRoutes, { prefix: '/v1' });
-  await fastify.register(aliasMintRoutes, { prefix: '/v1', exchangePublicKey: opts.exchangePublicKey });
-  await fastify.register(uiRoutes, { maxBytes: config.ARTIFACT_MAX_BYTES, verifyLimiter });
+    verifyLimiter: anonymousVerifyLimiter(fastify, { max: config.RATE_LIMIT_CASEFILE_VERIFY, windowMs: config.RATE_LIMIT_WINDOW_MS }),
+  };
+  for (const area of AREAS) {
+    await fastify.register(area.routes, { ...(area.options?.(ctx) as object | undefined), ...(area.prefix !== undefined ? { prefix: area.prefix } : {}) });
+  }
 }

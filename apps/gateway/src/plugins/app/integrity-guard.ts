@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { IntegrityCache, type GuardSnapshot } from '../../cache/integrity-cache';
-import { guardViewOf } from '../../routes/v1/integrity/integrity.mapper';
+import { guardViewOf } from '../../areas/integrity/integrity.mapper';
 import { problem } from './problem';
 
 // The gateway's share of market integrity (issue 6 §6): while the market's `read_only` kill

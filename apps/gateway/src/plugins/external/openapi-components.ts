@@ -1,21 +1,10 @@
 // Post-processing of the generated OpenAPI document, in one place instead of on every route:
 // - the shared schemas of responses become `components.schemas` (each TypeBox object exported by
-//   src/schemas — Agent, Contract, … — found by its exact JSON, Money by its `{amount, currency}`
-//   shape, every `{data, next_cursor}` page of one as `<Name>Page`, and Problem), used by `$ref`;
+//   src/schemas/common.ts or an area's schema modules, `AREAS[].schemas` — Agent, Contract, … —
+//   found by its exact JSON, Money by its `{amount, currency}` shape, every `{data, next_cursor}` page of one as `<Name>Page`, and Problem), used by `$ref`;
 // - the headers every operation takes or answers (X-Request-Id, Idempotency-Key, X-Agent-*,
 //   Retry-After, RateLimit-*, Idempotent-Replayed, Allow) as `components.parameters/headers`;
 // - the 405 answer of a known path asked with another method.
-import * as agents from '../../schemas/agents';
-import * as catalog from '../../schemas/catalog';
-import * as common from '../../schemas/common';
-import * as coordination from '../../schemas/coordination';
-import * as governance from '../../schemas/governance';
-import * as health from '../../schemas/health';
-import * as insights from '../../schemas/insights';
-import * as integrity from '../../schemas/integrity';
-import * as market from '../../schemas/market';
-import * as registry from '../../schemas/registry';
-import * as wallets from '../../schemas/wallets';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,8 +22,6 @@ function keyOf(value: unknown): string {
 const ANNOTATIONS = new Set(['description', 'examples', 'example', 'title']);
 const shapeKey = (schema: Json) => keyOf(Object.fromEntries(Object.entries(schema).filter(([k]) => !ANNOTATIONS.has(k))));
 
-const MODULES: Array<Record<string, unknown>> = [common, market, agents, wallets, registry, catalog, coordination, governance, health, insights, integrity];
-
 interface Named {
   name: string;
   /** The exported schema's own description (an occurrence may carry another one). */
@@ -42,9 +29,9 @@ interface Named {
 }
 
 /** Exported resource schemas by their JSON: object schemas with properties, named by their export. */
-function namedSchemas(): Map<string, Named> {
+function namedSchemas(modules: Array<Record<string, unknown>>): Map<string, Named> {
   const byKey = new Map<string, Named>();
-  for (const mod of MODULES) {
+  for (const mod of modules) {
     for (const [name, value] of Object.entries(mod)) {
       if (!/^[A-Z]/.test(name) || !isObject(value) || value['type'] !== 'object' || !isObject(value['properties'])) continue;
       // Query and path schemas become parameters, bodies stay inline (their own shape is the operation's).
@@ -152,8 +139,8 @@ function factor(node: unknown, names: Map<string, Named>, found: Map<string, unk
 }
 
 /** The document with shared schemas, headers, parameters and the 405 answer factored into components. */
-export function factorComponents<T extends Json>(document: T): T {
-  const names = namedSchemas();
+export function factorComponents<T extends Json>(document: T, schemaModules: Array<Record<string, unknown>>): T {
+  const names = namedSchemas(schemaModules);
   const found = new Map<string, unknown>();
   const paths: Json = {};
   for (const [path, item] of Object.entries((document['paths'] ?? {}) as Record<string, Json>)) {

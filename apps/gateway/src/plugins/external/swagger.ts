@@ -7,6 +7,8 @@ import { factorComponents } from './openapi-components';
 export interface SwaggerOptions {
   version: string;
   environment: string;
+  /** Modules whose exported TypeBox resources become components.schemas (see openapi-components.ts). */
+  schemaModules: Array<Record<string, unknown>>;
 }
 
 export const OPENAPI_TAGS = [
@@ -84,7 +86,7 @@ export default fp<SwaggerOptions>(
         if (!('openapiObject' in document)) return document.swaggerObject;
         const { openapiObject } = document;
         const withReference = { ...openapiObject, paths: { ...openapiObject.paths, '/api-reference': API_REFERENCE_PATH } };
-        return factorComponents(withReference as Record<string, unknown>) as typeof openapiObject;
+        return factorComponents(withReference as Record<string, unknown>, opts.schemaModules) as typeof openapiObject;
       },
       // Shared schemas (Problem) keep their $id as the component name.
       refResolver: {

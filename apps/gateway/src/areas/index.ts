@@ -1,0 +1,44 @@
+import agents from './agents';
+import type { Area } from './area';
+import catalog from './catalog';
+import contracts from './contracts';
+import coordination from './coordination';
+import disputes from './disputes';
+import docs from './docs';
+import governance from './governance';
+import health from './health';
+import insights from './insights';
+import integrity from './integrity';
+import ledger from './ledger';
+import listings from './listings';
+import offers from './offers';
+import receipts from './receipts';
+import registry from './registry';
+import results from './results';
+import ui from './ui';
+import verification from './verification';
+import wallets from './wallets';
+
+// Every area of the gateway, registered in this order by app.ts (the order of /openapi.json's
+// paths). Adding an area: its folder under src/areas/ (index.ts = defineArea) and one entry here.
+export const AREAS: readonly Area[] = [
+  health,
+  docs,
+  agents,
+  wallets,
+  receipts,
+  ledger,
+  contracts,
+  listings,
+  offers,
+  results,
+  verification,
+  disputes,
+  integrity,
+  insights,
+  catalog,
+  coordination,
+  governance,
+  registry,
+  ui,
+];

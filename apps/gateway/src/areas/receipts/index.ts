@@ -1,0 +1,8 @@
+import { defineArea } from '../area';
+import routes from './receipts.routes';
+
+export default defineArea({
+  name: 'receipts',
+  prefix: '/v1/receipts',
+  routes,
+});

@@ -1,0 +1,321 @@
+import { commonV1, marketV1 } from '@exchange/proto';
+import type {
+  ContractJson,
+  ContractStatusName,
+  DisputeJson,
+  DisputeOutcomeName,
+  DisputeStatusName,
+  EscrowStatusName,
+  ListingJson,
+  OfferJson,
+  OfferStatusName,
+  ResultJson,
+  ResaleReviewJson,
+  ResaleReviewStatusName,
+  ResultStatusName,
+  VerdictName,
+  VerificationMetricsJson,
+  VerificationModeName,
+  VerificationReportJson,
+  VerificationWindowName,
+  VerifierJson,
+  VerifierListingJson,
+} from './market.schemas';
+import { contractChecks, invert, MarketContractError } from '../mapper-kit';
+
+// Proto ⇄ REST for the market areas: enums `CONTRACT_STATUS_OPEN` ⇄ `open`, Dates ⇄ RFC 3339,
+// absent optionals ⇄ null, int64 strings ⇄ numbers, `payload_json` ⇄ `payload` (parsed JSON).
+// Pure functions, no I/O.
+
+const M = marketV1;
+
+const { required, enumToJson, parsedJson } = contractChecks((what) => new MarketContractError(what));
+
+const CONTRACT_STATUS: Readonly<Record<number, ContractStatusName>> = {
+  [M.ContractStatus.CONTRACT_STATUS_OPEN]: 'open',
+  [M.ContractStatus.CONTRACT_STATUS_AWARDED]: 'awarded',
+  [M.ContractStatus.CONTRACT_STATUS_DELIVERED]: 'delivered',
+  [M.ContractStatus.CONTRACT_STATUS_ACCEPTED]: 'accepted',
+  [M.ContractStatus.CONTRACT_STATUS_SETTLED]: 'settled',
+  [M.ContractStatus.CONTRACT_STATUS_DISPUTED]: 'disputed',
+  [M.ContractStatus.CONTRACT_STATUS_REFUNDED]: 'refunded',
+  [M.ContractStatus.CONTRACT_STATUS_SPLIT]: 'split',
+  [M.ContractStatus.CONTRACT_STATUS_CANCELLED]: 'cancelled',
+  [M.ContractStatus.CONTRACT_STATUS_EXPIRED]: 'expired',
+  [M.ContractStatus.CONTRACT_STATUS_CORRECTED]: 'corrected',
+};
+const VERIFICATION_MODE: Readonly<Record<number, VerificationModeName>> = {
+  [M.VerificationMode.VERIFICATION_MODE_VERIFIER]: 'verifier',
+  [M.VerificationMode.VERIFICATION_MODE_BUYER]: 'buyer',
+  [M.VerificationMode.VERIFICATION_MODE_AUTO]: 'auto',
+};
+const ESCROW_STATUS: Readonly<Record<number, EscrowStatusName>> = {
+  [M.EscrowStatus.ESCROW_STATUS_NONE]: 'none',
+  [M.EscrowStatus.ESCROW_STATUS_HELD]: 'held',
+  [M.EscrowStatus.ESCROW_STATUS_SETTLED]: 'settled',
+  [M.EscrowStatus.ESCROW_STATUS_RELEASED]: 'released',
+};
+const OFFER_STATUS: Readonly<Record<number, OfferStatusName>> = {
+  [M.OfferStatus.OFFER_STATUS_SUBMITTED]: 'submitted',
+  [M.OfferStatus.OFFER_STATUS_AWARDED]: 'awarded',
+  [M.OfferStatus.OFFER_STATUS_REJECTED]: 'rejected',
+  [M.OfferStatus.OFFER_STATUS_WITHDRAWN]: 'withdrawn',
+};
+const RESULT_STATUS: Readonly<Record<number, ResultStatusName>> = {
+  [M.ResultStatus.RESULT_STATUS_SUBMITTED]: 'submitted',
+  [M.ResultStatus.RESULT_STATUS_ACCEPTED]: 'accepted',
+  [M.ResultStatus.RESULT_STATUS_REJECTED]: 'rejected',
+};
+const DISPUTE_STATUS: Readonly<Record<number, DisputeStatusName>> = {
+  [M.DisputeStatus.DISPUTE_STATUS_OPEN]: 'open',
+  [M.DisputeStatus.DISPUTE_STATUS_RESOLVED]: 'resolved',
+};
+const DISPUTE_OUTCOME: Readonly<Record<number, DisputeOutcomeName>> = {
+  [M.DisputeOutcome.DISPUTE_OUTCOME_SELLER]: 'seller',
+  [M.DisputeOutcome.DISPUTE_OUTCOME_BUYER]: 'buyer',
+  [M.DisputeOutcome.DISPUTE_OUTCOME_SPLIT]: 'split',
+};
+const VERDICT: Readonly<Record<number, VerdictName>> = {
+  [M.Verdict.VERDICT_PASS]: 'pass',
+  [M.Verdict.VERDICT_FAIL]: 'fail',
+};
+const WINDOW: Readonly<Record<number, VerificationWindowName>> = {
+  [M.VerificationWindow.VERIFICATION_WINDOW_ALL]: 'all',
+  [M.VerificationWindow.VERIFICATION_WINDOW_1H]: '1h',
+  [M.VerificationWindow.VERIFICATION_WINDOW_1D]: '1d',
+  [M.VerificationWindow.VERIFICATION_WINDOW_7D]: '7d',
+};
+
+const RESALE_REVIEW_STATUS: Readonly<Record<number, ResaleReviewStatusName>> = {
+  [M.ResaleReviewStatus.RESALE_REVIEW_STATUS_PENDING]: 'pending',
+  [M.ResaleReviewStatus.RESALE_REVIEW_STATUS_APPROVED]: 'approved',
+  [M.ResaleReviewStatus.RESALE_REVIEW_STATUS_REJECTED]: 'rejected',
+};
+const RESALE_REVIEW_STATUS_FROM_JSON = invert(RESALE_REVIEW_STATUS) as Readonly<Record<ResaleReviewStatusName, marketV1.ResaleReviewStatus>>;
+export const resaleReviewStatusFilter = (status: ResaleReviewStatusName | undefined) =>
+  status === undefined ? undefined : RESALE_REVIEW_STATUS_FROM_JSON[status];
+
+const CONTRACT_STATUS_FROM_JSON = invert(CONTRACT_STATUS) as Readonly<Record<ContractStatusName, marketV1.ContractStatus>>;
+const VERIFICATION_MODE_FROM_JSON = invert(VERIFICATION_MODE) as Readonly<Record<VerificationModeName, marketV1.VerificationMode>>;
+const OFFER_STATUS_FROM_JSON = invert(OFFER_STATUS) as Readonly<Record<OfferStatusName, marketV1.OfferStatus>>;
+const RESULT_STATUS_FROM_JSON = invert(RESULT_STATUS) as Readonly<Record<ResultStatusName, marketV1.ResultStatus>>;
+const DISPUTE_STATUS_FROM_JSON = invert(DISPUTE_STATUS) as Readonly<Record<DisputeStatusName, marketV1.DisputeStatus>>;
+const DISPUTE_OUTCOME_FROM_JSON = invert(DISPUTE_OUTCOME) as Readonly<Record<DisputeOutcomeName, marketV1.DisputeOutcome>>;
+const VERDICT_FROM_JSON = invert(VERDICT) as Readonly<Record<VerdictName, marketV1.Verdict>>;
+const WINDOW_FROM_JSON = invert(WINDOW) as Readonly<Record<VerificationWindowName, marketV1.VerificationWindow>>;
+
+/** An absent mode is UNSPECIFIED: the market applies its default (`buyer`). */
+export const verificationModeFromJson = (mode: VerificationModeName | undefined): marketV1.VerificationMode =>
+  mode === undefined ? M.VerificationMode.VERIFICATION_MODE_UNSPECIFIED : VERIFICATION_MODE_FROM_JSON[mode];
+/** Filters: absent → field absent (no filter), as the proto's `optional` says. */
+export const contractStatusFilter = (status: ContractStatusName | undefined) =>
+  status === undefined ? undefined : CONTRACT_STATUS_FROM_JSON[status];
+export const offerStatusFilter = (status: OfferStatusName | undefined) => (status === undefined ? undefined : OFFER_STATUS_FROM_JSON[status]);
+export const resultStatusFilter = (status: ResultStatusName | undefined) => (status === undefined ? undefined : RESULT_STATUS_FROM_JSON[status]);
+export const disputeStatusFilter = (status: DisputeStatusName | undefined) =>
+  status === undefined ? undefined : DISPUTE_STATUS_FROM_JSON[status];
+export const disputeOutcomeFromJson = (outcome: DisputeOutcomeName): marketV1.DisputeOutcome => DISPUTE_OUTCOME_FROM_JSON[outcome];
+export const verdictFromJson = (verdict: VerdictName): marketV1.Verdict => VERDICT_FROM_JSON[verdict];
+/** Default window: all. */
+export const windowFromJson = (window: VerificationWindowName | undefined): marketV1.VerificationWindow => WINDOW_FROM_JSON[window ?? 'all'];
+
+/** `payload` (any JSON value) → `payload_json`; absent stays absent. */
+export function payloadToJsonText(payload: unknown): string | undefined {
+  return payload === undefined ? undefined : JSON.stringify(payload);
+}
+
+const iso = (date: Date | undefined, what: string): string => required(date, what).toISOString();
+const isoOrNull = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
+const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+const money = (m: commonV1.Money | undefined, what: string) => {
+  const v = required(m, what);
+  return { amount: v.amount, currency: v.currency };
+};
+const moneyOrNull = (m: commonV1.Money | undefined) => (m ? { amount: m.amount, currency: m.currency } : null);
+/** int64 fields arrive as decimal strings; counts and milliseconds fit a JS number. */
+const int = (value: string, what: string): number => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new MarketContractError(what);
+  return n;
+};
+
+export function contractToJson(contract: marketV1.Contract | undefined): ContractJson {
+  const c = required(contract, 'contract');
+  return {
+    contract_id: c.contractId,
+    // The market empties buyer_id for viewers who may not see a private buyer.
+    buyer_id: c.buyerId === '' ? null : c.buyerId,
+    buyer_private: c.buyerPrivate,
+    buyer_alias: orNull(c.buyerAlias),
+    title: c.title,
+    description: c.description,
+    tags: [...c.tags],
+    budget: money(c.budget, 'contract budget'),
+    deadline: iso(c.deadline, 'contract deadline'),
+    acceptance_criteria: c.acceptanceCriteria,
+    verification_mode: enumToJson(VERIFICATION_MODE, c.verificationMode, 'verification mode'),
+    verifier_id: orNull(c.verifierId),
+    listing_id: orNull(c.listingId),
+    status: enumToJson(CONTRACT_STATUS, c.status, 'contract status'),
+    seller_id: orNull(c.sellerId),
+    awarded_offer_id: orNull(c.awardedOfferId),
+    price: moneyOrNull(c.price),
+    hold_id: orNull(c.holdId),
+    escrow_status: enumToJson(ESCROW_STATUS, c.escrowStatus, 'escrow status'),
+    receipt_id: orNull(c.receiptId),
+    disputed_from: c.disputedFrom === undefined ? null : enumToJson(CONTRACT_STATUS, c.disputedFrom, 'disputed_from'),
+    cancel_reason: orNull(c.cancelReason),
+    created_at: iso(c.createdAt, 'contract created_at'),
+    updated_at: iso(c.updatedAt, 'contract updated_at'),
+    awarded_at: isoOrNull(c.awardedAt),
+    settled_at: isoOrNull(c.settledAt),
+    template_id: orNull(c.templateId),
+    work_product_template_id: orNull(c.workProductTemplateId),
+    fixture_id: orNull(c.fixtureId),
+    resale_of: orNull(c.resaleOf),
+    resale_review: c.resaleReview ? resaleReviewToJson(c.resaleReview) : null,
+    sandbox: c.sandbox,
+    corrected_at: isoOrNull(c.correctedAt),
+    correction_receipt_id: orNull(c.correctionReceiptId),
+    correction_reason: orNull(c.correctionReason),
+  };
+}
+
+export function resaleReviewToJson(review: marketV1.ResaleReview | undefined): ResaleReviewJson {
+  const r = required(review, 'resale review');
+  return {
+    decision_ref: r.decisionRef,
+    contract_id: r.contractId,
+    resale_of: r.resaleOf,
+    root_contract_id: r.rootContractId,
+    depth: r.depth,
+    lineage: [...r.lineage],
+    status: enumToJson(RESALE_REVIEW_STATUS, r.status, 'resale review status'),
+    decided_by: orNull(r.decidedBy),
+    reason: orNull(r.reason),
+    decided_at: isoOrNull(r.decidedAt),
+    created_at: iso(r.createdAt, 'resale review created_at'),
+    updated_at: iso(r.updatedAt, 'resale review updated_at'),
+  };
+}
+
+export function listingToJson(listing: marketV1.Listing | undefined): ListingJson {
+  const l = required(listing, 'listing');
+  return {
+    listing_id: l.listingId,
+    seller_id: l.sellerId,
+    title: l.title,
+    description: l.description,
+    tags: [...l.tags],
+    price: money(l.price, 'listing price'),
+    turnaround: orNull(l.turnaround),
+    created_at: iso(l.createdAt, 'listing created_at'),
+    updated_at: iso(l.updatedAt, 'listing updated_at'),
+  };
+}
+
+export function offerToJson(offer: marketV1.Offer | undefined): OfferJson {
+  const o = required(offer, 'offer');
+  return {
+    offer_id: o.offerId,
+    contract_id: o.contractId,
+    seller_id: o.sellerId,
+    price: money(o.price, 'offer price'),
+    eta: iso(o.eta, 'offer eta'),
+    terms: o.terms,
+    status: enumToJson(OFFER_STATUS, o.status, 'offer status'),
+    created_at: iso(o.createdAt, 'offer created_at'),
+    updated_at: iso(o.updatedAt, 'offer updated_at'),
+  };
+}
+
+export function resultToJson(result: marketV1.Result | undefined): ResultJson {
+  const r = required(result, 'result');
+  const payload = r.payloadJson === undefined ? null : parsedJson(r.payloadJson, 'result payload_json');
+  return {
+    result_id: r.resultId,
+    contract_id: r.contractId,
+    seller_id: r.sellerId,
+    summary: r.summary,
+    artifact_refs: [...r.artifactRefs],
+    payload,
+    status: enumToJson(RESULT_STATUS, r.status, 'result status'),
+    created_at: iso(r.createdAt, 'result created_at'),
+    updated_at: iso(r.updatedAt, 'result updated_at'),
+  };
+}
+
+export function reportToJson(report: marketV1.VerificationReport | undefined): VerificationReportJson {
+  const r = required(report, 'verification report');
+  return {
+    report_id: r.reportId,
+    contract_id: r.contractId,
+    result_id: r.resultId,
+    verifier_id: r.verifierId,
+    verdict: enumToJson(VERDICT, r.verdict, 'verdict'),
+    score: r.score,
+    // Exactly as signed: a check sent without `detail` has no `detail` key (a null would change the
+    // canonical JSON and the signature could not be re-verified from what this returns).
+    checks: r.checks.map((c) => (c.detail === undefined ? { name: c.name, ok: c.ok } : { name: c.name, ok: c.ok, detail: c.detail })),
+    signature: r.signature,
+    created_at: iso(r.createdAt, 'report created_at'),
+  };
+}
+
+export function metricsToJson(res: marketV1.GetVerificationMetricsResponse): VerificationMetricsJson {
+  return {
+    window: enumToJson(WINDOW, res.window, 'verification window'),
+    reports: int(res.reports, 'reports'),
+    passed: int(res.passed, 'passed'),
+    failed: int(res.failed, 'failed'),
+    pass_rate: orNull(res.passRate),
+    median_latency_ms: res.medianLatencyMs === undefined ? null : int(res.medianLatencyMs, 'median_latency_ms'),
+  };
+}
+
+export function verifierToJson(verifier: marketV1.Verifier | undefined): VerifierJson {
+  const v = required(verifier, 'verifier');
+  return {
+    verifier_id: v.verifierId,
+    name: v.name,
+    description: v.description,
+    tags: [...v.tags],
+    fee: moneyOrNull(v.fee),
+    created_at: iso(v.createdAt, 'verifier created_at'),
+    updated_at: iso(v.updatedAt, 'verifier updated_at'),
+  };
+}
+
+export function verifierListingToJson(listing: marketV1.VerifierListing | undefined): VerifierListingJson {
+  const l = required(listing, 'verifier listing');
+  return {
+    verifier_listing_id: l.verifierListingId,
+    verifier_id: l.verifierId,
+    title: l.title,
+    tags: [...l.tags],
+    price: money(l.price, 'verifier listing price'),
+    turnaround: l.turnaround,
+    created_at: iso(l.createdAt, 'verifier listing created_at'),
+    updated_at: iso(l.updatedAt, 'verifier listing updated_at'),
+  };
+}
+
+export function disputeToJson(dispute: marketV1.Dispute | undefined): DisputeJson {
+  const d = required(dispute, 'dispute');
+  return {
+    dispute_id: d.disputeId,
+    contract_id: d.contractId,
+    opened_by: d.openedBy,
+    reason: d.reason,
+    evidence_refs: [...d.evidenceRefs],
+    status: enumToJson(DISPUTE_STATUS, d.status, 'dispute status'),
+    outcome: d.outcome === undefined ? null : enumToJson(DISPUTE_OUTCOME, d.outcome, 'dispute outcome'),
+    seller_share_bps: orNull(d.sellerShareBps),
+    rationale: orNull(d.rationale),
+    resolved_by: orNull(d.resolvedBy),
+    resolved_at: isoOrNull(d.resolvedAt),
+    receipt_id: orNull(d.receiptId),
+    created_at: iso(d.createdAt, 'dispute created_at'),
+    updated_at: iso(d.updatedAt, 'dispute updated_at'),
+  };
+}
