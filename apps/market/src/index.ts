@@ -136,9 +136,9 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   try {
     const areas: MarketAreaHandlers = {
       insights: insightsHandlers(new InsightsService(ctx), logger),
-      integrity: integrityHandlers(integrity, logger),
+      integrity: integrityHandlers(integrity, ctx, logger),
       catalog: catalogHandlers(new CatalogService(pool), logger),
-      governance: governanceHandlers(new GovernanceService(ctx), logger),
+      governance: governanceHandlers(new GovernanceService(ctx), ctx, logger),
       coordination: coordinationHandlers(new CoordinationService(ctx), ctx, logger),
     };
     grpc = await startMarketGrpcServer({ service, listings, ctx, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });

@@ -1,21 +1,34 @@
 import { errors } from '@exchange/platform';
-import { marketV1Governance } from '@exchange/proto';
 import * as repo from '../data/market.repo';
 import { requireOperator, type Caller } from '../domain/caller';
-import type { Contract } from '../domain/model';
+import type { Contract, ResaleReview, ResaleReviewStatus } from '../domain/model';
+import type { Page } from '../data/market.repo';
 import { events } from '../events/market.events';
-import { toProtoContract } from '../grpc/market.mapper';
 import type { MarketContext } from '../saga/context';
-import { idempotent } from '../service/idempotency';
-import { inTransaction, pageQuery } from '../service/service-kit';
+import { inTransaction, pageQuery, type PageRequest } from '../service/service-kit';
 import { governanceEvents } from './governance.events';
-import { reviewStatusFromProto, toProtoReview } from './governance.mapper';
 import * as grepo from './governance.repo';
 import { decide, decisionReason, parseDecision, rejectionCancelReason } from './resale';
 import { withResaleReview } from './resale-hooks.service';
 
-type G = typeof marketV1Governance;
+export interface BuyerAliasUpdate {
+  contractId: string;
+  reason: string;
+  buyerPrivate?: boolean;
+}
 
+export interface ReviewQuery {
+  /** undefined = no filter; null = a value outside the enum (400 after the operator check). */
+  status: ResaleReviewStatus | undefined | null;
+  contractId?: string;
+  page?: PageRequest;
+}
+
+export interface ReviewDecision {
+  decisionRef: string;
+  decision: string;
+  reason: string;
+}
 /**
  * Operator decisions on contracts (ContractGovernanceService): buyer alias updates and resale
  * lineage reviews. Each decision, its events and its integrity_audit row commit together.
@@ -32,112 +45,98 @@ export class GovernanceService {
    * nothing changed), then store it; false: the buyer becomes visible (the old aliases stay with
    * identity for the reveals already made).
    */
-  updateBuyerAlias(req: marketV1Governance.UpdateBuyerAliasRequest, caller: Caller): Promise<marketV1Governance.UpdateBuyerAliasResponse> {
-    const codec: G['UpdateBuyerAliasResponse'] = marketV1Governance.UpdateBuyerAliasResponse;
-    return idempotent(this.ctx, caller, 'UpdateBuyerAlias', req, marketV1Governance.UpdateBuyerAliasRequest.toJSON(req), codec, async () => {
-      requireOperator(caller);
-      const reason = decisionReason(req.reason);
-      const makePrivate = req.buyerPrivate ?? true;
-      const before = await repo.getContract(this.ctx.pool, req.contractId);
-      if (!before) throw errors.notFound('contract', req.contractId || '(empty)');
-      let alias: string | null = null;
-      let generation = before.buyerAliasGeneration;
-      if (makePrivate) {
-        if (!this.ctx.aliases) throw errors.unavailable('identity_unavailable', 'no identity service is configured for buyer aliases');
-        generation += 1;
-        alias = await this.ctx.aliases.mintGeneration(before.contractId, before.buyerId, generation, caller.traceId);
+  async updateBuyerAlias(req: BuyerAliasUpdate, caller: Caller): Promise<{ contract: Contract; previousAlias: string | null }> {
+    requireOperator(caller);
+    const reason = decisionReason(req.reason);
+    const makePrivate = req.buyerPrivate ?? true;
+    const before = await repo.getContract(this.ctx.pool, req.contractId);
+    if (!before) throw errors.notFound('contract', req.contractId || '(empty)');
+    let alias: string | null = null;
+    let generation = before.buyerAliasGeneration;
+    if (makePrivate) {
+      if (!this.ctx.aliases) throw errors.unavailable('identity_unavailable', 'no identity service is configured for buyer aliases');
+      generation += 1;
+      alias = await this.ctx.aliases.mintGeneration(before.contractId, before.buyerId, generation, caller.traceId);
+    }
+    const now = this.ctx.clock();
+    const after = await this.tx(async (client) => {
+      const c = await repo.lockContract(client, before.contractId);
+      if (!c) throw errors.notFound('contract', before.contractId);
+      // Another update committed since we minted: ours would reuse its generation.
+      if (c.buyerAliasGeneration !== before.buyerAliasGeneration) {
+        throw errors.aborted('concurrent_update', 'the buyer alias was updated concurrently; retry');
       }
-      const now = this.ctx.clock();
-      const after = await this.tx(async (client) => {
-        const c = await repo.lockContract(client, before.contractId);
-        if (!c) throw errors.notFound('contract', before.contractId);
-        // Another update committed since we minted: ours would reuse its generation.
-        if (c.buyerAliasGeneration !== before.buyerAliasGeneration) {
-          throw errors.aborted('concurrent_update', 'the buyer alias was updated concurrently; retry');
-        }
-        const updated: Contract = { ...c, buyerPrivate: makePrivate, buyerAlias: alias, buyerAliasGeneration: generation, updatedAt: now };
-        await grepo.setBuyerPrivacy(client, c.contractId, { buyerPrivate: makePrivate, buyerAlias: alias, generation, updatedAt: now });
-        await governanceEvents.buyerAliasUpdated(client, updated, caller);
-        await grepo.insertAudit(client, {
-          action: 'buyer_alias_updated',
-          operator: caller.actor ?? '',
-          reason,
-          subject: c.contractId,
-          details: { buyer_private: makePrivate, previous_alias: c.buyerAlias, buyer_alias: alias, generation },
-          createdAt: now,
-        });
-        return { contract: updated, previousAlias: c.buyerAlias };
+      const updated: Contract = { ...c, buyerPrivate: makePrivate, buyerAlias: alias, buyerAliasGeneration: generation, updatedAt: now };
+      await grepo.setBuyerPrivacy(client, c.contractId, { buyerPrivate: makePrivate, buyerAlias: alias, generation, updatedAt: now });
+      await governanceEvents.buyerAliasUpdated(client, updated, caller);
+      await grepo.insertAudit(client, {
+        action: 'buyer_alias_updated',
+        operator: caller.actor ?? '',
+        reason,
+        subject: c.contractId,
+        details: { buyer_private: makePrivate, previous_alias: c.buyerAlias, buyer_alias: alias, generation },
+        createdAt: now,
       });
-      const contract = await withResaleReview(this.ctx.pool, after.contract);
-      return { contract: toProtoContract(contract), previousAlias: after.previousAlias ?? undefined, idempotentReplayed: false };
+      return { contract: updated, previousAlias: c.buyerAlias };
     });
+    const contract = await withResaleReview(this.ctx.pool, after.contract);
+    return { contract, previousAlias: after.previousAlias };
   }
 
-  async listResaleReviews(req: marketV1Governance.ListResaleReviewsRequest, caller: Caller): Promise<marketV1Governance.ListResaleReviewsResponse> {
+  async listResaleReviews(req: ReviewQuery, caller: Caller): Promise<Page<ResaleReview>> {
     requireOperator(caller);
-    const status = reviewStatusFromProto(req.status);
+    const status = req.status;
     if (status === null) throw errors.invalidArgument('validation_failed', 'status is not a known value', { field: 'status' });
-    const page = await grepo.listReviews(this.ctx.pool, { status, contractId: req.contractId || undefined }, pageQuery(req.page));
-    return { reviews: page.data.map(toProtoReview), page: { nextCursor: page.nextCursor ?? '' } };
+    return grepo.listReviews(this.ctx.pool, { status, contractId: req.contractId || undefined }, pageQuery(req.page));
   }
 
-  async getResaleReview(req: marketV1Governance.GetResaleReviewRequest, caller: Caller): Promise<marketV1Governance.GetResaleReviewResponse> {
+  async getResaleReview(decisionRef: string, caller: Caller): Promise<ResaleReview> {
     requireOperator(caller);
-    const review = await grepo.getReview(this.ctx.pool, req.decisionRef);
-    if (!review) throw errors.notFound('resale_review', req.decisionRef || '(empty)');
-    return { review: toProtoReview(review) };
+    const review = await grepo.getReview(this.ctx.pool, decisionRef);
+    if (!review) throw errors.notFound('resale_review', decisionRef || '(empty)');
+    return review;
   }
 
   /**
    * approve → awards allowed; reject → the review is rejected and the contract CANCELLED (it cannot
    * have been awarded while pending: no escrow to release). A decided review → 409 invalid_state.
    */
-  decideResaleReview(req: marketV1Governance.DecideResaleReviewRequest, caller: Caller): Promise<marketV1Governance.DecideResaleReviewResponse> {
-    return idempotent(
-      this.ctx,
-      caller,
-      'DecideResaleReview',
-      req,
-      marketV1Governance.DecideResaleReviewRequest.toJSON(req),
-      marketV1Governance.DecideResaleReviewResponse,
-      async () => {
-        requireOperator(caller);
-        const decision = parseDecision(req.decision);
-        const reason = decisionReason(req.reason);
-        const found = await grepo.getReview(this.ctx.pool, req.decisionRef);
-        if (!found) throw errors.notFound('resale_review', req.decisionRef || '(empty)');
-        const decided = await this.tx(async (client) => {
-          // The contract row lock orders this against awards and cancels of the same contract.
-          const c = await repo.lockContract(client, found.contractId);
-          if (!c) throw errors.notFound('contract', found.contractId);
-          const current = await grepo.getReview(client, found.decisionRef);
-          if (!current) throw errors.notFound('resale_review', found.decisionRef);
-          const now = this.ctx.clock();
-          const review = decide(current, decision, caller.actor ?? '', reason, now);
-          await grepo.saveReview(client, review);
-          await governanceEvents.review(client, 'decided', review, caller);
-          let contract: Contract = c;
-          if (review.status === 'rejected' && c.status === 'open') {
-            contract = { ...c, status: 'cancelled', cancelReason: rejectionCancelReason(reason), updatedAt: now };
-            await repo.saveContract(client, contract);
-            for (const o of await repo.submittedOffers(client, c.contractId)) {
-              await repo.setOfferStatus(client, o.offerId, 'rejected', now);
-              await events.offer(client, 'rejected', { ...o, status: 'rejected', updatedAt: now }, caller);
-            }
-            await events.contract(client, 'cancelled', { ...contract, resaleReview: review }, caller);
-          }
-          await grepo.insertAudit(client, {
-            action: 'resale_review_decided',
-            operator: caller.actor ?? '',
-            reason,
-            subject: review.decisionRef,
-            details: { decision, contract_id: c.contractId, resale_of: review.resaleOf, status: review.status, contract_status: contract.status },
-            createdAt: now,
-          });
-          return { review, contract: { ...contract, resaleReview: review } };
-        });
-        return { review: toProtoReview(decided.review), contract: toProtoContract(decided.contract), idempotentReplayed: false };
-      },
-    );
+  async decideResaleReview(req: ReviewDecision, caller: Caller): Promise<{ review: ResaleReview; contract: Contract }> {
+    requireOperator(caller);
+    const decision = parseDecision(req.decision);
+    const reason = decisionReason(req.reason);
+    const found = await grepo.getReview(this.ctx.pool, req.decisionRef);
+    if (!found) throw errors.notFound('resale_review', req.decisionRef || '(empty)');
+    const decided = await this.tx(async (client) => {
+      // The contract row lock orders this against awards and cancels of the same contract.
+      const c = await repo.lockContract(client, found.contractId);
+      if (!c) throw errors.notFound('contract', found.contractId);
+      const current = await grepo.getReview(client, found.decisionRef);
+      if (!current) throw errors.notFound('resale_review', found.decisionRef);
+      const now = this.ctx.clock();
+      const review = decide(current, decision, caller.actor ?? '', reason, now);
+      await grepo.saveReview(client, review);
+      await governanceEvents.review(client, 'decided', review, caller);
+      let contract: Contract = c;
+      if (review.status === 'rejected' && c.status === 'open') {
+        contract = { ...c, status: 'cancelled', cancelReason: rejectionCancelReason(reason), updatedAt: now };
+        await repo.saveContract(client, contract);
+        for (const o of await repo.submittedOffers(client, c.contractId)) {
+          await repo.setOfferStatus(client, o.offerId, 'rejected', now);
+          await events.offer(client, 'rejected', { ...o, status: 'rejected', updatedAt: now }, caller);
+        }
+        await events.contract(client, 'cancelled', { ...contract, resaleReview: review }, caller);
+      }
+      await grepo.insertAudit(client, {
+        action: 'resale_review_decided',
+        operator: caller.actor ?? '',
+        reason,
+        subject: review.decisionRef,
+        details: { decision, contract_id: c.contractId, resale_of: review.resaleOf, status: review.status, contract_status: contract.status },
+        createdAt: now,
+      });
+      return { review, contract: { ...contract, resaleReview: review } };
+    });
+    return decided;
   }
 }

@@ -1,5 +1,6 @@
 import { unary, type Logger } from '@exchange/platform';
 import type { marketV1Insights } from '@exchange/proto';
+import { resolveWindow, WINDOW_ENUM } from '../insights/insights.mapper';
 import type { InsightsService } from '../insights/insights.service';
 
 /** proto in, proto out; recommendations fall back to the gateway's request id to seed exploration. */
@@ -11,7 +12,13 @@ export function insightsHandlers(s: InsightsService, logger: Logger): marketV1In
     recommendContracts: unary(logger, 'RecommendContracts', (req: marketV1Insights.RecommendContractsRequest, ctx) =>
       s.recommendContracts(req, ctx.requestId),
     ),
-    getPriceIndex: unary(logger, 'GetPriceIndex', (req: marketV1Insights.GetPriceIndexRequest) => s.getPriceIndex(req)),
-    getTaskTape: unary(logger, 'GetTaskTape', (req: marketV1Insights.GetTaskTapeRequest) => s.getTaskTape(req)),
+    getPriceIndex: unary(logger, 'GetPriceIndex', async (req: marketV1Insights.GetPriceIndexRequest) => {
+      const res = await s.getPriceIndex({ ...req, window: resolveWindow(req.window, ['all', '1h', '1d', '7d', '30d']) });
+      return { ...res, window: WINDOW_ENUM[res.window] };
+    }),
+    getTaskTape: unary(logger, 'GetTaskTape', async (req: marketV1Insights.GetTaskTapeRequest) => {
+      const res = await s.getTaskTape({ ...req, window: resolveWindow(req.window, ['all', '1h', '1d', '7d']) });
+      return { ...res, window: WINDOW_ENUM[res.window] };
+    }),
   };
 }

@@ -1,19 +1,40 @@
 import { unary, type CallContext, type Logger } from '@exchange/platform';
-import type { marketV1Integrity } from '@exchange/proto';
+import { marketV1Integrity } from '@exchange/proto';
 import type { Caller } from '../domain/caller';
+import { stateFromProto, toProtoAudit, toProtoSnapshot } from '../integrity/integrity.mapper';
 import type { IntegrityService } from '../integrity/integrity.service';
+import type { MarketContext } from '../saga/context';
+import { idempotent } from '../service/idempotency';
+import { toProtoContract } from './market.mapper';
 
 const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId, traceId: ctx.traceId });
+const I = marketV1Integrity;
 
-/** proto in, proto out: the rules live in IntegrityService. */
-export function integrityHandlers(s: IntegrityService, logger: Logger): marketV1Integrity.MarketIntegrityServiceServer {
+/** proto in, proto out (the stored idempotent answer is the proto): the rules live in IntegrityService. */
+export function integrityHandlers(s: IntegrityService, ctx: MarketContext, logger: Logger): marketV1Integrity.MarketIntegrityServiceServer {
   return {
-    getIntegrityState: unary(logger, 'GetIntegrityState', () => s.getState()),
-    setIntegrityState: unary(logger, 'SetIntegrityState', (req: marketV1Integrity.SetIntegrityStateRequest, ctx) => s.setState(req, caller(ctx))),
-    setKillSwitch: unary(logger, 'SetKillSwitch', (req: marketV1Integrity.SetKillSwitchRequest, ctx) => s.setKillSwitch(req, caller(ctx))),
-    correctErroneousClear: unary(logger, 'CorrectErroneousClear', (req: marketV1Integrity.CorrectErroneousClearRequest, ctx) =>
-      s.correctErroneousClear(req, caller(ctx)),
+    getIntegrityState: unary(logger, 'GetIntegrityState', async () => ({ integrity: toProtoSnapshot(await s.getState()) })),
+    setIntegrityState: unary(logger, 'SetIntegrityState', (req: marketV1Integrity.SetIntegrityStateRequest, call) =>
+      idempotent(ctx, caller(call), 'SetIntegrityState', req, I.SetIntegrityStateRequest.toJSON(req), I.SetIntegrityStateResponse, async () => ({
+        integrity: toProtoSnapshot(await s.setState({ state: () => stateFromProto(req.state), reason: req.reason }, caller(call))),
+        idempotentReplayed: false,
+      })),
     ),
-    listIntegrityAudit: unary(logger, 'ListIntegrityAudit', (req: marketV1Integrity.ListIntegrityAuditRequest, ctx) => s.listAudit(req, caller(ctx))),
+    setKillSwitch: unary(logger, 'SetKillSwitch', (req: marketV1Integrity.SetKillSwitchRequest, call) =>
+      idempotent(ctx, caller(call), 'SetKillSwitch', req, I.SetKillSwitchRequest.toJSON(req), I.SetKillSwitchResponse, async () => ({
+        integrity: toProtoSnapshot(await s.setKillSwitch(req, caller(call))),
+        idempotentReplayed: false,
+      })),
+    ),
+    correctErroneousClear: unary(logger, 'CorrectErroneousClear', (req: marketV1Integrity.CorrectErroneousClearRequest, call) =>
+      idempotent(ctx, caller(call), 'CorrectErroneousClear', req, I.CorrectErroneousClearRequest.toJSON(req), I.CorrectErroneousClearResponse, async () => {
+        const { contract, receipt } = await s.correctErroneousClear(req, caller(call));
+        return { contract: toProtoContract(contract), receipt, idempotentReplayed: false };
+      }),
+    ),
+    listIntegrityAudit: unary(logger, 'ListIntegrityAudit', async (req: marketV1Integrity.ListIntegrityAuditRequest, call) => {
+      const page = await s.listAudit(req, caller(call));
+      return { entries: page.data.map(toProtoAudit), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
   };
 }

@@ -1,5 +1,4 @@
 import { errors, formatAmount } from '@exchange/platform';
-import { marketV1Insights, type commonV1 } from '@exchange/proto';
 import * as marketRepo from '../data/market.repo';
 import { must } from '../domain/invariant';
 import { TAG } from '../domain/validation';
@@ -23,37 +22,31 @@ import { bestListing, referencePrice, sellerTags } from './seller-fit';
 import { computeVerifierReputation, VERIFIER_REPUTATION_FORMULA } from './verifier-reputation';
 import { DAY_MS, DEFAULT_WINDOW_DAYS, resolveAsOf, resolveIncludeSandbox, resolveWindowDays, windowStartOf, WINDOW_MS, type InsightWindowName } from './window';
 
-const W = marketV1Insights.InsightWindow;
-
 /** Seller recency halves every 30 days without activity; an open contract's every 7 days after it was posted. */
 export const SELLER_RECENCY_HALF_LIFE_DAYS = 30;
 export const CONTRACT_RECENCY_HALF_LIFE_DAYS = 7;
 
-const WINDOW_NAMES: ReadonlyMap<marketV1Insights.InsightWindow, InsightWindowName> = new Map([
-  [W.INSIGHT_WINDOW_UNSPECIFIED, 'all'],
-  [W.INSIGHT_WINDOW_ALL, 'all'],
-  [W.INSIGHT_WINDOW_1H, '1h'],
-  [W.INSIGHT_WINDOW_1D, '1d'],
-  [W.INSIGHT_WINDOW_7D, '7d'],
-  [W.INSIGHT_WINDOW_30D, '30d'],
-]);
-const WINDOW_ENUM: Readonly<Record<InsightWindowName, marketV1Insights.InsightWindow>> = {
-  all: W.INSIGHT_WINDOW_ALL,
-  '1h': W.INSIGHT_WINDOW_1H,
-  '1d': W.INSIGHT_WINDOW_1D,
-  '7d': W.INSIGHT_WINDOW_7D,
-  '30d': W.INSIGHT_WINDOW_30D,
-};
+const money = (amount: bigint, currency: string): { amount: string; currency: string } => ({ amount: formatAmount(amount), currency });
 
-function resolveWindow(value: marketV1Insights.InsightWindow, allowed: readonly InsightWindowName[]): InsightWindowName {
-  const name = WINDOW_NAMES.get(value);
-  if (name === undefined || !allowed.includes(name)) {
-    throw errors.invalidArgument('validation_failed', `window must be one of ${allowed.join(', ')}`, { field: 'window' });
-  }
-  return name;
+// Requests as the service reads them; the window arrives as a name (the mapper refuses an unknown
+// or disallowed enum value first). Answers are plain views (money as decimal strings) the handlers
+// pass on, the window as a name.
+interface AsOfWindow {
+  windowDays?: number;
+  asOf?: Date;
 }
 
-const money = (amount: bigint, currency: string): commonV1.Money => ({ amount: formatAmount(amount), currency });
+export interface RecommendRequest {
+  limit?: number;
+  explorationRate?: number;
+  requestId: string;
+}
+
+export interface MarketWindowRequest {
+  window: InsightWindowName;
+  asOf?: Date;
+  includeSandbox?: boolean;
+}
 
 /** Reputation, recommendations, price index and task tape: read-only views over the market database. */
 export class InsightsService {
@@ -62,7 +55,7 @@ export class InsightsService {
     private readonly matching: MatchingSignals = noMatchingSignals,
   ) {}
 
-  async getReputation(req: marketV1Insights.GetReputationRequest): Promise<marketV1Insights.GetReputationResponse> {
+  async getReputation(req: AsOfWindow & { agentId: string; includeReceipts: boolean }) {
     const windowDays = resolveWindowDays(req.windowDays);
     const asOf = resolveAsOf(req.asOf, this.ctx.clock());
     // Frozen agents keep their history: existence is all that is checked (404 agent_not_found).
@@ -85,7 +78,7 @@ export class InsightsService {
     };
   }
 
-  async getVerifierReputation(req: marketV1Insights.GetVerifierReputationRequest): Promise<marketV1Insights.GetVerifierReputationResponse> {
+  async getVerifierReputation(req: AsOfWindow & { verifierId: string }) {
     const windowDays = resolveWindowDays(req.windowDays);
     const asOf = resolveAsOf(req.asOf, this.ctx.clock());
     if (!req.verifierId || !(await repo.verifierKnown(this.ctx.pool, req.verifierId))) throw errors.notFound('verifier', req.verifierId || '(empty)');
@@ -117,7 +110,7 @@ export class InsightsService {
     return new Map([...facts].map(([id, f]) => [id, computeReputation(f, now, DEFAULT_WINDOW_DAYS, epoch).score]));
   }
 
-  async recommendSellers(req: marketV1Insights.RecommendSellersRequest, fallbackRequestId: string): Promise<marketV1Insights.RecommendSellersResponse> {
+  async recommendSellers(req: RecommendRequest & { contractId: string }, fallbackRequestId: string) {
     const limit = resolveLimit(req.limit);
     const rate = resolveExplorationRate(req.explorationRate);
     const requestId = req.requestId || fallbackRequestId;
@@ -162,7 +155,7 @@ export class InsightsService {
     };
   }
 
-  async recommendContracts(req: marketV1Insights.RecommendContractsRequest, fallbackRequestId: string): Promise<marketV1Insights.RecommendContractsResponse> {
+  async recommendContracts(req: RecommendRequest & { sellerId: string }, fallbackRequestId: string) {
     const limit = resolveLimit(req.limit);
     const rate = resolveExplorationRate(req.explorationRate);
     const requestId = req.requestId || fallbackRequestId;
@@ -208,8 +201,8 @@ export class InsightsService {
     };
   }
 
-  async getPriceIndex(req: marketV1Insights.GetPriceIndexRequest): Promise<marketV1Insights.GetPriceIndexResponse> {
-    const window = resolveWindow(req.window, ['all', '1h', '1d', '7d', '30d']);
+  async getPriceIndex(req: MarketWindowRequest & { tag?: string }) {
+    const window = req.window;
     const asOf = resolveAsOf(req.asOf, this.ctx.clock());
     const tag = req.tag === undefined || req.tag === '' ? null : req.tag;
     if (tag !== null && !TAG.test(tag)) throw errors.invalidArgument('validation_failed', `tag must match ${TAG.source}`, { field: 'tag' });
@@ -226,21 +219,21 @@ export class InsightsService {
         min: formatAmount(e.min),
         max: formatAmount(e.max),
       })),
-      window: WINDOW_ENUM[window],
+      window,
       asOf,
       includeSandbox,
     };
   }
 
-  async getTaskTape(req: marketV1Insights.GetTaskTapeRequest): Promise<marketV1Insights.GetTaskTapeResponse> {
-    const window = resolveWindow(req.window, ['all', '1h', '1d', '7d']);
+  async getTaskTape(req: MarketWindowRequest) {
+    const window = req.window;
     const asOf = resolveAsOf(req.asOf, this.ctx.clock());
     const includeSandbox = resolveIncludeSandbox(req.includeSandbox, this.ctx.exchangeEnv);
     const t = await repo.tape(this.ctx.pool, { start: windowStartOf(asOf, WINDOW_MS[window]), asOf, includeSandbox });
-    const figure = (rows: repo.TapeRow[]): marketV1Insights.TapeFigure => ({
+    const figure = (rows: repo.TapeRow[]) => ({
       count: rows.reduce((n, r) => n + r.count, 0),
       volume: rows.map((r) => money(r.volume, r.currency)),
     });
-    return { window: WINDOW_ENUM[window], asOf, opened: figure(t.opened), awarded: figure(t.awarded), settled: figure(t.settled), includeSandbox };
+    return { window, asOf, opened: figure(t.opened), awarded: figure(t.awarded), settled: figure(t.settled), includeSandbox };
   }
 }

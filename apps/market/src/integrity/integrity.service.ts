@@ -1,22 +1,30 @@
 import { errors, newId } from '@exchange/platform';
-import { marketV1Integrity } from '@exchange/proto';
 import type pg from 'pg';
 import { withTransaction } from '../data/db';
 import * as repo from '../data/market.repo';
+import type { Page } from '../data/market.repo';
+import type { WalletClient } from '../clients/wallet.client';
 import { requireOperator, type Caller } from '../domain/caller';
 import * as v from '../domain/validation';
-import * as map from '../grpc/market.mapper';
+import type { Contract } from '../domain/model';
 import type { MarketContext } from '../saga/context';
 import { drain, runStep } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
-import { idempotent } from '../service/idempotency';
-import { inTransaction, pageQuery } from '../service/service-kit';
+import { inTransaction, pageQuery, type PageRequest } from '../service/service-kit';
 import { correctStep } from './correction.service';
 import { integrityChanged } from './integrity.events';
-import { stateFromProto, toProtoAudit, toProtoSnapshot } from './integrity.mapper';
 import { insertAudit, listAudit, readIntegrity, saveKillSwitch, saveState, type AuditEntry } from './integrity.repo';
-import { checkStateChange, isKillSwitchName, KILL_SWITCHES, type Integrity } from './integrity-states';
+import { checkStateChange, isKillSwitchName, KILL_SWITCHES, type Integrity, type IntegrityStateName } from './integrity-states';
 import { syncWalletControls } from './wallet-sync.worker';
+
+/** wallet-ledger's correction receipt, as its client returns it. */
+export type WalletReceipt = Awaited<ReturnType<WalletClient['getReceipt']>>['receipt'];
+
+export interface StateChange {
+  /** The requested state, parsed after the operator check (so a non-operator gets 403 first). */
+  state: () => IntegrityStateName;
+  reason: string;
+}
 
 const AUDIT_ACTIONS = ['state_changed', 'kill_switch_set', 'erroneous_clear', 'buyer_alias_updated', 'resale_review_decided'];
 
@@ -29,51 +37,44 @@ const AUDIT_ACTIONS = ['state_changed', 'kill_switch_set', 'erroneous_clear', 'b
 export class IntegrityService {
   constructor(private readonly ctx: MarketContext) {}
 
-  async getState(): Promise<marketV1Integrity.GetIntegrityStateResponse> {
-    return { integrity: toProtoSnapshot(await readIntegrity(this.ctx.pool)) };
+  getState(): Promise<Integrity> {
+    return readIntegrity(this.ctx.pool);
   }
 
-  setState(req: marketV1Integrity.SetIntegrityStateRequest, caller: Caller): Promise<marketV1Integrity.SetIntegrityStateResponse> {
-    const R = marketV1Integrity.SetIntegrityStateResponse;
-    return idempotent(this.ctx, caller, 'SetIntegrityState', req, marketV1Integrity.SetIntegrityStateRequest.toJSON(req), R, async () => {
-      requireOperator(caller);
-      const wanted = stateFromProto(req.state);
-      const reason = v.text('reason', req.reason, 1, 500);
-      const integrity = await this.change(caller, reason, async (client, before, operator, now) => {
-        checkStateChange(before.state, wanted);
-        await saveState(client, wanted, reason, operator, now);
-        return { action: 'state_changed', subject: wanted, details: { before: before.state, after: wanted } };
-      });
-      return { integrity, idempotentReplayed: false };
+  async setState(req: StateChange, caller: Caller): Promise<Integrity> {
+    requireOperator(caller);
+    const wanted = req.state();
+    const reason = v.text('reason', req.reason, 1, 500);
+    const integrity = await this.change(caller, reason, async (client, before, operator, now) => {
+      checkStateChange(before.state, wanted);
+      await saveState(client, wanted, reason, operator, now);
+      return { action: 'state_changed', subject: wanted, details: { before: before.state, after: wanted } };
     });
+    return integrity;
   }
 
-  setKillSwitch(req: marketV1Integrity.SetKillSwitchRequest, caller: Caller): Promise<marketV1Integrity.SetKillSwitchResponse> {
-    const R = marketV1Integrity.SetKillSwitchResponse;
-    return idempotent(this.ctx, caller, 'SetKillSwitch', req, marketV1Integrity.SetKillSwitchRequest.toJSON(req), R, async () => {
-      requireOperator(caller);
-      const name = req.name;
-      if (!isKillSwitchName(name)) {
-        throw errors.invalidArgument('validation_failed', `name must be one of ${KILL_SWITCHES.join(', ')}`, { field: 'name' });
-      }
-      const reason = v.text('reason', req.reason, 1, 500);
-      const integrity = await this.change(caller, reason, async (client, before, operator, now) => {
-        const was = before.killSwitches.find((k) => k.name === name)?.enabled ?? false;
-        await saveKillSwitch(client, name, req.enabled, reason, operator, now);
-        return { action: 'kill_switch_set', subject: name, details: { name, before: { enabled: was }, after: { enabled: req.enabled } } };
-      });
-      return { integrity, idempotentReplayed: false };
+  async setKillSwitch(req: { name: string; enabled: boolean; reason: string }, caller: Caller): Promise<Integrity> {
+    requireOperator(caller);
+    const name = req.name;
+    if (!isKillSwitchName(name)) {
+      throw errors.invalidArgument('validation_failed', `name must be one of ${KILL_SWITCHES.join(', ')}`, { field: 'name' });
+    }
+    const reason = v.text('reason', req.reason, 1, 500);
+    const integrity = await this.change(caller, reason, async (client, before, operator, now) => {
+      const was = before.killSwitches.find((k) => k.name === name)?.enabled ?? false;
+      await saveKillSwitch(client, name, req.enabled, reason, operator, now);
+      return { action: 'kill_switch_set', subject: name, details: { name, before: { enabled: was }, after: { enabled: req.enabled } } };
     });
+    return integrity;
   }
 
-  async listAudit(req: marketV1Integrity.ListIntegrityAuditRequest, caller: Caller): Promise<marketV1Integrity.ListIntegrityAuditResponse> {
+  async listAudit(req: { action?: string; page?: PageRequest }, caller: Caller): Promise<Page<AuditEntry>> {
     requireOperator(caller);
     const action = req.action === undefined || req.action === '' ? undefined : req.action;
     if (action !== undefined && !AUDIT_ACTIONS.includes(action)) {
       throw errors.invalidArgument('validation_failed', `action must be one of ${AUDIT_ACTIONS.join(', ')}`, { field: 'action' });
     }
-    const page = await listAudit(this.ctx.pool, { action }, pageQuery(req.page));
-    return { entries: page.data.map(toProtoAudit), page: { nextCursor: page.nextCursor ?? '' } };
+    return listAudit(this.ctx.pool, { action }, pageQuery(req.page));
   }
 
   /**
@@ -83,40 +84,34 @@ export class IntegrityService {
    * its audit row and events. A wallet refusal (insufficient_funds…) fails the step: the
    * contract stays SETTLED and a new request may try again.
    */
-  correctErroneousClear(
-    req: marketV1Integrity.CorrectErroneousClearRequest,
-    caller: Caller,
-  ): Promise<marketV1Integrity.CorrectErroneousClearResponse> {
-    const R = marketV1Integrity.CorrectErroneousClearResponse;
-    return idempotent(this.ctx, caller, 'CorrectErroneousClear', req, marketV1Integrity.CorrectErroneousClearRequest.toJSON(req), R, async () => {
-      requireOperator(caller);
-      if (req.contractId === '') throw errors.invalidArgument('validation_failed', 'contract_id is required', { field: 'contract_id' });
-      const reason = v.text('reason', req.reason, 1, 500);
-      if (!(await repo.getContract(this.ctx.pool, req.contractId))) throw errors.notFound('contract', req.contractId);
-      const { reachable } = await drain(this.ctx, req.contractId);
-      if (!reachable) throw walletUnavailable();
-      const step = await withTransaction(this.ctx.pool, async (client) => {
-        const c = await repo.lockContract(client, req.contractId);
-        if (!c) throw errors.notFound('contract', req.contractId);
-        if (c.status !== 'settled') throw errors.invalidState('contract', c.status, 'corrected');
-        if (c.receiptId === null) {
-          throw errors.failedPrecondition('invalid_state', 'the contract has no settlement receipt', { current: c.status, wanted: 'corrected' });
-        }
-        if (await repo.hasPendingStep(client, c.contractId, 'correct')) {
-          throw errors.failedPrecondition('invalid_state', 'a correction of this contract is in progress', { current: c.status, wanted: 'corrected' });
-        }
-        const s = correctStep(c, { buyerId: c.buyerId, receiptId: c.receiptId, reason, operator: operatorOf(caller) }, this.ctx.clock());
-        await repo.insertStep(client, s);
-        return s;
-      });
-      const outcome = await runStep(this.ctx, step.stepId, caller);
-      if (outcome.status === 'failed') throw asDomainError(outcome.error);
-      if (outcome.status === 'pending') throw outcome.definite ? asDomainError(outcome.error) : walletUnavailable();
-      const contract = await repo.getContract(this.ctx.pool, req.contractId);
-      if (!contract || contract.correctionReceiptId === null) throw new Error('the correction was not recorded');
-      const { receipt } = await this.ctx.wallet.getReceipt({ receiptId: contract.correctionReceiptId, contractId: '' });
-      return { contract: map.toProtoContract(contract), receipt, idempotentReplayed: false };
+  async correctErroneousClear(req: { contractId: string; reason: string }, caller: Caller): Promise<{ contract: Contract; receipt: WalletReceipt }> {
+    requireOperator(caller);
+    if (req.contractId === '') throw errors.invalidArgument('validation_failed', 'contract_id is required', { field: 'contract_id' });
+    const reason = v.text('reason', req.reason, 1, 500);
+    if (!(await repo.getContract(this.ctx.pool, req.contractId))) throw errors.notFound('contract', req.contractId);
+    const { reachable } = await drain(this.ctx, req.contractId);
+    if (!reachable) throw walletUnavailable();
+    const step = await withTransaction(this.ctx.pool, async (client) => {
+      const c = await repo.lockContract(client, req.contractId);
+      if (!c) throw errors.notFound('contract', req.contractId);
+      if (c.status !== 'settled') throw errors.invalidState('contract', c.status, 'corrected');
+      if (c.receiptId === null) {
+        throw errors.failedPrecondition('invalid_state', 'the contract has no settlement receipt', { current: c.status, wanted: 'corrected' });
+      }
+      if (await repo.hasPendingStep(client, c.contractId, 'correct')) {
+        throw errors.failedPrecondition('invalid_state', 'a correction of this contract is in progress', { current: c.status, wanted: 'corrected' });
+      }
+      const s = correctStep(c, { buyerId: c.buyerId, receiptId: c.receiptId, reason, operator: operatorOf(caller) }, this.ctx.clock());
+      await repo.insertStep(client, s);
+      return s;
     });
+    const outcome = await runStep(this.ctx, step.stepId, caller);
+    if (outcome.status === 'failed') throw asDomainError(outcome.error);
+    if (outcome.status === 'pending') throw outcome.definite ? asDomainError(outcome.error) : walletUnavailable();
+    const contract = await repo.getContract(this.ctx.pool, req.contractId);
+    if (!contract || contract.correctionReceiptId === null) throw new Error('the correction was not recorded');
+    const { receipt } = await this.ctx.wallet.getReceipt({ receiptId: contract.correctionReceiptId, contractId: '' });
+    return { contract, receipt };
   }
 
   /** Pushes the wallet controls when wallet-ledger has not acknowledged the current version (worker, start-up). */
@@ -134,7 +129,7 @@ export class IntegrityService {
       operator: string,
       now: Date,
     ) => Promise<{ action: string; subject: string; details: Record<string, unknown> }>,
-  ): Promise<marketV1Integrity.IntegritySnapshot> {
+  ): Promise<Integrity> {
     const operator = operatorOf(caller);
     await inTransaction(this.ctx, async (client) => {
       const before = await readIntegrity(client, { lock: true });
@@ -147,7 +142,7 @@ export class IntegrityService {
     await syncWalletControls(this.ctx).catch((err) => {
       this.ctx.logger.warn({ err: (err as Error).message }, 'wallet controls push failed');
     });
-    return toProtoSnapshot(await readIntegrity(this.ctx.pool));
+    return readIntegrity(this.ctx.pool);
   }
 }
 
