@@ -1,15 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problem } from '../../plugins/app/problem';
-import {
-  CancelContractBody,
-  Contract,
-  ContractPage,
-  ContractParams,
-  CreateContractBody,
-  ListContractsQuery,
-  VerificationReport,
-} from '../../lib/market/market.schemas';
-import { Receipt } from '../wallets/wallets.schemas';
+import { CancelContractBody, Contract, ContractPage, CreateContractBody } from './contracts.schemas';
+import { VerificationReport } from '../verification/verification.schemas';
+import { ContractParams, ListContractsQuery } from '../../lib/market/market.schemas';
+import { Receipt } from '../receipts/receipts.schemas';
 import { contractStatusFilter, contractToJson, reportToJson, verificationModeFromJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ContractParams, Dispute, DisputePage, DisputeParams, ListDisputesQuery, OpenDisputeBody, ResolveDisputeBody } from '../../lib/market/market.schemas';
+import { Dispute, DisputePage, OpenDisputeBody, ResolveDisputeBody } from './disputes.schemas';
+import { ContractParams, DisputeParams, ListDisputesQuery } from '../../lib/market/market.schemas';
 import { disputeOutcomeFromJson, disputeStatusFilter, disputeToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DecideResaleReviewBody, DecisionParams, ListResaleReviewsQuery, ResaleReviewPage, UpdateBuyerAliasBody } from './governance.schemas';
-import { Contract, ContractParams, ResaleReview } from '../../lib/market/market.schemas';
+import { Contract, ResaleReview } from '../contracts/contracts.schemas';
+import { ContractParams } from '../../lib/market/market.schemas';
 import { contractToJson, resaleReviewStatusFilter, resaleReviewToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, OPERATOR_ONLY, READ_ERRORS, replayed, SECURITY } from '../../lib/route-kit';

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Cursor, Limit, NextCursor, StringEnum } from '../../schemas/common';
 import { IntegrityReason } from '../integrity/integrity.schemas';
-import { RESALE_REVIEW_STATUSES, resaleReviewExample, ResaleReview } from '../../lib/market/market.schemas';
+import { RESALE_REVIEW_STATUSES, ResaleReview, resaleReviewExample } from '../contracts/contracts.schemas';
 import { IdempotencyKey } from '../wallets/wallets.schemas';
 
 // REST shapes of the operator's decisions on contracts (issue 6 §7): buyer alias updates and

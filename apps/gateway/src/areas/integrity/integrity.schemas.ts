@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { Cursor, Limit, NextCursor, Nullable, StringEnum, Timestamp } from '../../schemas/common';
-import { Contract } from '../../lib/market/market.schemas';
-import { IdempotencyKey, Receipt } from '../wallets/wallets.schemas';
+import { Contract } from '../contracts/contracts.schemas';
+import { Receipt } from '../receipts/receipts.schemas';
+import { IdempotencyKey } from '../wallets/wallets.schemas';
 
 // REST shapes of market integrity (issue 6 §6): the state machine, the kill switches, the
 // erroneous-clear correction and the audit log. Operators change them; everyone may read the state.

@@ -1,5 +1,5 @@
 import { walletV1 } from '@exchange/proto';
-import type { LedgerCheckReportJson } from '../wallets/wallets.schemas';
+import type { LedgerCheckReportJson } from './ledger.schemas';
 
 // CheckLedger (proto, int64 counts as strings) → the REST report (counts as JSON numbers: a
 // ledger check counts rows, far below 2^53).

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses, SECURITY } from '../../schemas/common';
-import { LedgerCheckReport } from '../wallets/wallets.schemas';
+import { LedgerCheckReport } from './ledger.schemas';
 import { ledgerReportToJson } from './ledger.mapper';
 
 // GET /v1/ledger/check (operator, beyond the spec): wallet-ledger recomputes every balance from

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CreateListingBody, Listing, ListingPage, ListingParams, ListListingsQuery } from '../../lib/market/market.schemas';
+import { CreateListingBody, Listing, ListingPage } from './listings.schemas';
+import { ListingParams, ListListingsQuery } from '../../lib/market/market.schemas';
 import { listingToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';

@@ -1,15 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  AwardParams,
-  Contract,
-  ContractParams,
-  KeyOnlyMarketBody,
-  ListOffersQuery,
-  Offer,
-  OfferPage,
-  OfferParams,
-  SubmitOfferBody,
-} from '../../lib/market/market.schemas';
+import { Contract } from '../contracts/contracts.schemas';
+import { Offer, OfferPage, SubmitOfferBody } from './offers.schemas';
+import { AwardParams, ContractParams, KeyOnlyMarketBody, ListOffersQuery, OfferParams } from '../../lib/market/market.schemas';
 import { contractToJson, offerStatusFilter, offerToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';

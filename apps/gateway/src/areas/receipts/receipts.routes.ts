@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problem } from '../../plugins/app/problem';
 import { problemResponses, SECURITY } from '../../schemas/common';
-import { Receipt, ReceiptParams } from '../wallets/wallets.schemas';
+import { Receipt } from './receipts.schemas';
+import { ReceiptParams } from '../wallets/wallets.schemas';
 import { receiptToJson } from '../wallets/wallet.mapper';
 
 // GET /v1/receipts/{receipt_id}: a settlement or refund receipt as the exchange signed it.

@@ -5,7 +5,7 @@ import { Compile } from 'typebox/compile';
 import { validationErrorsToItems } from '../../plugins/app/error-mapping';
 import { HttpProblem, problem } from '../../plugins/app/problem';
 import { ARTIFACT_CHUNK_BYTES, type ArtifactUpload } from '../../plugins/app/registry-client';
-import { UploadArtifactBody, type UploadArtifactBodyT } from './registry.schemas';
+import { UploadArtifactBody, type UploadArtifactBodyT } from './artifacts.schemas';
 import { base64Chunks, base64DecodedLength, envelopeFromJson, visibilityFromJson } from './registry.mapper';
 
 // POST /v1/artifacts bodies → the registry's client stream UploadArtifact (issue 12 findings 3, 6).

@@ -2,16 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { problem } from '../../plugins/app/problem';
 import { problemResponses, SECURITY } from '../../schemas/common';
-import {
-  AttestationExportBody,
-  AttestationQueryBody,
-  CasefileExportBody,
-  CasefileVerdict,
-  CasefileVerifyBody,
-  DocketExport,
-  ObjectPage,
-  ReceiptsExportBody,
-} from './registry.schemas';
+import { AttestationExportBody, AttestationQueryBody, CasefileExportBody, CasefileVerdict, CasefileVerifyBody, DocketExport, ReceiptsExportBody } from './attestations.schemas';
+import { ObjectPage } from './registry.schemas';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { MUTATION_ERRORS } from './objects';
 import { docketToJson, objectToJson, verdictToJson } from './registry.mapper';

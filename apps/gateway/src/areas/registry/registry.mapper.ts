@@ -1,5 +1,7 @@
 import { registryV1 } from '@exchange/proto';
-import type { ArtifactJson, DocketExportJson, EnvelopeJson, RegistryObjectJson, VisibilityName } from './registry.schemas';
+import type { ArtifactJson, EnvelopeJson } from './artifacts.schemas';
+import type { DocketExportJson } from './attestations.schemas';
+import type { RegistryObjectJson, VisibilityName } from './registry.schemas';
 
 // registry gRPC ⇄ REST JSON (snake_case, ISO timestamps, null for absent optional fields).
 

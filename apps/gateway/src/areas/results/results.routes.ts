@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ContractParams, ListResultsQuery, Result, ResultPage, ResultParams, SubmitResultBody } from '../../lib/market/market.schemas';
+import { Result, ResultPage, SubmitResultBody } from './results.schemas';
+import { ContractParams, ListResultsQuery, ResultParams } from '../../lib/market/market.schemas';
 import { payloadToJsonText, resultStatusFilter, resultToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { problem } from '../../plugins/app/problem';
 import { problemResponses, SECURITY } from '../../schemas/common';
-import { CasefileVerdict } from '../registry/registry.schemas';
+import { CasefileVerdict } from '../registry/attestations.schemas';
 import { verdictToJson } from '../registry/registry.mapper';
 import { CASEFILE_PAGE_CSP, CASEFILE_PAGE_HTML } from './casefile-page';
 

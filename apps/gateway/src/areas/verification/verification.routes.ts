@@ -1,19 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  ContractParams,
-  CreateVerifierListingBody,
-  ListVerifierListingsQuery,
-  ListVerifiersQuery,
-  RegisterVerifierBody,
-  SubmitVerificationBody,
-  VerificationMetrics,
-  VerificationMetricsQuery,
-  VerificationReport,
-  Verifier,
-  VerifierListing,
-  VerifierListingPage,
-  VerifierPage,
-} from '../../lib/market/market.schemas';
+import { CreateVerifierListingBody, RegisterVerifierBody, SubmitVerificationBody, VerificationMetrics, VerificationReport, Verifier, VerifierListing, VerifierListingPage, VerifierPage } from './verification.schemas';
+import { ContractParams, ListVerifierListingsQuery, ListVerifiersQuery, VerificationMetricsQuery } from '../../lib/market/market.schemas';
 import { metricsToJson, reportToJson, verdictFromJson, verifierListingToJson, verifierToJson, windowFromJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { BalanceSnapshot, WalletParams } from './wallets.schemas';
+import { BalanceSnapshot } from './funds.schemas';
+import { WalletParams } from './wallets.schemas';
 import { OWNER_OR_OPERATOR, READ_ERRORS, SECURITY, WALLET_TAGS } from './route-kit';
 import { balanceToJson } from './wallet.mapper';
 

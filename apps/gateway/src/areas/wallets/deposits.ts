@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CreateDepositBody, Deposit, DepositPage, DepositParams, KeyOnlyBody, ListDepositsQuery, WalletParams } from './wallets.schemas';
+import { CreateDepositBody, Deposit, DepositPage } from './payments.schemas';
+import { DepositParams, KeyOnlyBody, ListDepositsQuery, WalletParams } from './wallets.schemas';
 import { markReplayed } from '../../lib/idempotency';
 import {
   IDEMPOTENCY_NOTE,

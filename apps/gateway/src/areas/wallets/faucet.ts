@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FaucetBody, FaucetGrant, WalletParams } from './wallets.schemas';
+import { FaucetBody, FaucetGrant } from './funds.schemas';
+import { WalletParams } from './wallets.schemas';
 import { markReplayed } from '../../lib/idempotency';
 import { IDEMPOTENCY_NOTE, idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, SECURITY, WALLET_TAGS } from './route-kit';
 import { faucetGrantToJson } from './wallet.mapper';

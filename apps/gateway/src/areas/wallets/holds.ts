@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConsumeHoldBody, CreateHoldBody, Hold, HoldParams, KeyOnlyBody, WalletParams } from './wallets.schemas';
+import { ConsumeHoldBody, CreateHoldBody, Hold } from './funds.schemas';
+import { HoldParams, KeyOnlyBody, WalletParams } from './wallets.schemas';
 import { markReplayed } from '../../lib/idempotency';
 import { IDEMPOTENCY_NOTE, idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, SECURITY, WALLET_TAGS } from './route-kit';
 import { holdToJson } from './wallet.mapper';

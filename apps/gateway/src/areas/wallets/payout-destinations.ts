@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CreatePayoutDestinationBody, PayoutDestination, PayoutDestinationPage, WalletPageQuery, WalletParams } from './wallets.schemas';
+import { CreatePayoutDestinationBody, PayoutDestination, PayoutDestinationPage } from './payments.schemas';
+import { WalletPageQuery, WalletParams } from './wallets.schemas';
 import { markReplayed } from '../../lib/idempotency';
 import { idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, READ_ERRORS, SECURITY, UNKNOWN_WALLET_NOTE, WALLET_TAGS } from './route-kit';
 import { payoutDestinationFromJson, payoutDestinationToJson } from './wallet.mapper';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Transfer, TransferBody, WalletParams } from './wallets.schemas';
+import { Transfer, TransferBody } from './funds.schemas';
+import { WalletParams } from './wallets.schemas';
 import { markReplayed } from '../../lib/idempotency';
 import { IDEMPOTENCY_NOTE, idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, SECURITY, WALLET_TAGS } from './route-kit';
 import { transferToJson } from './wallet.mapper';

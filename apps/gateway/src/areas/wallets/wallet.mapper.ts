@@ -1,21 +1,8 @@
 import { walletV1 } from '@exchange/proto';
-import type {
-  BalanceSnapshotJson,
-  CreatePayoutDestinationBodyJson,
-  DepositJson,
-  DepositMethodName,
-  DepositStatusName,
-  FaucetGrantJson,
-  HoldJson,
-  HoldStatusName,
-  PayoutDestinationJson,
-  PayoutDestinationTypeName,
-  ReceiptJson,
-  ReceiptKindName,
-  TransferJson,
-  WithdrawalJson,
-  WithdrawalStatusName,
-} from './wallets.schemas';
+import type { ReceiptJson } from '../receipts/receipts.schemas';
+import type { BalanceSnapshotJson, FaucetGrantJson, HoldJson, TransferJson } from './funds.schemas';
+import type { CreatePayoutDestinationBodyJson, DepositJson, PayoutDestinationJson, WithdrawalJson } from './payments.schemas';
+import type { DepositMethodName, DepositStatusName, HoldStatusName, PayoutDestinationTypeName, ReceiptKindName, WithdrawalStatusName } from './wallets.schemas';
 import { contractChecks, invert, ServiceContractError } from '../../lib/mapper-kit';
 
 // Proto ⇄ REST for the Wallets area and receipts: enums `HOLD_STATUS_ACTIVE` ⇄ `active`, Dates ⇄

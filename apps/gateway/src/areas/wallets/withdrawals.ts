@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CreateWithdrawalBody, KeyOnlyBody, WalletParams, Withdrawal, WithdrawalParams } from './wallets.schemas';
+import { CreateWithdrawalBody, Withdrawal } from './payments.schemas';
+import { KeyOnlyBody, WalletParams, WithdrawalParams } from './wallets.schemas';
 import { markReplayed } from '../../lib/idempotency';
 import { IDEMPOTENCY_NOTE, idempotencyKeyOf, MUTATION_ERRORS, OWNER_OR_OPERATOR, READ_ERRORS, SECURITY, UNKNOWN_WALLET_NOTE, WALLET_TAGS } from './route-kit';
 import { withdrawalToJson } from './wallet.mapper';

@@ -1,26 +1,11 @@
 import { commonV1, marketV1 } from '@exchange/proto';
-import type {
-  ContractJson,
-  ContractStatusName,
-  DisputeJson,
-  DisputeOutcomeName,
-  DisputeStatusName,
-  EscrowStatusName,
-  ListingJson,
-  OfferJson,
-  OfferStatusName,
-  ResultJson,
-  ResaleReviewJson,
-  ResaleReviewStatusName,
-  ResultStatusName,
-  VerdictName,
-  VerificationMetricsJson,
-  VerificationModeName,
-  VerificationReportJson,
-  VerificationWindowName,
-  VerifierJson,
-  VerifierListingJson,
-} from './market.schemas';
+import type { ContractJson, ResaleReviewJson, ResaleReviewStatusName } from '../../areas/contracts/contracts.schemas';
+import type { DisputeJson } from '../../areas/disputes/disputes.schemas';
+import type { ListingJson } from '../../areas/listings/listings.schemas';
+import type { OfferJson } from '../../areas/offers/offers.schemas';
+import type { ResultJson } from '../../areas/results/results.schemas';
+import type { VerificationMetricsJson, VerificationReportJson, VerifierJson, VerifierListingJson } from '../../areas/verification/verification.schemas';
+import type { ContractStatusName, DisputeOutcomeName, DisputeStatusName, EscrowStatusName, OfferStatusName, ResultStatusName, VerdictName, VerificationModeName, VerificationWindowName } from './market.schemas';
 import { contractChecks, invert, MarketContractError } from '../mapper-kit';
 
 // Proto ⇄ REST for the market areas: enums `CONTRACT_STATUS_OPEN` ⇄ `open`, Dates ⇄ RFC 3339,
