@@ -1,9 +1,11 @@
 import { unary, type CallContext, type Logger } from '@exchange/platform';
-import type { marketV1 } from '@exchange/proto';
+import { marketV1 } from '@exchange/proto';
 import type { Caller } from '../domain/caller';
 import { listingsHandlers } from '../listings/listings.handlers';
 import type { ListingsService } from '../listings/listings.service';
 import type { MarketContext } from '../saga/context';
+import { idempotent } from '../service/idempotency';
+import * as map from './market.mapper';
 import type { MarketService } from '../service/market.service';
 
 const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId, traceId: ctx.traceId });
@@ -23,16 +25,36 @@ export function marketHandlers(s: MarketService, listings: ListingsService, mark
     withdrawOffer: unary(logger, 'WithdrawOffer', (req: marketV1.WithdrawOfferRequest, ctx) => s.offers.withdrawOffer(req, caller(ctx))),
     awardOffer: unary(logger, 'AwardOffer', (req: marketV1.AwardOfferRequest, ctx) => s.offers.awardOffer(req, caller(ctx))),
 
-    submitResult: unary(logger, 'SubmitResult', (req: marketV1.SubmitResultRequest, ctx) => s.results.submitResult(req, caller(ctx))),
-    getResult: unary(logger, 'GetResult', (req: marketV1.GetResultRequest) => s.results.getResult(req)),
-    listResults: unary(logger, 'ListResults', (req: marketV1.ListResultsRequest) => s.results.listResults(req)),
-
-    submitVerification: unary(logger, 'SubmitVerification', (req: marketV1.SubmitVerificationRequest, ctx) => s.verification.submitVerification(req, caller(ctx))),
-    getLatestVerification: unary(logger, 'GetLatestVerification', (req: marketV1.GetLatestVerificationRequest) => s.verification.getLatestVerification(req)),
-    listVerificationReports: unary(logger, 'ListVerificationReports', (req: marketV1.ListVerificationReportsRequest) =>
-      s.verification.listVerificationReports(req),
+    submitResult: unary(logger, 'SubmitResult', (req: marketV1.SubmitResultRequest, ctx) =>
+      idempotent(market, caller(ctx), 'SubmitResult', req, marketV1.SubmitResultRequest.toJSON(req), marketV1.SubmitResultResponse, async () => {
+        const { result, contract } = await s.results.submitResult(req, caller(ctx));
+        return { result: map.toProtoResult(result), contract: map.toProtoContract(contract), idempotentReplayed: false };
+      }),
     ),
-    getVerificationMetrics: unary(logger, 'GetVerificationMetrics', (req: marketV1.GetVerificationMetricsRequest) => s.verification.getVerificationMetrics(req)),
+    getResult: unary(logger, 'GetResult', async (req: marketV1.GetResultRequest) => ({ result: map.toProtoResult(await s.results.getResult(req.resultId)) })),
+    listResults: unary(logger, 'ListResults', async (req: marketV1.ListResultsRequest) => {
+      const page = await s.results.listResults({ ...req, status: () => map.optionalEnum(map.resultStatus, req.status, 'status') });
+      return { results: page.data.map(map.toProtoResult), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
+
+    submitVerification: unary(logger, 'SubmitVerification', (req: marketV1.SubmitVerificationRequest, ctx) =>
+      idempotent(market, caller(ctx), 'SubmitVerification', req, marketV1.SubmitVerificationRequest.toJSON(req), marketV1.SubmitVerificationResponse, async () => {
+        const input = { ...req, verdict: () => map.requiredEnum(map.verdict, req.verdict, 'verdict') };
+        const { report, contract } = await s.verification.submitVerification(input, caller(ctx));
+        return { report: map.toProtoReport(report), contract: map.toProtoContract(contract), idempotentReplayed: false };
+      }),
+    ),
+    getLatestVerification: unary(logger, 'GetLatestVerification', async (req: marketV1.GetLatestVerificationRequest) => ({
+      report: map.toProtoReport(await s.verification.getLatestVerification(req.contractId)),
+    })),
+    listVerificationReports: unary(logger, 'ListVerificationReports', async (req: marketV1.ListVerificationReportsRequest) => {
+      const page = await s.verification.listVerificationReports(req);
+      return { reports: page.data.map(map.toProtoReport), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
+    getVerificationMetrics: unary(logger, 'GetVerificationMetrics', async (req: marketV1.GetVerificationMetricsRequest) => {
+      const m = await s.verification.getVerificationMetrics(map.optionalEnum(map.metricsWindow, req.window, 'window') ?? 'all');
+      return { ...m, window: map.metricsWindow.toProto(m.window) };
+    }),
 
     openDispute: unary(logger, 'OpenDispute', (req: marketV1.OpenDisputeRequest, ctx) => s.disputes.openDispute(req, caller(ctx))),
     getDispute: unary(logger, 'GetDispute', (req: marketV1.GetDisputeRequest) => s.disputes.getDispute(req)),
