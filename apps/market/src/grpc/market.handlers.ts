@@ -14,16 +14,50 @@ const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.a
 export function marketHandlers(s: MarketService, listings: ListingsService, market: MarketContext, logger: Logger): marketV1.MarketServiceServer {
   return {
     ...listingsHandlers(listings, market, logger),
-    createContract: unary(logger, 'CreateContract', (req: marketV1.CreateContractRequest, ctx) => s.contracts.createContract(req, caller(ctx))),
-    getContract: unary(logger, 'GetContract', (req: marketV1.GetContractRequest, ctx) => s.contracts.getContract(req, caller(ctx))),
-    listContracts: unary(logger, 'ListContracts', (req: marketV1.ListContractsRequest, ctx) => s.contracts.listContracts(req, caller(ctx))),
-    cancelContract: unary(logger, 'CancelContract', (req: marketV1.CancelContractRequest, ctx) => s.contracts.cancelContract(req, caller(ctx))),
+    createContract: unary(logger, 'CreateContract', (req: marketV1.CreateContractRequest, ctx) =>
+      idempotent(market, caller(ctx), 'CreateContract', req, marketV1.CreateContractRequest.toJSON(req), marketV1.CreateContractResponse, async () => {
+        const verificationMode = () =>
+          req.verificationMode === marketV1.VerificationMode.VERIFICATION_MODE_UNSPECIFIED ? null : map.requiredEnum(map.verificationMode, req.verificationMode, 'verification_mode');
+        return { contract: map.toProtoContract(await s.contracts.createContract({ ...req, verificationMode }, caller(ctx))), idempotentReplayed: false };
+      }),
+    ),
+    getContract: unary(logger, 'GetContract', async (req: marketV1.GetContractRequest, ctx) => ({
+      contract: map.toProtoContract(await s.contracts.getContract(req.contractId, caller(ctx))),
+    })),
+    listContracts: unary(logger, 'ListContracts', async (req: marketV1.ListContractsRequest, ctx) => {
+      const page = await s.contracts.listContracts({ ...req, status: () => map.optionalEnum(map.contractStatus, req.status, 'status') }, caller(ctx));
+      return { contracts: page.data.map(map.toProtoContract), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
+    cancelContract: unary(logger, 'CancelContract', (req: marketV1.CancelContractRequest, ctx) =>
+      idempotent(market, caller(ctx), 'CancelContract', req, marketV1.CancelContractRequest.toJSON(req), marketV1.CancelContractResponse, async () => ({
+        contract: map.toProtoContract(await s.contracts.cancelContract(req, caller(ctx))),
+        idempotentReplayed: false,
+      })),
+    ),
 
-    submitOffer: unary(logger, 'SubmitOffer', (req: marketV1.SubmitOfferRequest, ctx) => s.offers.submitOffer(req, caller(ctx))),
-    getOffer: unary(logger, 'GetOffer', (req: marketV1.GetOfferRequest) => s.offers.getOffer(req)),
-    listOffers: unary(logger, 'ListOffers', (req: marketV1.ListOffersRequest) => s.offers.listOffers(req)),
-    withdrawOffer: unary(logger, 'WithdrawOffer', (req: marketV1.WithdrawOfferRequest, ctx) => s.offers.withdrawOffer(req, caller(ctx))),
-    awardOffer: unary(logger, 'AwardOffer', (req: marketV1.AwardOfferRequest, ctx) => s.offers.awardOffer(req, caller(ctx))),
+    submitOffer: unary(logger, 'SubmitOffer', (req: marketV1.SubmitOfferRequest, ctx) =>
+      idempotent(market, caller(ctx), 'SubmitOffer', req, marketV1.SubmitOfferRequest.toJSON(req), marketV1.SubmitOfferResponse, async () => ({
+        offer: map.toProtoOffer(await s.offers.submitOffer(req, caller(ctx))),
+        idempotentReplayed: false,
+      })),
+    ),
+    getOffer: unary(logger, 'GetOffer', async (req: marketV1.GetOfferRequest) => ({ offer: map.toProtoOffer(await s.offers.getOffer(req.offerId)) })),
+    listOffers: unary(logger, 'ListOffers', async (req: marketV1.ListOffersRequest) => {
+      const page = await s.offers.listOffers({ ...req, status: () => map.optionalEnum(map.offerStatus, req.status, 'status') });
+      return { offers: page.data.map(map.toProtoOffer), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
+    withdrawOffer: unary(logger, 'WithdrawOffer', (req: marketV1.WithdrawOfferRequest, ctx) =>
+      idempotent(market, caller(ctx), 'WithdrawOffer', req, marketV1.WithdrawOfferRequest.toJSON(req), marketV1.WithdrawOfferResponse, async () => ({
+        offer: map.toProtoOffer(await s.offers.withdrawOffer(req.offerId, caller(ctx))),
+        idempotentReplayed: false,
+      })),
+    ),
+    awardOffer: unary(logger, 'AwardOffer', (req: marketV1.AwardOfferRequest, ctx) =>
+      idempotent(market, caller(ctx), 'AwardOffer', req, marketV1.AwardOfferRequest.toJSON(req), marketV1.AwardOfferResponse, async () => {
+        const { contract, offer } = await s.offers.awardOffer(req, caller(ctx));
+        return { contract: map.toProtoContract(contract), offer: map.toProtoOffer(offer), idempotentReplayed: false };
+      }),
+    ),
 
     submitResult: unary(logger, 'SubmitResult', (req: marketV1.SubmitResultRequest, ctx) =>
       idempotent(market, caller(ctx), 'SubmitResult', req, marketV1.SubmitResultRequest.toJSON(req), marketV1.SubmitResultResponse, async () => {
@@ -56,9 +90,23 @@ export function marketHandlers(s: MarketService, listings: ListingsService, mark
       return { ...m, window: map.metricsWindow.toProto(m.window) };
     }),
 
-    openDispute: unary(logger, 'OpenDispute', (req: marketV1.OpenDisputeRequest, ctx) => s.disputes.openDispute(req, caller(ctx))),
-    getDispute: unary(logger, 'GetDispute', (req: marketV1.GetDisputeRequest) => s.disputes.getDispute(req)),
-    listDisputes: unary(logger, 'ListDisputes', (req: marketV1.ListDisputesRequest) => s.disputes.listDisputes(req)),
-    resolveDispute: unary(logger, 'ResolveDispute', (req: marketV1.ResolveDisputeRequest, ctx) => s.disputes.resolveDispute(req, caller(ctx))),
+    openDispute: unary(logger, 'OpenDispute', (req: marketV1.OpenDisputeRequest, ctx) =>
+      idempotent(market, caller(ctx), 'OpenDispute', req, marketV1.OpenDisputeRequest.toJSON(req), marketV1.OpenDisputeResponse, async () => {
+        const { dispute, contract } = await s.disputes.openDispute(req, caller(ctx));
+        return { dispute: map.toProtoDispute(dispute), contract: map.toProtoContract(contract), idempotentReplayed: false };
+      }),
+    ),
+    getDispute: unary(logger, 'GetDispute', async (req: marketV1.GetDisputeRequest) => ({ dispute: map.toProtoDispute(await s.disputes.getDispute(req.disputeId)) })),
+    listDisputes: unary(logger, 'ListDisputes', async (req: marketV1.ListDisputesRequest) => {
+      const page = await s.disputes.listDisputes({ ...req, status: () => map.optionalEnum(map.disputeStatus, req.status, 'status') });
+      return { disputes: page.data.map(map.toProtoDispute), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
+    resolveDispute: unary(logger, 'ResolveDispute', (req: marketV1.ResolveDisputeRequest, ctx) =>
+      idempotent(market, caller(ctx), 'ResolveDispute', req, marketV1.ResolveDisputeRequest.toJSON(req), marketV1.ResolveDisputeResponse, async () => {
+        const input = { ...req, outcome: () => map.requiredEnum(map.disputeOutcome, req.outcome, 'outcome') };
+        const { dispute, contract } = await s.disputes.resolveDispute(input, caller(ctx));
+        return { dispute: map.toProtoDispute(dispute), contract: map.toProtoContract(contract), idempotentReplayed: false };
+      }),
+    ),
   };
 }
