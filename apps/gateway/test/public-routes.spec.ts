@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { PUBLIC_ROUTES } from '../src/plugins/app/auth';
+import { PUBLIC_ROUTES } from '../src/plugins/app/auth-allow-list';
 import { expectProblem, startHarness, type Harness } from './harness';
 
 // Issue 13 item 7: only the routes DESIGN §3 lists answer without credentials. This walks every

@@ -1,4 +1,4 @@
-import { PUBLIC_ROUTES, publicAccess, routeAuthMismatch } from './auth';
+import { PUBLIC_ROUTES, publicAccess, routeAuthMismatch } from './auth-allow-list';
 
 // The one allow-list of routes reachable without credentials (DESIGN §3) and the start-up check
 // that keeps route declarations and OpenAPI `security` in line with it.
