@@ -31,6 +31,44 @@ function boundaryOptions(inTests, extraAllow = []) {
   };
 }
 
+// Service layers (docs/adding-a-service.md "Layers"): transport → application → domain, with data
+// (repositories, outbound clients, event encoders) beside the domain. An import that points back
+// up (domain → anything, data → application/transport, application → transport or proto) fails
+// lint. Roles come from folder or file name, so layer folders and per-area slices read the same.
+const serviceSrc = ['identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows', 'telemetry'].map((s) => `apps/${s}/src`);
+const transport = ['grpc', '*.handlers', '*.mapper'];
+const application = ['service', '*.service', 'workers', '*.worker', 'saga'];
+const dataRole = ['data', '*.repo', 'store', '*.store', 'clients', '*.client', 'events', '*.events', 'generated'];
+const roleFiles = (globs) => serviceSrc.flatMap((src) => globs.map((g) => `${src}/${g}`));
+const notTests = ['**/*.spec.ts', '**/*.test.ts'];
+const restrict = (groups, message) => ['error', { patterns: [{ group: groups, message }] }];
+const layerRules = [
+  {
+    // Domain: everything that is not transport, application, data or wiring.
+    files: roleFiles(['**/*.ts']),
+    ignores: [
+      ...notTests,
+      ...roleFiles(['**/grpc/**', '**/*.handlers.ts', '**/*.mapper.ts', '**/service/**', '**/*.service.ts', '**/workers/**', '**/*.worker.ts', '**/saga/**',
+        '**/data/**', '**/*.repo.ts', '**/store/**', '**/*.store.ts', '**/clients/**', '**/*.client.ts', '**/events/**', '**/*.events.ts',
+        'main.ts', 'config.ts', 'index.ts', 'bootstrap.ts']),
+    ],
+    rules: {
+      'no-restricted-imports': restrict([...transport, ...application, ...dataRole, '@exchange/proto', '@grpc/grpc-js', '@prisma/client', '@exchange/db'],
+        'domain code is pure: no transport, application, data, proto, gRPC or database imports (docs/adding-a-service.md, Layers)'),
+    },
+  },
+  {
+    files: roleFiles(['**/data/**/*.ts', '**/*.repo.ts', '**/store/**/*.ts', '**/*.store.ts', '**/clients/**/*.ts', '**/*.client.ts', '**/events/**/*.ts', '**/*.events.ts']),
+    ignores: notTests,
+    rules: { 'no-restricted-imports': restrict([...transport, ...application], 'data code may not import the application or transport layer (docs/adding-a-service.md, Layers)') },
+  },
+  {
+    files: roleFiles(['**/service/**/*.ts', '**/*.service.ts', '**/workers/**/*.ts', '**/*.worker.ts', '**/saga/**/*.ts']),
+    ignores: notTests,
+    rules: { 'no-restricted-imports': restrict([...transport, '@exchange/proto'], 'application code takes and returns domain types: no transport or proto imports (docs/adding-a-service.md, Layers)') },
+  },
+];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -50,6 +88,7 @@ export default [
       '@nx/enforce-module-boundaries': ['error', boundaryOptions(false, launchableApps.map((a) => `@exchange/${a}`))],
     },
   },
+  ...layerRules,
   {
     files: ['**/*.spec.ts', '**/*.test.ts', '**/test/**/*.ts', 'tools/bench/**/*.ts'],
     rules: {

@@ -1,27 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
+import type { ProblemInit } from './problem-init';
 import { withValidationErrors } from './validation-problem';
+
+export type { ProblemInit, ValidationErrorItem } from './problem-init';
 
 // RFC 9457 problem details: the one error body of the whole API (DESIGN §3).
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 export const PROBLEM_TYPE_BASE = 'https://agent-exchange.dev/errors/';
-
-export interface ValidationErrorItem {
-  pointer: string;
-  message: string;
-}
-
-export interface ProblemInit {
-  status: number;
-  code: string;
-  detail: string;
-  /** Extension members copied into the body (e.g. `current`, `wanted`, `resets_at`). */
-  extras?: Record<string, unknown>;
-  errors?: ValidationErrorItem[];
-  headers?: Record<string, string>;
-}
 
 /** An error that already knows its problem; thrown by hooks (auth, limits) and routes. */
 export class HttpProblem extends Error {

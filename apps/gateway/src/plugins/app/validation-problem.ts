@@ -1,4 +1,4 @@
-import type { ProblemInit, ValidationErrorItem } from './problem';
+import type { ProblemInit, ValidationErrorItem } from './problem-init';
 
 // One shape for every `validation_failed` (DESIGN §3: `errors[]` of {pointer, message}), whichever
 // layer found it. The services name the field in their error details (`{field: 'payload.type'}`,

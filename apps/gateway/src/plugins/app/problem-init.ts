@@ -1,0 +1,17 @@
+// The shape of a problem before it becomes a body: its own file so that problem.ts and
+// validation-problem.ts both use it without importing each other.
+
+export interface ValidationErrorItem {
+  pointer: string;
+  message: string;
+}
+
+export interface ProblemInit {
+  status: number;
+  code: string;
+  detail: string;
+  /** Extension members copied into the body (e.g. `current`, `wanted`, `resets_at`). */
+  extras?: Record<string, unknown>;
+  errors?: ValidationErrorItem[];
+  headers?: Record<string, string>;
+}
