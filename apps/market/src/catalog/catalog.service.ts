@@ -1,6 +1,6 @@
 import { errors, resolveLimit } from '@exchange/platform';
 import type pg from 'pg';
-import type { Page } from '../data/market.repo';
+import type { Page } from '../data/repo-kit';
 import { pageQuery, type PageRequest } from '../service/service-kit';
 import { tags as validTags } from '../domain/validation';
 import { fixtureFilter } from './fixture';

@@ -1,6 +1,6 @@
 import { encodeCursor } from '@exchange/platform';
 import type { Queryable } from '../data/db';
-import type { Page, PageQuery } from '../data/market.repo';
+import type { Page, PageQuery } from '../data/repo-kit';
 import type { ContractTemplate, WorkProductTemplate } from './model';
 
 // Template catalog reads. Both lists are ordered by template_id ascending; the cursor is the

@@ -1,7 +1,9 @@
 import { must } from '../domain/invariant';
 import { errors, newId } from '@exchange/platform';
-import * as repo from '../data/market.repo';
-import type { Page } from '../data/market.repo';
+import * as contractsRepo from './contracts.repo';
+import * as stepsRepo from '../data/saga-steps.repo';
+import * as listingsRepo from '../listings/listings.repo';
+import type { Page } from '../data/repo-kit';
 import { isSandboxUnverified } from '../clients/identity.client';
 import { actingAgent, isOperator, resolveParty, type Caller } from '../domain/caller';
 import type { Contract, ContractStatus, SagaStep } from '../domain/model';
@@ -56,9 +58,9 @@ export class ContractsService extends ContractUseCases {
     if (mode !== 'verifier' && verifierId !== null) throw errors.invalidArgument('verifier_not_allowed', `verifier_id is only for verification_mode verifier`);
     if (verifierId !== null && verifierId === buyerId) throw errors.invalidArgument('verifier_is_buyer', 'the buyer cannot be the verifier');
     const buyer = await this.ctx.agents.active(buyerId);
-    if (verifierId !== null && !(await repo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
+    if (verifierId !== null && !(await listingsRepo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
     const listingId = req.listingId === undefined || req.listingId === '' ? null : req.listingId;
-    if (listingId !== null && !(await repo.getListing(this.pool, listingId))) throw notFound('listing', listingId);
+    if (listingId !== null && !(await listingsRepo.getListing(this.pool, listingId))) throw notFound('listing', listingId);
     const resale = await planResale(this.pool, req.resaleOf, buyerId, this.ctx.resaleMaxDepth ?? DEFAULT_RESALE_MAX_DEPTH);
     const contract: Contract = {
       contractId: newId('ctr'),
@@ -99,7 +101,7 @@ export class ContractsService extends ContractUseCases {
       correctionReason: null,
     };
     const inserted = await this.tx(async (client) => {
-      await repo.insertContract(client, contract);
+      await contractsRepo.insertContract(client, contract);
       // A resale waits for the operator's lineage review, created with it.
       const review = resale ? await recordResaleReview(client, contract, resale, caller, now) : null;
       const c: Contract = review ? { ...contract, resaleReview: review } : contract;
@@ -123,7 +125,7 @@ export class ContractsService extends ContractUseCases {
     const buyerId = req.buyerId || undefined;
     // The buyer_id filter never finds a private contract for a viewer who is not its party.
     const hidePrivateBuyerFrom = buyerId === undefined ? undefined : privateFilterViewer(caller);
-    const page = await repo.listContracts(this.pool, { buyerId, sellerId: req.sellerId || undefined, status, hidePrivateBuyerFrom }, q);
+    const page = await contractsRepo.listContracts(this.pool, { buyerId, sellerId: req.sellerId || undefined, status, hidePrivateBuyerFrom }, q);
     const reviewed = await withResaleReviews(this.pool, page.data);
     const contracts = await Promise.all(reviewed.map((c) => this.withBuyerAlias(c, caller.traceId)));
     return { data: contracts.map((c) => contractView(c, caller)), nextCursor: page.nextCursor };
@@ -135,7 +137,7 @@ export class ContractsService extends ContractUseCases {
     await this.drainOrFail(req.contractId);
     let release: SagaStep | null = null;
     const cancelled = await this.tx(async (client) => {
-      const c = await repo.lockContract(client, req.contractId);
+      const c = await contractsRepo.lockContract(client, req.contractId);
       if (!c) throw notFound('contract', req.contractId);
       transition('contract', c.status, 'cancelled');
       const agent = actingAgent(caller);
@@ -143,21 +145,21 @@ export class ContractsService extends ContractUseCases {
       if (!allowed) {
         throw errors.permissionDenied('not_allowed_to_cancel', c.status === 'open' ? 'only the buyer or an operator may cancel an open contract' : 'only the awarded seller or an operator may cancel an awarded contract');
       }
-      if (await repo.hasPendingStep(client, c.contractId, 'award')) throw awardInProgress(c);
+      if (await stepsRepo.hasPendingStep(client, c.contractId, 'award')) throw awardInProgress(c);
       const now = this.ctx.clock();
       const after: Contract = { ...c, status: 'cancelled', cancelReason: reason, updatedAt: now };
-      await repo.saveContract(client, after);
+      await contractsRepo.saveContract(client, after);
       await this.rejectSubmittedOffers(client, c.contractId, now, caller);
       if (c.status === 'awarded' && c.escrowStatus === 'held') {
         const params: ReleaseParams = { buyerId: c.buyerId, holdId: must(c.holdId, 'hold_id'), reason: 'cancelled' };
         release = newStep(c.contractId, 'release', params, now);
-        await repo.insertStep(client, release);
+        await stepsRepo.insertStep(client, release);
       }
       await events.contract(client, 'cancelled', after, caller);
       return after;
     });
     if (release) await this.runQuietly((release as SagaStep).stepId, caller);
-    const latest = (await repo.getContract(this.pool, cancelled.contractId)) ?? cancelled;
+    const latest = (await contractsRepo.getContract(this.pool, cancelled.contractId)) ?? cancelled;
     return latest;
   }
 }

@@ -1,6 +1,6 @@
 import { encodeCursor, type CursorKey } from '@exchange/platform';
 import type { Queryable } from '../data/db';
-import type { Page, PageQuery } from '../data/market.repo';
+import type { Page, PageQuery } from '../data/repo-kit';
 import type { Post, Thread } from './thread';
 
 // SQL of threads and posts. Threads newest first; posts oldest first (conversation order).

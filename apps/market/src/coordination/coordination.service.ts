@@ -1,6 +1,6 @@
 import { errors, newId } from '@exchange/platform';
-import * as repo from '../data/market.repo';
-import type { Page } from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import type { Page } from '../data/repo-kit';
 import { actingAgent, isOperator, resolveParty, type Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';
 import * as v from '../domain/validation';
@@ -59,7 +59,7 @@ export class CoordinationService {
     const t = await crepo.getThread(this.ctx.pool, threadId);
     if (!t) throw threadNotFound(threadId);
     if (t.contractId !== null) {
-      const c = await repo.getContract(this.ctx.pool, t.contractId);
+      const c = await contractsRepo.getContract(this.ctx.pool, t.contractId);
       if (!c || !mayUse(caller, actingAgent(caller), c)) throw threadNotFound(threadId);
     }
     return t;
@@ -74,7 +74,7 @@ export class CoordinationService {
     if (body === null && files.length > 0) v.invalid('attachments', 'attachments belong to the first post: give a body too');
     const contractId = req.contractId === undefined || req.contractId === '' ? null : req.contractId;
     if (contractId !== null) {
-      const c: Contract | null = await repo.getContract(this.ctx.pool, contractId);
+      const c: Contract | null = await contractsRepo.getContract(this.ctx.pool, contractId);
       if (!c) throw errors.notFound('contract', contractId);
       if (!mayUse(caller, createdBy, c)) throw notAParty(contractId);
     }
@@ -127,7 +127,7 @@ export class CoordinationService {
     const found = await crepo.getThread(this.ctx.pool, req.threadId);
     if (!found) throw threadNotFound(req.threadId);
     if (found.contractId !== null) {
-      const c = await repo.getContract(this.ctx.pool, found.contractId);
+      const c = await contractsRepo.getContract(this.ctx.pool, found.contractId);
       if (!c || !mayUse(caller, author, c)) throw notAParty(found.contractId);
     }
     await this.ctx.agents.active(author);

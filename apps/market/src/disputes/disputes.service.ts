@@ -1,8 +1,10 @@
 import { must } from '../domain/invariant';
 import { errors, newId } from '@exchange/platform';
 import { isUniqueViolation } from '../data/db';
-import * as repo from '../data/market.repo';
-import type { Page } from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as stepsRepo from '../data/saga-steps.repo';
+import * as disputesRepo from './disputes.repo';
+import type { Page } from '../data/repo-kit';
 import { requireOperator, resolveParty, type Caller } from '../domain/caller';
 import type { Contract, Dispute, DisputeOutcome, DisputeStatus, SagaStep } from '../domain/model';
 import { resolutionPlan } from '../domain/money';
@@ -66,7 +68,7 @@ export class DisputesService extends ContractUseCases {
     for (let round = 0; round < DISPUTE_DRAIN_ROUNDS && opened === null; round++) {
       await this.drainOrFail(req.contractId);
       opened = await this.tx(async (client) => {
-        const c = must(await repo.lockContract(client, req.contractId), 'contract');
+        const c = must(await contractsRepo.lockContract(client, req.contractId), 'contract');
         transition('contract', c.status, 'disputed');
         const now = this.ctx.clock();
         if (c.status === 'settled') checkDisputeWindow(c.settledAt, now, this.ctx.disputeWindowDays);
@@ -74,9 +76,9 @@ export class DisputesService extends ContractUseCases {
         // (kill switch) is dropped. Any other pending step (one committed after our drain, maybe by
         // a replica that crashed after the wallet executed it, or one whose last run got no answer)
         // may already have moved money: leave it, drain again and retry (null = nothing written).
-        const pending = await repo.pendingSteps(client, c.contractId);
+        const pending = await stepsRepo.pendingSteps(client, c.contractId);
         if (!pending.every(isSupersedable)) return null;
-        for (const step of pending) await repo.updateStep(client, step.stepId, 'superseded', step.attempts, step.lastError, step.lastFailureDefinite, now);
+        for (const step of pending) await stepsRepo.updateStep(client, step.stepId, 'superseded', step.attempts, step.lastError, step.lastFailureDefinite, now);
         const d: Dispute = {
           disputeId: newId('dsp'),
           contractId: c.contractId,
@@ -95,12 +97,12 @@ export class DisputesService extends ContractUseCases {
         };
         const after: Contract = { ...c, status: 'disputed', disputedFrom: c.status, updatedAt: now };
         try {
-          await repo.insertDispute(client, d);
+          await disputesRepo.insertDispute(client, d);
         } catch (err) {
           if (isUniqueViolation(err, 'disputes_one_open_per_contract')) throw errors.invalidState('contract', 'disputed', 'disputed');
           throw err;
         }
-        await repo.saveContract(client, after);
+        await contractsRepo.saveContract(client, after);
         await events.dispute(client, 'opened', d, caller);
         await events.contract(client, 'disputed', after, caller);
         return { dispute: d, contract: after };
@@ -112,7 +114,7 @@ export class DisputesService extends ContractUseCases {
   }
 
   async getDispute(disputeId: string): Promise<Dispute> {
-    const d = await repo.getDispute(this.pool, disputeId);
+    const d = await disputesRepo.getDispute(this.pool, disputeId);
     if (!d) throw notFound('dispute', disputeId);
     return d;
   }
@@ -121,7 +123,7 @@ export class DisputesService extends ContractUseCases {
     const q = pageQuery(req.page);
     const status = req.status();
     await this.contractOr404(req.contractId);
-    return repo.listDisputes(this.pool, req.contractId, { openedBy: req.openedBy || undefined, status }, q);
+    return disputesRepo.listDisputes(this.pool, req.contractId, { openedBy: req.openedBy || undefined, status }, q);
   }
 
   async resolveDispute(req: Resolution, caller: Caller): Promise<{ dispute: Dispute; contract: Contract }> {
@@ -129,14 +131,14 @@ export class DisputesService extends ContractUseCases {
     const outcome = req.outcome();
     const sellerShareBps = v.sellerShareBps(outcome, req.sellerShareBps);
     const rationale = v.text('rationale', req.rationale, 1, 20000);
-    const d0 = await repo.getDispute(this.pool, req.disputeId);
+    const d0 = await disputesRepo.getDispute(this.pool, req.disputeId);
     if (!d0) throw notFound('dispute', req.disputeId);
     await this.drainOrFail(d0.contractId);
     const step = await this.tx(async (client) => {
-      const c = must(await repo.lockContract(client, d0.contractId), 'contract');
-      const d = must(await repo.getDispute(client, req.disputeId), 'dispute');
+      const c = must(await contractsRepo.lockContract(client, d0.contractId), 'contract');
+      const d = must(await disputesRepo.getDispute(client, req.disputeId), 'dispute');
       transition('dispute', d.status, 'resolved');
-      if (await repo.hasPendingStep(client, c.contractId, 'resolve')) {
+      if (await stepsRepo.hasPendingStep(client, c.contractId, 'resolve')) {
         throw errors.failedPrecondition('invalid_state', 'a resolution of this dispute is in progress', { current: d.status, wanted: 'resolved' });
       }
       const plan = resolutionPlan({ escrowHeld: c.escrowStatus === 'held', price: must(c.price, 'price'), feeBps: this.ctx.feeBps, outcome, sellerShareBps });
@@ -156,11 +158,11 @@ export class DisputesService extends ContractUseCases {
         plan,
       };
       const s = newStep(c.contractId, 'resolve', params, this.ctx.clock());
-      await repo.insertStep(client, s);
+      await stepsRepo.insertStep(client, s);
       return s;
     });
     this.throwUnlessDone(await runStep(this.ctx, step.stepId, caller));
-    const dispute = must(await repo.getDispute(this.pool, req.disputeId), 'dispute');
+    const dispute = must(await disputesRepo.getDispute(this.pool, req.disputeId), 'dispute');
     const contract = await this.contractOr404(d0.contractId);
     return { dispute, contract };
   }

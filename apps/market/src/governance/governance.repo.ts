@@ -1,6 +1,6 @@
 import { encodeCursor, newId } from '@exchange/platform';
 import type { Queryable } from '../data/db';
-import type { PageQuery, Page } from '../data/market.repo';
+import type { PageQuery, Page } from '../data/repo-kit';
 import type { ResaleReview, ResaleReviewStatus } from './resale';
 
 // SQL of resale_reviews, the lineage walk, buyer alias updates and the governance rows of

@@ -1,8 +1,9 @@
 import { errors } from '@exchange/platform';
-import * as repo from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as offersRepo from '../offers/offers.repo';
 import { requireOperator, type Caller } from '../domain/caller';
 import type { Contract, ResaleReview, ResaleReviewStatus } from '../domain/model';
-import type { Page } from '../data/market.repo';
+import type { Page } from '../data/repo-kit';
 import { events } from '../events/market.events';
 import type { MarketContext } from '../saga/context';
 import { inTransaction, pageQuery, type PageRequest } from '../service/service-kit';
@@ -49,7 +50,7 @@ export class GovernanceService {
     requireOperator(caller);
     const reason = decisionReason(req.reason);
     const makePrivate = req.buyerPrivate ?? true;
-    const before = await repo.getContract(this.ctx.pool, req.contractId);
+    const before = await contractsRepo.getContract(this.ctx.pool, req.contractId);
     if (!before) throw errors.notFound('contract', req.contractId || '(empty)');
     let alias: string | null = null;
     let generation = before.buyerAliasGeneration;
@@ -60,7 +61,7 @@ export class GovernanceService {
     }
     const now = this.ctx.clock();
     const after = await this.tx(async (client) => {
-      const c = await repo.lockContract(client, before.contractId);
+      const c = await contractsRepo.lockContract(client, before.contractId);
       if (!c) throw errors.notFound('contract', before.contractId);
       // Another update committed since we minted: ours would reuse its generation.
       if (c.buyerAliasGeneration !== before.buyerAliasGeneration) {
@@ -109,7 +110,7 @@ export class GovernanceService {
     if (!found) throw errors.notFound('resale_review', req.decisionRef || '(empty)');
     const decided = await this.tx(async (client) => {
       // The contract row lock orders this against awards and cancels of the same contract.
-      const c = await repo.lockContract(client, found.contractId);
+      const c = await contractsRepo.lockContract(client, found.contractId);
       if (!c) throw errors.notFound('contract', found.contractId);
       const current = await grepo.getReview(client, found.decisionRef);
       if (!current) throw errors.notFound('resale_review', found.decisionRef);
@@ -120,9 +121,9 @@ export class GovernanceService {
       let contract: Contract = c;
       if (review.status === 'rejected' && c.status === 'open') {
         contract = { ...c, status: 'cancelled', cancelReason: rejectionCancelReason(reason), updatedAt: now };
-        await repo.saveContract(client, contract);
-        for (const o of await repo.submittedOffers(client, c.contractId)) {
-          await repo.setOfferStatus(client, o.offerId, 'rejected', now);
+        await contractsRepo.saveContract(client, contract);
+        for (const o of await offersRepo.submittedOffers(client, c.contractId)) {
+          await offersRepo.setOfferStatus(client, o.offerId, 'rejected', now);
           await events.offer(client, 'rejected', { ...o, status: 'rejected', updatedAt: now }, caller);
         }
         await events.contract(client, 'cancelled', { ...contract, resaleReview: review }, caller);

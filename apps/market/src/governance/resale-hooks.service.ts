@@ -1,7 +1,7 @@
 import { errors, newId } from '@exchange/platform';
 import type pg from 'pg';
 import type { Queryable } from '../data/db';
-import * as repo from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
 import type { Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';
 import { governanceEvents } from './governance.events';
@@ -28,7 +28,7 @@ export interface ResalePlan {
  */
 export async function planResale(db: Queryable, resaleOf: string | undefined, buyerId: string, maxDepth: number): Promise<ResalePlan | null> {
   if (resaleOf === undefined || resaleOf === '') return null;
-  const parent = await repo.getContract(db, resaleOf);
+  const parent = await contractsRepo.getContract(db, resaleOf);
   if (!parent) throw errors.notFound('contract', resaleOf);
   checkResaleParent(parent, buyerId);
   const chain = await grepo.chainTo(db, resaleOf, maxDepth + 1);

@@ -1,5 +1,5 @@
 import { errors, formatAmount } from '@exchange/platform';
-import * as marketRepo from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
 import { must } from '../domain/invariant';
 import { TAG } from '../domain/validation';
 import type { MarketContext } from '../saga/context';
@@ -114,7 +114,7 @@ export class InsightsService {
     const limit = resolveLimit(req.limit);
     const rate = resolveExplorationRate(req.explorationRate);
     const requestId = req.requestId || fallbackRequestId;
-    const contract = await marketRepo.getContract(this.ctx.pool, req.contractId);
+    const contract = await contractsRepo.getContract(this.ctx.pool, req.contractId);
     if (!contract) throw errors.notFound('contract', req.contractId || '(empty)');
     const now = this.ctx.clock();
     const epoch = decayEpoch(now);

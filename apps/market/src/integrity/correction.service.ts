@@ -1,6 +1,6 @@
 import { newId, uuidv7, type Logger } from '@exchange/platform';
 import type pg from 'pg';
-import * as repo from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
 import type { Caller } from '../domain/caller';
 import type { Contract, SagaStep } from '../domain/model';
 import { walletKey } from '../domain/steps';
@@ -64,7 +64,7 @@ export async function applyCorrection(
     correctionReason: p.reason,
     updatedAt: now,
   };
-  await repo.saveContract(client, corrected);
+  await contractsRepo.saveContract(client, corrected);
   await saveCorrection(client, corrected);
   await events.contract(client, 'corrected', corrected, caller);
   const audit = {

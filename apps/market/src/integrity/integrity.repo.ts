@@ -4,7 +4,7 @@ import type { Contract } from '../domain/model';
 import { isIntegrityState, KILL_SWITCHES, type Integrity, type KillSwitchName, type IntegrityStateName } from './integrity-states';
 
 // Raw pg access to integrity_state (one row, id 1), kill_switches (absent = disabled) and
-// integrity_audit. Money and contract rows stay in src/data/market.repo.ts.
+// integrity_audit. Money and contract rows stay in src/contracts/contracts.repo.ts.
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Row = Record<string, any>;

@@ -1,8 +1,9 @@
 import { errors, newId } from '@exchange/platform';
 import type pg from 'pg';
 import { withTransaction } from '../data/db';
-import * as repo from '../data/market.repo';
-import type { Page } from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as stepsRepo from '../data/saga-steps.repo';
+import type { Page } from '../data/repo-kit';
 import type { WalletClient } from '../clients/wallet.client';
 import { requireOperator, type Caller } from '../domain/caller';
 import * as v from '../domain/validation';
@@ -88,27 +89,27 @@ export class IntegrityService {
     requireOperator(caller);
     if (req.contractId === '') throw errors.invalidArgument('validation_failed', 'contract_id is required', { field: 'contract_id' });
     const reason = v.text('reason', req.reason, 1, 500);
-    if (!(await repo.getContract(this.ctx.pool, req.contractId))) throw errors.notFound('contract', req.contractId);
+    if (!(await contractsRepo.getContract(this.ctx.pool, req.contractId))) throw errors.notFound('contract', req.contractId);
     const { reachable } = await drain(this.ctx, req.contractId);
     if (!reachable) throw walletUnavailable();
     const step = await withTransaction(this.ctx.pool, async (client) => {
-      const c = await repo.lockContract(client, req.contractId);
+      const c = await contractsRepo.lockContract(client, req.contractId);
       if (!c) throw errors.notFound('contract', req.contractId);
       if (c.status !== 'settled') throw errors.invalidState('contract', c.status, 'corrected');
       if (c.receiptId === null) {
         throw errors.failedPrecondition('invalid_state', 'the contract has no settlement receipt', { current: c.status, wanted: 'corrected' });
       }
-      if (await repo.hasPendingStep(client, c.contractId, 'correct')) {
+      if (await stepsRepo.hasPendingStep(client, c.contractId, 'correct')) {
         throw errors.failedPrecondition('invalid_state', 'a correction of this contract is in progress', { current: c.status, wanted: 'corrected' });
       }
       const s = correctStep(c, { buyerId: c.buyerId, receiptId: c.receiptId, reason, operator: operatorOf(caller) }, this.ctx.clock());
-      await repo.insertStep(client, s);
+      await stepsRepo.insertStep(client, s);
       return s;
     });
     const outcome = await runStep(this.ctx, step.stepId, caller);
     if (outcome.status === 'failed') throw asDomainError(outcome.error);
     if (outcome.status === 'pending') throw outcome.definite ? asDomainError(outcome.error) : walletUnavailable();
-    const contract = await repo.getContract(this.ctx.pool, req.contractId);
+    const contract = await contractsRepo.getContract(this.ctx.pool, req.contractId);
     if (!contract || contract.correctionReceiptId === null) throw new Error('the correction was not recorded');
     const { receipt } = await this.ctx.wallet.getReceipt({ receiptId: contract.correctionReceiptId, contractId: '' });
     return { contract, receipt };

@@ -1,7 +1,7 @@
 import { errors, newId } from '@exchange/platform';
 import { isUniqueViolation } from '../data/db';
-import * as repo from '../data/market.repo';
-import type { Page } from '../data/market.repo';
+import * as listingsRepo from './listings.repo';
+import type { Page } from '../data/repo-kit';
 import { resolveParty, type Caller } from '../domain/caller';
 import type { Listing, Verifier, VerifierListing } from '../domain/model';
 import * as v from '../domain/validation';
@@ -75,20 +75,20 @@ export class ListingsService {
       updatedAt: now,
     };
     await this.tx(async (client) => {
-      await repo.insertListing(client, listing);
+      await listingsRepo.insertListing(client, listing);
       await events.listing(client, listing, caller);
     });
     return listing;
   }
 
   async getListing(listingId: string): Promise<Listing> {
-    const l = await repo.getListing(this.pool, listingId);
+    const l = await listingsRepo.getListing(this.pool, listingId);
     if (!l) throw notFound('listing', listingId);
     return l;
   }
 
   listListings(req: { tag?: string; page?: PageRequest }): Promise<Page<Listing>> {
-    return repo.listListings(this.pool, { tag: req.tag || undefined }, pageQuery(req.page));
+    return listingsRepo.listListings(this.pool, { tag: req.tag || undefined }, pageQuery(req.page));
   }
 
   // ---- verifiers ----
@@ -104,7 +104,7 @@ export class ListingsService {
     const verifier: Verifier = { verifierId, name, description, tags, fee, createdAt: now, updatedAt: now };
     await this.tx(async (client) => {
       try {
-        await repo.insertVerifier(client, verifier);
+        await listingsRepo.insertVerifier(client, verifier);
       } catch (err) {
         if (isUniqueViolation(err)) throw errors.alreadyExists('verifier_exists', `${verifierId} is already a registered verifier`);
         throw err;
@@ -115,7 +115,7 @@ export class ListingsService {
   }
 
   listVerifiers(req: { page?: PageRequest }): Promise<Page<Verifier>> {
-    return repo.listVerifiers(this.pool, pageQuery(req.page));
+    return listingsRepo.listVerifiers(this.pool, pageQuery(req.page));
   }
 
   async createVerifierListing(req: NewVerifierListing, caller: Caller): Promise<VerifierListing> {
@@ -125,7 +125,7 @@ export class ListingsService {
     const tags = v.tags(req.tags);
     const price = v.money('price', req.price);
     const turnaround = v.turnaround(req.turnaround);
-    if (!(await repo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
+    if (!(await listingsRepo.getVerifier(this.pool, verifierId))) throw notFound('verifier', verifierId);
     await this.ctx.agents.active(verifierId);
     const listing: VerifierListing = {
       verifierListingId: newId('vrf'),
@@ -139,13 +139,13 @@ export class ListingsService {
       updatedAt: now,
     };
     await this.tx(async (client) => {
-      await repo.insertVerifierListing(client, listing);
+      await listingsRepo.insertVerifierListing(client, listing);
       await events.verifierListing(client, listing, caller);
     });
     return listing;
   }
 
   listVerifierListings(req: { verifierId?: string; page?: PageRequest }): Promise<Page<VerifierListing>> {
-    return repo.listVerifierListings(this.pool, { verifierId: req.verifierId || undefined }, pageQuery(req.page));
+    return listingsRepo.listVerifierListings(this.pool, { verifierId: req.verifierId || undefined }, pageQuery(req.page));
   }
 }

@@ -1,8 +1,10 @@
 import { must } from '../domain/invariant';
 import { errors, newId } from '@exchange/platform';
 import { isUniqueViolation } from '../data/db';
-import * as repo from '../data/market.repo';
-import type { Page } from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as stepsRepo from '../data/saga-steps.repo';
+import * as offersRepo from './offers.repo';
+import type { Page } from '../data/repo-kit';
 import { actingAgent, isOperator, requireOperator, resolveParty, type Caller } from '../domain/caller';
 import type { Contract, Offer, OfferStatus } from '../domain/model';
 import type { AwardParams } from '../domain/steps';
@@ -42,7 +44,7 @@ export class OffersService extends ContractUseCases {
     await this.contractOr404(req.contractId);
     await this.ctx.agents.active(sellerId);
     const offer = await this.tx(async (client) => {
-      const c = await repo.lockContract(client, req.contractId);
+      const c = await contractsRepo.lockContract(client, req.contractId);
       if (!c) throw notFound('contract', req.contractId);
       if (c.status !== 'open') throw errors.invalidState('contract', c.status, 'open');
       checkBeforeDeadline(c, now);
@@ -67,7 +69,7 @@ export class OffersService extends ContractUseCases {
         updatedAt: now,
       };
       try {
-        await repo.insertOffer(client, o);
+        await offersRepo.insertOffer(client, o);
       } catch (err) {
         if (isUniqueViolation(err, 'offers_one_submitted_per_seller')) {
           throw errors.failedPrecondition('offer_exists', 'this seller already has a submitted offer on the contract', { seller_id: sellerId });
@@ -81,7 +83,7 @@ export class OffersService extends ContractUseCases {
   }
 
   async getOffer(offerId: string): Promise<Offer> {
-    const o = await repo.getOffer(this.pool, offerId);
+    const o = await offersRepo.getOffer(this.pool, offerId);
     if (!o) throw notFound('offer', offerId);
     return o;
   }
@@ -90,26 +92,26 @@ export class OffersService extends ContractUseCases {
     const q = pageQuery(req.page);
     const status = req.status();
     await this.contractOr404(req.contractId);
-    return repo.listOffers(this.pool, req.contractId, { sellerId: req.sellerId || undefined, status }, q);
+    return offersRepo.listOffers(this.pool, req.contractId, { sellerId: req.sellerId || undefined, status }, q);
   }
 
   async withdrawOffer(offerId: string, caller: Caller): Promise<Offer> {
-    const found = await repo.getOffer(this.pool, offerId);
+    const found = await offersRepo.getOffer(this.pool, offerId);
     if (!found) throw notFound('offer', offerId);
     const offer = await this.tx(async (client) => {
-      await repo.lockContract(client, found.contractId);
-      const o = must(await repo.getOffer(client, offerId), 'offer');
+      await contractsRepo.lockContract(client, found.contractId);
+      const o = must(await offersRepo.getOffer(client, offerId), 'offer');
       const agent = actingAgent(caller);
       if (!isOperator(caller) && agent !== o.sellerId) {
         throw errors.permissionDenied('not_offer_seller', 'only the offer seller or an operator may withdraw it');
       }
       transition('offer', o.status, 'withdrawn');
-      if (await repo.hasPendingStep(client, o.contractId, 'award')) {
+      if (await stepsRepo.hasPendingStep(client, o.contractId, 'award')) {
         throw errors.failedPrecondition('invalid_state', 'an award of this contract is in progress', { current: o.status, wanted: 'withdrawn' });
       }
       const now = this.ctx.clock();
       const after: Offer = { ...o, status: 'withdrawn', updatedAt: now };
-      await repo.setOfferStatus(client, o.offerId, 'withdrawn', now);
+      await offersRepo.setOfferStatus(client, o.offerId, 'withdrawn', now);
       await events.offer(client, 'withdrawn', after, caller);
       return after;
     });
@@ -122,19 +124,19 @@ export class OffersService extends ContractUseCases {
     await this.contractOr404(req.contractId);
     await this.drainOrFail(req.contractId);
     const step = await this.tx(async (client) => {
-      const c = await repo.lockContract(client, req.contractId);
+      const c = await contractsRepo.lockContract(client, req.contractId);
       if (!c) throw notFound('contract', req.contractId);
       transition('contract', c.status, 'awarded');
       checkBeforeDeadline(c, this.ctx.clock());
       await checkResaleAward(client, c);
-      const o = await repo.getOffer(client, req.offerId);
+      const o = await offersRepo.getOffer(client, req.offerId);
       if (!o || o.contractId !== c.contractId) throw notFound('offer', req.offerId);
       transition('offer', o.status, 'awarded');
-      if (await repo.hasPendingStep(client, c.contractId, 'award')) throw awardInProgress(c);
+      if (await stepsRepo.hasPendingStep(client, c.contractId, 'award')) throw awardInProgress(c);
       const params: AwardParams = { offerId: o.offerId, buyerId: c.buyerId, sellerId: o.sellerId, price: o.price.toString(), currency: o.currency };
       const s = newStep(c.contractId, 'award', params, this.ctx.clock());
       try {
-        await repo.insertStep(client, s);
+        await stepsRepo.insertStep(client, s);
       } catch (err) {
         if (isUniqueViolation(err, 'saga_steps_one_pending_award')) throw awardInProgress(c);
         throw err;
@@ -143,7 +145,7 @@ export class OffersService extends ContractUseCases {
     });
     this.throwUnlessDone(await runStep(this.ctx, step.stepId, caller));
     const contract = await this.contractOr404(req.contractId);
-    const offer = must(await repo.getOffer(this.pool, req.offerId), 'offer');
+    const offer = must(await offersRepo.getOffer(this.pool, req.offerId), 'offer');
     return { contract, offer };
   }
 }

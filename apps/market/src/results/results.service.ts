@@ -1,6 +1,7 @@
 import { errors, newId } from '@exchange/platform';
-import * as repo from '../data/market.repo';
-import type { Page } from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as resultsRepo from './results.repo';
+import type { Page } from '../data/repo-kit';
 import { resolveParty, type Caller } from '../domain/caller';
 import type { Contract, Result, ResultStatus, SagaStep } from '../domain/model';
 import { transition } from '../domain/states';
@@ -37,7 +38,7 @@ export class ResultsService extends ContractUseCases {
     await this.ctx.agents.active(sellerId);
     let settle: SagaStep | null = null;
     const result = await this.tx(async (client) => {
-      const c = await repo.lockContract(client, req.contractId);
+      const c = await contractsRepo.lockContract(client, req.contractId);
       if (!c) throw notFound('contract', req.contractId);
       if (c.sellerId === null || c.sellerId !== sellerId) throw errors.permissionDenied('not_awarded_seller', 'only the awarded seller may submit a result');
       const now = this.ctx.clock();
@@ -53,19 +54,19 @@ export class ResultsService extends ContractUseCases {
         createdAt: now,
         updatedAt: now,
       };
-      await repo.insertResult(client, r);
+      await resultsRepo.insertResult(client, r);
       await events.result(client, 'submitted', r, caller);
       await events.contract(client, 'delivered', contract, caller);
       if (c.verificationMode === 'auto') {
         await enforceIntegrity(client, 'settle'); // refused → the whole delivery rolls back
         r = { ...r, status: transition('result', r.status, 'accepted') };
-        await repo.setResultStatus(client, r.resultId, r.status, now);
+        await resultsRepo.setResultStatus(client, r.resultId, r.status, now);
         contract = { ...contract, status: transition('contract', contract.status, 'accepted') };
         settle = await this.insertSettleStep(client, contract, now);
         await events.result(client, 'accepted', r, caller);
         await events.contract(client, 'accepted', contract, caller);
       }
-      await repo.saveContract(client, contract);
+      await contractsRepo.saveContract(client, contract);
       return r;
     });
     if (settle) await this.runQuietly((settle as SagaStep).stepId, caller);
@@ -74,7 +75,7 @@ export class ResultsService extends ContractUseCases {
   }
 
   async getResult(resultId: string): Promise<Result> {
-    const r = await repo.getResult(this.pool, resultId);
+    const r = await resultsRepo.getResult(this.pool, resultId);
     if (!r) throw notFound('result', resultId);
     return r;
   }
@@ -83,6 +84,6 @@ export class ResultsService extends ContractUseCases {
     const q = pageQuery(req.page);
     const status = req.status();
     await this.contractOr404(req.contractId);
-    return repo.listResults(this.pool, req.contractId, { sellerId: req.sellerId || undefined, status }, q);
+    return resultsRepo.listResults(this.pool, req.contractId, { sellerId: req.sellerId || undefined, status }, q);
   }
 }

@@ -4,7 +4,10 @@ import { formatAmount, type GrpcErrorInfo } from '@exchange/platform';
 import type pg from 'pg';
 import type { FaultPoint } from '../config';
 import { withTransaction } from '../data/db';
-import * as repo from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as stepsRepo from '../data/saga-steps.repo';
+import * as disputesRepo from '../disputes/disputes.repo';
+import * as offersRepo from '../offers/offers.repo';
 import type { Caller } from '../domain/caller';
 import type { Contract, Dispute, SagaKind, SagaStep } from '../domain/model';
 import type { AwardParams, ReleaseParams, ResolveParams, SettleParams } from '../domain/steps';
@@ -44,10 +47,10 @@ const FAULT_OF: Partial<Record<SagaKind, FaultPoint>> = {
 export async function runStep(ctx: MarketContext, stepId: string, caller: Caller = SYSTEM_CALLER): Promise<StepOutcome> {
   let wroteEvents = false;
   const outcome = await withTransaction(ctx.pool, async (client) => {
-    const first = await repo.getStep(client, stepId);
+    const first = await stepsRepo.getStep(client, stepId);
     if (!first) throw new Error(`saga step ${stepId} not found`);
-    const contract = await repo.lockContract(client, first.contractId);
-    const step = await repo.getStep(client, stepId); // re-read under the contract lock
+    const contract = await contractsRepo.lockContract(client, first.contractId);
+    const step = await stepsRepo.getStep(client, stepId); // re-read under the contract lock
     if (!contract || !step) throw new Error(`contract of saga step ${stepId} not found`);
     if (step.status === 'failed') return { status: 'failed', error: storedError(step) } as StepOutcome;
     if (step.status !== 'pending') return { status: step.status } as StepOutcome;
@@ -63,11 +66,11 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
       const attempts = step.attempts + 1;
       const lastError = `${error.code}: ${error.message}`.slice(0, 1000);
       if (definite && (step.kind === 'award' || step.kind === 'resolve' || step.kind === 'correct')) {
-        await repo.updateStep(client, step.stepId, 'failed', attempts, lastError, true, now);
+        await stepsRepo.updateStep(client, step.stepId, 'failed', attempts, lastError, true, now);
         return { status: 'failed', error } as StepOutcome;
       }
       ctx.logger.warn({ step_id: step.stepId, kind: step.kind, contract_id: step.contractId, code: error.code, definite }, 'saga step not completed');
-      await repo.updateStep(client, step.stepId, 'pending', attempts, lastError, definite, now);
+      await stepsRepo.updateStep(client, step.stepId, 'pending', attempts, lastError, definite, now);
       return { status: 'pending', definite, error } as StepOutcome;
     }
     const fault = FAULT_OF[step.kind];
@@ -77,7 +80,7 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
       await new Promise(() => undefined); // never commit
     }
     await apply(ctx, client, contract, step, answer, now, caller);
-    await repo.updateStep(client, step.stepId, 'done', step.attempts + 1, null, false, now);
+    await stepsRepo.updateStep(client, step.stepId, 'done', step.attempts + 1, null, false, now);
     wroteEvents = true;
     return { status: 'done' } as StepOutcome;
   });
@@ -91,7 +94,7 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
  */
 export async function drain(ctx: MarketContext, contractId: string): Promise<{ reachable: boolean; done: number }> {
   let done = 0;
-  for (const step of await repo.pendingSteps(ctx.pool, contractId)) {
+  for (const step of await stepsRepo.pendingSteps(ctx.pool, contractId)) {
     const outcome = await runStep(ctx, step.stepId);
     if (outcome.status === 'done') done++;
     if (outcome.status === 'pending' && !outcome.definite) return { reachable: false, done };
@@ -192,7 +195,7 @@ async function apply(
   switch (step.kind) {
     case 'award': {
       const p = step.params as unknown as AwardParams;
-      const offer = await repo.getOffer(client, p.offerId);
+      const offer = await offersRepo.getOffer(client, p.offerId);
       if (contract.status !== 'open' || !offer || offer.status !== 'submitted') {
         // Award steps block withdraw/cancel/expiry while pending, so this means a bug: keep the record.
         ctx.logger.error({ step_id: step.stepId, contract_id: contract.contractId, hold_id: answer.holdId }, 'award applied to a contract that moved on');
@@ -209,11 +212,11 @@ async function apply(
         awardedAt: now,
         updatedAt: now,
       };
-      await repo.saveContract(client, awarded);
-      await repo.setOfferStatus(client, offer.offerId, transition('offer', offer.status, 'awarded'), now);
+      await contractsRepo.saveContract(client, awarded);
+      await offersRepo.setOfferStatus(client, offer.offerId, transition('offer', offer.status, 'awarded'), now);
       await events.offer(client, 'awarded', { ...offer, status: 'awarded', updatedAt: now }, caller);
-      for (const other of await repo.submittedOffers(client, contract.contractId)) {
-        await repo.setOfferStatus(client, other.offerId, 'rejected', now);
+      for (const other of await offersRepo.submittedOffers(client, contract.contractId)) {
+        await offersRepo.setOfferStatus(client, other.offerId, 'rejected', now);
         await events.offer(client, 'rejected', { ...other, status: 'rejected', updatedAt: now }, caller);
       }
       await events.contract(client, 'awarded', awarded, caller);
@@ -232,18 +235,18 @@ async function apply(
         settledAt: now,
         updatedAt: now,
       };
-      await repo.saveContract(client, settled);
+      await contractsRepo.saveContract(client, settled);
       await events.contract(client, 'settled', settled, caller);
       return;
     }
     case 'release': {
       // The contract already moved to cancelled/expired with the step; the escrow is now back.
-      await repo.saveContract(client, { ...contract, escrowStatus: 'released', receiptId: answer.receiptId ?? contract.receiptId, updatedAt: now });
+      await contractsRepo.saveContract(client, { ...contract, escrowStatus: 'released', receiptId: answer.receiptId ?? contract.receiptId, updatedAt: now });
       return;
     }
     case 'resolve': {
       const p = step.params as unknown as ResolveParams;
-      const dispute = await repo.getDispute(client, p.disputeId);
+      const dispute = await disputesRepo.getDispute(client, p.disputeId);
       if (!dispute || dispute.status !== 'open' || contract.status !== 'disputed') {
         ctx.logger.error({ step_id: step.stepId, dispute_id: p.disputeId }, 'resolution applied to a dispute no longer open');
         return;
@@ -268,8 +271,8 @@ async function apply(
         settledAt: plan.wallet === 'settle' && contract.settledAt === null ? now : contract.settledAt,
         updatedAt: now,
       };
-      await repo.saveDispute(client, resolved);
-      await repo.saveContract(client, after);
+      await disputesRepo.saveDispute(client, resolved);
+      await contractsRepo.saveContract(client, after);
       await events.dispute(client, 'resolved', resolved, caller);
       await events.contract(client, after.status as 'settled' | 'refunded' | 'split', after, caller);
       return;

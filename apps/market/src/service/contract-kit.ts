@@ -1,7 +1,9 @@
 import { must } from '../domain/invariant';
 import { errors, uuidv7 } from '@exchange/platform';
 import type pg from 'pg';
-import * as repo from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as stepsRepo from '../data/saga-steps.repo';
+import * as offersRepo from '../offers/offers.repo';
 import type { Caller } from '../domain/caller';
 import type { Contract, SagaStep } from '../domain/model';
 import { feeOf } from '../domain/money';
@@ -63,7 +65,7 @@ export abstract class ContractUseCases {
 
   /** The contract as answered to callers: a resale carries its lineage review (no query otherwise). */
   protected async contractOr404(id: string): Promise<Contract> {
-    const c = await repo.getContract(this.pool, id);
+    const c = await contractsRepo.getContract(this.pool, id);
     if (!c) throw notFound('contract', id);
     return withResaleReview(this.pool, c);
   }
@@ -97,13 +99,13 @@ export abstract class ContractUseCases {
     if (!c.buyerPrivate || c.buyerAlias !== null || !this.ctx.aliases) return c;
     const alias = await this.ctx.aliases.mint(c.contractId, c.buyerId, traceId);
     if (alias === null) return c;
-    await repo.setBuyerAlias(this.pool, c.contractId, alias);
+    await contractsRepo.setBuyerAlias(this.pool, c.contractId, alias);
     return { ...c, buyerAlias: alias };
   }
 
   protected async rejectSubmittedOffers(client: pg.PoolClient, contractId: string, now: Date, caller: Caller): Promise<void> {
-    for (const o of await repo.submittedOffers(client, contractId)) {
-      await repo.setOfferStatus(client, o.offerId, 'rejected', now);
+    for (const o of await offersRepo.submittedOffers(client, contractId)) {
+      await offersRepo.setOfferStatus(client, o.offerId, 'rejected', now);
       await events.offer(client, 'rejected', { ...o, status: 'rejected', updatedAt: now }, caller);
     }
   }
@@ -112,7 +114,7 @@ export abstract class ContractUseCases {
     const price = must(c.price, 'price');
     const params: SettleParams = { buyerId: c.buyerId, sellerId: must(c.sellerId, 'seller_id'), holdId: must(c.holdId, 'hold_id'), amount: price.toString(), fee: feeOf(price, this.ctx.feeBps).toString() };
     const step = newStep(c.contractId, 'settle', params, now);
-    await repo.insertStep(client, step);
+    await stepsRepo.insertStep(client, step);
     return step;
   }
 }

@@ -1,7 +1,7 @@
 import { canonicalize, sha256Hex } from '@exchange/crypto';
 import { errors } from '@exchange/platform';
 import { isLockTimeout } from '../data/db';
-import * as repo from '../data/market.repo';
+import * as idempotencyRepo from '../data/idempotency.repo';
 import { idempotencyScope, type Caller } from '../domain/caller';
 import { idempotencyKey as checkKey } from '../domain/validation';
 import type { MarketContext } from '../saga/context';
@@ -43,9 +43,9 @@ export async function idempotent<Res extends { idempotentReplayed: boolean }>(
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL lock_timeout = '${DUPLICATE_WAIT_MS}ms'`);
-    let existing: repo.IdempotencyRow | null;
+    let existing: idempotencyRepo.IdempotencyRow | null;
     try {
-      existing = await repo.claimIdempotency(client, scope, rpc, key, hash, ctx.clock(), IDEMPOTENCY_TTL_DAYS);
+      existing = await idempotencyRepo.claimIdempotency(client, scope, rpc, key, hash, ctx.clock(), IDEMPOTENCY_TTL_DAYS);
     } catch (err) {
       if (isLockTimeout(err)) throw errors.aborted('idempotency_in_progress', 'a request with this idempotency_key is still running');
       throw err;
@@ -57,7 +57,7 @@ export async function idempotent<Res extends { idempotentReplayed: boolean }>(
       return { ...codec.fromJSON(existing.response), idempotentReplayed: true };
     }
     const response = await run();
-    await repo.completeIdempotency(client, scope, rpc, key, codec.toJSON({ ...response, idempotentReplayed: false }));
+    await idempotencyRepo.completeIdempotency(client, scope, rpc, key, codec.toJSON({ ...response, idempotentReplayed: false }));
     await client.query('COMMIT');
     done = true;
     return response;

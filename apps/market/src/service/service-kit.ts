@@ -1,7 +1,7 @@
 import { decodeCursor, errors, resolveLimit } from '@exchange/platform';
 import type pg from 'pg';
 import { withTransaction } from '../data/db';
-import type * as repo from '../data/market.repo';
+import type { PageQuery } from '../data/repo-kit';
 import type { MarketContext } from '../saga/context';
 
 /** 404 `<entity>_not_found`; an empty id is named "(empty)" so the message stays readable. */
@@ -13,7 +13,7 @@ export interface PageRequest {
   cursor?: string;
 }
 
-export function pageQuery(page: PageRequest | undefined): repo.PageQuery {
+export function pageQuery(page: PageRequest | undefined): PageQuery {
   return { limit: resolveLimit(page?.limit), after: page?.cursor ? decodeCursor(page.cursor) : null };
 }
 

@@ -1,7 +1,9 @@
 import { must } from '../domain/invariant';
 import { errors, newId } from '@exchange/platform';
-import * as repo from '../data/market.repo';
-import type { Page } from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as resultsRepo from '../results/results.repo';
+import * as verificationRepo from './verification.repo';
+import type { Page } from '../data/repo-kit';
 import { resolveParty, type Caller } from '../domain/caller';
 import type { Contract, SagaStep, Verdict, VerificationReport } from '../domain/model';
 import { transition } from '../domain/states';
@@ -43,7 +45,7 @@ export class VerificationService extends ContractUseCases {
     const signer = c.verificationMode === 'verifier' ? c.verifierId : c.buyerId;
     if (verifierId !== signer) throw errors.permissionDenied('not_contract_verifier', `${verifierId} does not verify this contract`);
     await this.ctx.agents.active(verifierId);
-    const target = await repo.getResult(this.pool, req.resultId);
+    const target = await resultsRepo.getResult(this.pool, req.resultId);
     if (!target || target.contractId !== c.contractId) throw notFound('result', req.resultId);
     const message = Buffer.from(reportSigningPayload({ verifierId, resultId: req.resultId, verdict, score, checks }), 'utf8');
     if (!SIGNATURE_B64.test(req.signature) || (await this.ctx.agents.verifySignature(verifierId, message, req.signature)) === null) {
@@ -52,11 +54,11 @@ export class VerificationService extends ContractUseCases {
     if (verdict === 'pass') await enforceIntegrity(this.pool, 'settle');
     let settle: SagaStep | null = null;
     const report = await this.tx(async (client) => {
-      const locked = must(await repo.lockContract(client, c.contractId), 'contract');
+      const locked = must(await contractsRepo.lockContract(client, c.contractId), 'contract');
       const wanted = verdict === 'pass' ? 'accepted' : 'awarded';
       transition('contract', locked.status, wanted);
-      const result = must(await repo.getResult(client, req.resultId), 'result');
-      const latest = await repo.latestResult(client, c.contractId);
+      const result = must(await resultsRepo.getResult(client, req.resultId), 'result');
+      const latest = await resultsRepo.latestResult(client, c.contractId);
       if (result.status !== 'submitted' || latest?.resultId !== result.resultId) {
         throw errors.invalidState('result', result.status === 'submitted' ? 'superseded' : result.status, verdict === 'pass' ? 'accepted' : 'rejected');
       }
@@ -73,21 +75,21 @@ export class VerificationService extends ContractUseCases {
         resultCreatedAt: result.createdAt,
         createdAt: now,
       };
-      await repo.insertReport(client, rep);
+      await verificationRepo.insertReport(client, rep);
       await events.verification(client, rep, caller);
       if (verdict === 'pass') {
         const r = { ...result, status: transition('result', result.status, 'accepted'), updatedAt: now };
         const after: Contract = { ...locked, status: 'accepted', updatedAt: now };
-        await repo.setResultStatus(client, r.resultId, r.status, now);
-        await repo.saveContract(client, after);
+        await resultsRepo.setResultStatus(client, r.resultId, r.status, now);
+        await contractsRepo.saveContract(client, after);
         settle = await this.insertSettleStep(client, after, now);
         await events.result(client, 'accepted', r, caller);
         await events.contract(client, 'accepted', after, caller);
       } else {
         const r = { ...result, status: transition('result', result.status, 'rejected'), updatedAt: now };
         const after: Contract = { ...locked, status: 'awarded', updatedAt: now };
-        await repo.setResultStatus(client, r.resultId, r.status, now);
-        await repo.saveContract(client, after);
+        await resultsRepo.setResultStatus(client, r.resultId, r.status, now);
+        await contractsRepo.saveContract(client, after);
         await events.result(client, 'rejected', r, caller);
         await events.contract(client, 'reopened', after, caller);
       }
@@ -100,19 +102,19 @@ export class VerificationService extends ContractUseCases {
 
   async getLatestVerification(contractId: string): Promise<VerificationReport> {
     await this.contractOr404(contractId);
-    const r = await repo.latestReport(this.pool, contractId);
+    const r = await verificationRepo.latestReport(this.pool, contractId);
     if (!r) throw errors.notFound('verification', contractId);
     return r;
   }
 
   async listVerificationReports(req: { contractId: string; page?: PageRequest }): Promise<Page<VerificationReport>> {
     await this.contractOr404(req.contractId);
-    return repo.listReports(this.pool, req.contractId, pageQuery(req.page));
+    return verificationRepo.listReports(this.pool, req.contractId, pageQuery(req.page));
   }
 
   /** The window arrives as a name (absent = all); figures as decimal strings, as the answer carries them. */
   async getVerificationMetrics(window: MetricsWindow) {
-    const m = verificationMetrics(await repo.reportOutcomes(this.pool, windowStart(window, this.ctx.clock())));
+    const m = verificationMetrics(await verificationRepo.reportOutcomes(this.pool, windowStart(window, this.ctx.clock())));
     return {
       window,
       reports: String(m.reports),

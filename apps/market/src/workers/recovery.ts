@@ -1,4 +1,5 @@
-import * as repo from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as stepsRepo from '../data/saga-steps.repo';
 import type { MarketContext } from '../saga/context';
 import { drain } from '../saga/executor';
 
@@ -12,7 +13,7 @@ const BATCH = 100;
 export async function recoverSteps(ctx: MarketContext, minAgeMs: number | null): Promise<number> {
   const olderThan = minAgeMs === null ? null : new Date(ctx.clock().getTime() - minAgeMs);
   let done = 0;
-  for (const contractId of await repo.contractsWithPendingSteps(ctx.pool, olderThan, BATCH)) {
+  for (const contractId of await stepsRepo.contractsWithPendingSteps(ctx.pool, olderThan, BATCH)) {
     try {
       done += (await drain(ctx, contractId)).done;
     } catch (err) {
@@ -29,10 +30,10 @@ export async function recoverSteps(ctx: MarketContext, minAgeMs: number | null):
 export async function recoverBuyerAliases(ctx: MarketContext): Promise<number> {
   if (!ctx.aliases) return 0;
   let done = 0;
-  for (const { contractId, buyerId } of await repo.contractsMissingBuyerAlias(ctx.pool, BATCH)) {
+  for (const { contractId, buyerId } of await contractsRepo.contractsMissingBuyerAlias(ctx.pool, BATCH)) {
     const alias = await ctx.aliases.mint(contractId, buyerId, null);
     if (alias === null) break; // identity is still unreachable: next round
-    await repo.setBuyerAlias(ctx.pool, contractId, alias);
+    await contractsRepo.setBuyerAlias(ctx.pool, contractId, alias);
     done++;
   }
   return done;

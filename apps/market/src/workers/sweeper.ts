@@ -1,6 +1,8 @@
 import { must } from '../domain/invariant';
 import { withTransaction } from '../data/db';
-import * as repo from '../data/market.repo';
+import * as contractsRepo from '../contracts/contracts.repo';
+import * as stepsRepo from '../data/saga-steps.repo';
+import * as offersRepo from '../offers/offers.repo';
 import type { Contract, SagaStep } from '../domain/model';
 import { walletKey, type ReleaseParams } from '../domain/steps';
 import { transition } from '../domain/states';
@@ -19,18 +21,18 @@ const BATCH = 100;
 export async function sweepDeadlines(ctx: MarketContext): Promise<number> {
   const now = ctx.clock();
   let expired = 0;
-  for (const id of await repo.dueContracts(ctx.pool, now, ctx.awardGraceMs, BATCH)) {
+  for (const id of await contractsRepo.dueContracts(ctx.pool, now, ctx.awardGraceMs, BATCH)) {
     let release: SagaStep | null = null;
     const changed = await withTransaction(ctx.pool, async (client) => {
-      const c = await repo.lockContract(client, id);
+      const c = await contractsRepo.lockContract(client, id);
       if (!c) return false;
       const due = c.status === 'open' ? c.deadline < now : c.status === 'awarded' && c.deadline.getTime() + ctx.awardGraceMs < now.getTime();
       // An award in flight decides the contract's fate first.
-      if (!due || (await repo.hasPendingStep(client, c.contractId, 'award'))) return false;
+      if (!due || (await stepsRepo.hasPendingStep(client, c.contractId, 'award'))) return false;
       const after: Contract = { ...c, status: transition('contract', c.status, 'expired'), updatedAt: now };
-      await repo.saveContract(client, after);
-      for (const o of await repo.submittedOffers(client, c.contractId)) {
-        await repo.setOfferStatus(client, o.offerId, 'rejected', now);
+      await contractsRepo.saveContract(client, after);
+      for (const o of await offersRepo.submittedOffers(client, c.contractId)) {
+        await offersRepo.setOfferStatus(client, o.offerId, 'rejected', now);
         await events.offer(client, 'rejected', { ...o, status: 'rejected', updatedAt: now }, SYSTEM_CALLER);
       }
       if (c.status === 'awarded' && c.escrowStatus === 'held') {
@@ -49,7 +51,7 @@ export async function sweepDeadlines(ctx: MarketContext): Promise<number> {
           createdAt: now,
           updatedAt: now,
         };
-        await repo.insertStep(client, release);
+        await stepsRepo.insertStep(client, release);
       }
       await events.contract(client, 'expired', after, SYSTEM_CALLER);
       return true;
