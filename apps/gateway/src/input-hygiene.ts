@@ -1,3 +1,5 @@
+import { escapePointerToken } from './lib/json-pointer';
+
 // Input hygiene shared by every route (DESIGN §3): JSON nesting is bounded while the body is
 // parsed (recursive code further on — canonical JSON, casefile walks — would otherwise overflow
 // the stack), and no string a client sends may hold NUL (PostgreSQL refuses it in text, so it
@@ -41,8 +43,6 @@ export interface NulFinding {
   pointer: string;
 }
 
-const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** The first string (value or object key) holding U+0000 in a parsed value, or null (binary bodies are skipped). */
 export function findNul(value: unknown, pointer = ''): NulFinding | null {
   if (typeof value === 'string') return value.includes('\u0000') ? { pointer } : null;
@@ -57,8 +57,8 @@ export function findNul(value: unknown, pointer = ''): NulFinding | null {
   }
   if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return { pointer: `${pointer}/${escapePointer(key)}` };
-      const found = findNul(item, `${pointer}/${escapePointer(key)}`);
+      if (key.includes('\u0000')) return { pointer: `${pointer}/${escapePointerToken(key)}` };
+      const found = findNul(item, `${pointer}/${escapePointerToken(key)}`);
       if (found) return found;
     }
   }

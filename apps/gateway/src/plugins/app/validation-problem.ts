@@ -1,3 +1,4 @@
+import { escapePointerToken } from '../../lib/json-pointer';
 import type { ProblemInit, ValidationErrorItem } from './problem-init';
 
 // One shape for every `validation_failed` (DESIGN §3: `errors[]` of {pointer, message}), whichever
@@ -10,7 +11,7 @@ export function pointerOfField(field: string): string {
   if (field === '') return '';
   return field
     .split('.')
-    .map((segment) => '/' + segment.replace(/~/g, '~0').replace(/\//g, '~1'))
+    .map((segment) => '/' + escapePointerToken(segment))
     .join('');
 }
 
