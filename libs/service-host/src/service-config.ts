@@ -1,0 +1,39 @@
+import { Type, type Static, type TObject } from 'typebox';
+
+/** host:port of another service (`IDENTITY_GRPC_URL=identity:50051`). */
+export const GRPC_ADDRESS_PATTERN = '^[^\\s:/]+:\\d{1,5}$';
+
+/** A `host:port` address of another service's gRPC server. */
+export function grpcAddress(description?: string) {
+  return Type.String({ pattern: GRPC_ADDRESS_PATTERN, ...(description ? { description } : {}) });
+}
+
+/**
+ * The variables every service reads, spread first into its own TypeBox config schema:
+ * `Type.Object({ ...serviceConfigBase(), MY_VAR: … })`. One definition so the services agree on
+ * names, defaults and validation (the launchers and k8s ConfigMaps set them the same way).
+ */
+export function serviceConfigBase() {
+  return {
+    GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
+    GRPC_HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+    DATABASE_URL: Type.String({ minLength: 1 }),
+    NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
+    EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
+    LOG_LEVEL: Type.Union(
+      [
+        Type.Literal('fatal'),
+        Type.Literal('error'),
+        Type.Literal('warn'),
+        Type.Literal('info'),
+        Type.Literal('debug'),
+        Type.Literal('trace'),
+        Type.Literal('silent'),
+      ],
+      { default: 'info' },
+    ),
+  };
+}
+
+/** What the host reads from a service's configuration. */
+export type ServiceBaseConfig = Static<TObject<ReturnType<typeof serviceConfigBase>>>;
