@@ -25,6 +25,10 @@ export const protobufPackage = "exchange.identity.v1";
 
 export const protobufFileName = "exchange/identity/v1/identity.proto";
 
+/**
+ * On the REST surface the levels keep their upper-case names (SANDBOX_UNVERIFIED…).
+ * wire-case: upper
+ */
 export enum IdentityLevel {
   IDENTITY_LEVEL_UNSPECIFIED = 0,
   IDENTITY_LEVEL_SANDBOX_UNVERIFIED = 1,

@@ -1,0 +1,23 @@
+/**
+ * A proto enum ⇄ its REST (wire) names. The tables are generated from the .proto files by
+ * tools/codegen/wire-enums.ts (`HOLD_STATUS_ACTIVE` ⇄ `active`), so no mapper writes them by hand.
+ * `*_UNSPECIFIED` and unknown numbers have no wire name.
+ */
+export interface WireEnum<P extends number, W extends string> {
+  /** Wire names in proto order (without UNSPECIFIED), e.g. for a JSON Schema enum. */
+  readonly names: readonly W[];
+  /** The wire name of a proto value; undefined for UNSPECIFIED, UNRECOGNIZED or unknown numbers. */
+  toWire(value: P | number | undefined): W | undefined;
+  /** The proto value of a wire name; undefined for any other string. */
+  fromWire(name: string | undefined): P | undefined;
+}
+
+export function wireEnum<P extends number, W extends string>(pairs: ReadonlyArray<readonly [P, W]>): WireEnum<P, W> {
+  const toWire = new Map<number, W>(pairs.map(([p, w]) => [p, w]));
+  const fromWire = new Map<string, P>(pairs.map(([p, w]) => [w, p]));
+  return {
+    names: Object.freeze(pairs.map(([, w]) => w)),
+    toWire: (value) => (value === undefined ? undefined : toWire.get(value)),
+    fromWire: (name) => (name === undefined ? undefined : fromWire.get(name)),
+  };
+}
