@@ -43,7 +43,7 @@ describe('generated wire tables', () => {
   });
 
   it.each(cases)('%s names every value but UNSPECIFIED, the prefix stripped', (_label, ns, name, table) => {
-    const protoNs = (proto as Record<string, Record<string, Record<string, string | number>>>)[ns.replace(/Wire$/, '')];
+    const protoNs = (proto as unknown as Record<string, Record<string, Record<string, string | number>>>)[ns.replace(/Wire$/, '')];
     const enumName = name.charAt(0).toUpperCase() + name.slice(1);
     const protoEnum = protoNs[enumName];
     const prefix = `${enumName.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}_`;
