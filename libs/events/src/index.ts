@@ -1,5 +1,5 @@
 export { newEvent, parseEnvelope, type EventEnvelope } from './envelope';
-export { OUTBOX_SQL } from './outbox-sql';
+export { OUTBOX_PRISMA_MODELS, OUTBOX_SQL } from './outbox-sql';
 export { enqueueEvent, pgSqlExecutor, type SqlExecutor } from './enqueue-event';
 export type { EventBus, EventHandler, SubscribeOptions, Subscription } from './event-bus';
 export { createEventBus, type CreateEventBusOptions } from './create-event-bus';

@@ -24,3 +24,30 @@ CREATE TABLE IF NOT EXISTS "processed_events" (
 
 CREATE INDEX IF NOT EXISTS "outbox_events_relay_idx" ON "outbox_events"("published_at", "created_at", "id");
 `;
+
+/**
+ * The Prisma models every service's schema.prisma declares for the tables above, verbatim (a
+ * test in libs/events fails when a service's copy or its first migration drifts from this and
+ * OUTBOX_SQL). docs/adding-a-service.md step 3 pastes it.
+ */
+export const OUTBOX_PRISMA_MODELS = `// Transactional outbox and consumer bookkeeping (libs/events; DDL identical to OUTBOX_SQL).
+model OutboxEvent {
+  id          String    @id
+  type        String
+  payload     Json
+  createdAt   DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)
+  publishedAt DateTime? @map("published_at") @db.Timestamptz(3)
+
+  @@index([publishedAt, createdAt, id], map: "outbox_events_relay_idx")
+  @@map("outbox_events")
+}
+
+model ProcessedEvent {
+  consumer    String
+  eventId     String   @map("event_id")
+  processedAt DateTime @default(now()) @map("processed_at") @db.Timestamptz(3)
+
+  @@id([consumer, eventId])
+  @@map("processed_events")
+}
+`;
