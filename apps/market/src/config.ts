@@ -1,31 +1,15 @@
+import { grpcAddress, serviceConfigBase } from '@exchange/service-host';
 import { Type, type Static } from 'typebox';
 
-const HOST_PORT = '^[^\\s:/]+:\\d{1,5}$';
 const FAULT_POINT = '(award:after_hold|settle:after_consume|release:after_refund|resolve:after_wallet)';
 
 /** Environment of the market service, read once by `readConfig` (no process.env elsewhere). */
 export const MarketConfigSchema = Type.Object({
-  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
-  GRPC_HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
-  DATABASE_URL: Type.String({ minLength: 1 }),
-  NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
-  EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
-  LOG_LEVEL: Type.Union(
-    [
-      Type.Literal('fatal'),
-      Type.Literal('error'),
-      Type.Literal('warn'),
-      Type.Literal('info'),
-      Type.Literal('debug'),
-      Type.Literal('trace'),
-      Type.Literal('silent'),
-    ],
-    { default: 'info' },
-  ),
+  ...serviceConfigBase(),
   /** host:port of identity (parties, freezes, report signatures). */
-  IDENTITY_GRPC_URL: Type.String({ pattern: HOST_PORT }),
+  IDENTITY_GRPC_URL: grpcAddress(),
   /** host:port of wallet-ledger (escrow holds, settlement, refunds). */
-  WALLET_LEDGER_GRPC_URL: Type.String({ pattern: HOST_PORT }),
+  WALLET_LEDGER_GRPC_URL: grpcAddress(),
   /** Market fee in basis points of the paid amount (floor). */
   MARKET_FEE_BPS: Type.Integer({ minimum: 0, maximum: 10000, default: 100 }),
   /** How long after the deadline an awarded contract without delivery stays awarded. */

@@ -1,34 +1,17 @@
+import { grpcAddress, serviceConfigBase } from '@exchange/service-host';
 import { Type, type Static } from 'typebox';
-
-const HOST_PORT = '^[^\\s:/]+:\\d{1,5}$';
 
 /** Environment of the registry service, read once by `readConfig` (no process.env elsewhere). */
 export const RegistryConfigSchema = Type.Object({
-  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
-  GRPC_HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
-  DATABASE_URL: Type.String({ minLength: 1 }),
-  NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
-  EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
-  LOG_LEVEL: Type.Union(
-    [
-      Type.Literal('fatal'),
-      Type.Literal('error'),
-      Type.Literal('warn'),
-      Type.Literal('info'),
-      Type.Literal('debug'),
-      Type.Literal('trace'),
-      Type.Literal('silent'),
-    ],
-    { default: 'info' },
-  ),
+  ...serviceConfigBase(),
   /** Base64 ed25519 private key (32 bytes): delivery receipts, exchange objects, dockets. */
   EXCHANGE_SIGNING_KEY: Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' }),
   /** host:port of identity (signature checks, agent status). */
-  IDENTITY_GRPC_URL: Type.String({ pattern: HOST_PORT }),
+  IDENTITY_GRPC_URL: grpcAddress(),
   /** host:port of market (contract parties, casefile records). */
-  MARKET_GRPC_URL: Type.String({ pattern: HOST_PORT }),
+  MARKET_GRPC_URL: grpcAddress(),
   /** host:port of wallet-ledger (receipts in casefiles). */
-  WALLET_LEDGER_GRPC_URL: Type.String({ pattern: HOST_PORT }),
+  WALLET_LEDGER_GRPC_URL: grpcAddress(),
   /** Unset → filesystem store in ARTIFACT_STORE_DIR; `file:///abs/dir`; `s3://bucket?endpoint=…`. */
   ARTIFACT_STORE_URL: Type.Optional(Type.String({ pattern: '^(file|s3)://' })),
   /** Filesystem store directory when ARTIFACT_STORE_URL is unset (default `<cwd>/.data/artifacts`). */

@@ -1,27 +1,12 @@
+import { grpcAddress, serviceConfigBase } from '@exchange/service-host';
 import { Type, type Static } from 'typebox';
 import { KILL_SWITCHES, type KillSwitch } from './domain/controls';
 
 /** Environment of the wallet-ledger service, read once by `readConfig` (no process.env elsewhere). */
 export const WalletLedgerConfigSchema = Type.Object({
-  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
-  GRPC_HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
-  DATABASE_URL: Type.String({ minLength: 1 }),
-  NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
-  EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
-  LOG_LEVEL: Type.Union(
-    [
-      Type.Literal('fatal'),
-      Type.Literal('error'),
-      Type.Literal('warn'),
-      Type.Literal('info'),
-      Type.Literal('debug'),
-      Type.Literal('trace'),
-      Type.Literal('silent'),
-    ],
-    { default: 'info' },
-  ),
+  ...serviceConfigBase(),
   /** host:port of the identity service (owners and recipients are looked up there). */
-  IDENTITY_GRPC_URL: Type.String({ pattern: '^[^\\s:/]+:\\d{1,5}$' }),
+  IDENTITY_GRPC_URL: grpcAddress(),
   /** Base64 of the 32-byte ed25519 seed of the exchange key; signs receipts. */
   EXCHANGE_SIGNING_KEY: Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' }),
   /** Kill switches switched on at start (comma list of withdrawals, faucet, settlements). */
