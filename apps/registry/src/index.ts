@@ -4,8 +4,7 @@ import { createPgPool, runMigrations } from '@exchange/db';
 import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { RegistryConfigSchema, type RegistryConfig } from './config';
-import { startRegistryGrpcServer } from './grpc/server';
-import { registryHandlers } from './grpc/registry.handlers';
+import { registryHandlers, startRegistryGrpcServer } from './grpc/server';
 import { createRegistryContext } from './service/context';
 import { RegistryService } from './service/registry.service';
 

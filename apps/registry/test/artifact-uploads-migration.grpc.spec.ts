@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { readMigrationFiles, runMigrations } from '@exchange/db';
 import { createTestDatabase, testLogger } from '@exchange/testing';
-import { artifactsRepo } from '../src/data/artifacts.repo';
+import { artifactsRepo } from '../src/artifacts/artifacts.repo';
 
 // The artifact_uploads migration carries every artifact made before it over as its one upload,
 // with its acks and delivery receipts pointing at that upload.

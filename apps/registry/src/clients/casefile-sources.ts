@@ -1,8 +1,8 @@
 import { status } from '@grpc/grpc-js';
 import { errorInfoFromGrpc, errors, type CallOptions, type Logger } from '@exchange/platform';
 import { marketV1, walletV1 } from '@exchange/proto';
-import type { CasefileRecord, CasefileSources, ContractRecords, MarketContract, WalletReceipt } from '../domain/casefile-sources';
-import { publicJson } from '../domain/views';
+import type { CasefileRecord, CasefileSources, ContractRecords, MarketContract, WalletReceipt } from '../casefiles/casefile-sources';
+import { publicJson } from '../casefiles/views';
 import type { ContractDirectory, WalletClient } from './market';
 
 /** Registry reads market and wallet records for casefiles as an internal operator. */

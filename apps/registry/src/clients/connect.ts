@@ -2,7 +2,7 @@ import { createServiceClient, type Logger } from '@exchange/platform';
 import { identityV1, marketV1, walletV1 } from '@exchange/proto';
 import { AgentDirectory } from '@exchange/identity-client';
 import type { RegistryConfig } from '../config';
-import type { CasefileSources } from '../domain/casefile-sources';
+import type { CasefileSources } from '../casefiles/casefile-sources';
 import { GrpcCasefileSources } from './casefile-sources';
 import { ContractDirectory } from './market';
 

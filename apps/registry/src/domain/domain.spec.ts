@@ -1,7 +1,6 @@
-import { canonicalize, generateKeyPair, sha256Hex, signCanonical, toBase64, verifyCanonical } from '@exchange/crypto';
+import { canonicalize, sha256Hex } from '@exchange/crypto';
 import { isDomainError } from '@exchange/platform';
 import { artifactRefOf, hexOfRef, isContentRef, objectIdOf } from './ids';
-import { ackPayload, deliveryReceiptPayload } from './receipts';
 import {
   attestationSubject,
   parsePayload,
@@ -80,18 +79,5 @@ describe('validation', () => {
   it('media types', () => {
     expect(validateMediaType('text/plain; charset=utf-8')).toBe('text/plain; charset=utf-8');
     expect(codeOf(() => validateMediaType('nonsense'))).toBe('validation_failed');
-  });
-});
-
-describe('signed payloads', () => {
-  it('ack payload is {artifact_ref, agent_id}', () => {
-    const keys = generateKeyPair();
-    const sig = signCanonical(ackPayload('sha256:ab', 'x:agent:a'), keys.privateKey);
-    expect(verifyCanonical({ agent_id: 'x:agent:a', artifact_ref: 'sha256:ab' }, sig, toBase64(keys.publicKey))).toBe(true);
-  });
-
-  it('delivery receipt payload drops the signature fields', () => {
-    const fields = { delivery_receipt_id: 'dlv_1', artifact_ref: 'sha256:ab', agent_id: 'a', size_bytes: 3, delivered_at: '2026-01-01T00:00:00.000Z' };
-    expect(deliveryReceiptPayload({ ...fields, signature: 'x', signer_public_key: 'y' } as typeof fields)).toEqual(fields);
   });
 });

@@ -5,10 +5,15 @@ import type { AgentDirectory } from '@exchange/identity-client';
 import type { RegistryConfig } from '../config';
 import { connectClients } from '../clients/connect';
 import type { ContractDirectory } from '../clients/market';
-import type { CasefileSources } from '../domain/casefile-sources';
+import type { CasefileSources } from '../casefiles/casefile-sources';
 import type { ArtifactStore } from '../store/artifact-store';
 import { createStore, parseStoreUrl } from '../store/store-url';
 
+/**
+ * What start-up (index.ts) builds once. No service takes all of it: each declares the fields it
+ * uses as a `Pick<RegistryContext, …>` (ObjectsDeps, ArtifactsDeps, …), so its signature tells
+ * what the area needs; RegistryService hands this one object to each of them.
+ */
 export interface RegistryContext {
   pool: pg.Pool;
   logger: Logger;

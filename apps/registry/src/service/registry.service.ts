@@ -1,17 +1,22 @@
-import { ArtifactsService } from './artifacts.service';
-import { CasefilesService } from './casefiles.service';
+import { ArtifactAccess } from '../artifacts/artifact-access.service';
+import { ArtifactsService } from '../artifacts/artifacts.service';
+import { AttestationsService } from '../attestations/attestations.service';
+import { CasefilesService } from '../casefiles/casefiles.service';
+import { ObjectsService } from '../objects/objects.service';
 import type { RegistryContext } from './context';
-import { ObjectsService } from './objects.service';
 
-/** The registry's use cases, by area; the gRPC handlers call these. */
+/** The registry's use cases, one service per area, each given only what it uses; the area handlers call these. */
 export class RegistryService {
   readonly objects: ObjectsService;
   readonly artifacts: ArtifactsService;
+  readonly attestations: AttestationsService;
   readonly casefiles: CasefilesService;
 
-  constructor(readonly ctx: RegistryContext) {
+  constructor(ctx: RegistryContext) {
+    const access = new ArtifactAccess(ctx);
     this.objects = new ObjectsService(ctx);
-    this.artifacts = new ArtifactsService(ctx);
-    this.casefiles = new CasefilesService(ctx, this.objects, this.artifacts);
+    this.artifacts = new ArtifactsService(ctx, access);
+    this.attestations = new AttestationsService(ctx);
+    this.casefiles = new CasefilesService(ctx, this.objects, this.attestations, access);
   }
 }

@@ -1,23 +1,11 @@
-import { registryV1 } from '@exchange/proto';
+import type pg from 'pg';
+import { registryV1, registryV1Events } from '@exchange/proto';
+import type { Caller } from '../domain/caller';
+import type { ArtifactAck, ArtifactEnvelope, ArtifactUpload, DeliveryReceipt } from '../domain/records';
+import { visibilityToProto } from '../domain/validation';
+import { emit } from '../data/outbox';
 
 // domain → proto, shared by the outbox events and the gRPC mapper (which re-exports it).
-import { visibilityToProto } from '../domain/validation';
-import type { ArtifactAck, ArtifactEnvelope, ArtifactUpload, DeliveryReceipt, RegistryObject } from '../domain/records';
-
-export function toProtoObject(o: RegistryObject): registryV1.RegistryObject {
-  return {
-    objectId: o.objectId,
-    type: o.type,
-    payloadJson: o.payloadJson,
-    signerAgentId: o.signerAgentId,
-    signature: o.signature,
-    signerPublicKey: o.signerPublicKey,
-    visibility: visibilityToProto(o.visibility),
-    parties: o.parties,
-    tags: o.tags,
-    createdAt: o.createdAt,
-  };
-}
 
 export function toProtoEnvelope(e: ArtifactEnvelope): registryV1.Envelope {
   return { algorithm: e.algorithm, recipientKeyIds: e.recipient_key_ids, nonce: e.nonce };
@@ -54,4 +42,27 @@ export function toProtoReceipt(r: DeliveryReceipt): registryV1.DeliveryReceipt {
     signature: r.signature,
     signerPublicKey: r.signerPublicKey,
   };
+}
+
+export function artifactChanged(
+  client: pg.ClientBase,
+  verb: 'uploaded' | 'removed' | 'reinstated',
+  a: ArtifactUpload,
+  caller: Caller,
+  reason?: string,
+): Promise<void> {
+  const data = registryV1Events.ArtifactChanged.toJSON({
+    artifact: toProtoArtifact(a),
+    actor: verb === 'uploaded' ? undefined : (caller.actor ?? undefined),
+    reason,
+  });
+  return emit(client, `exchange.registry.artifact.${verb}`, a.artifactRef, data, caller);
+}
+
+export function artifactDelivered(client: pg.ClientBase, r: DeliveryReceipt, caller: Caller): Promise<void> {
+  return emit(client, 'exchange.registry.artifact.delivered', r.artifactRef, registryV1Events.ArtifactDelivered.toJSON({ receipt: toProtoReceipt(r) }), caller);
+}
+
+export function artifactAcked(client: pg.ClientBase, a: ArtifactAck, caller: Caller): Promise<void> {
+  return emit(client, 'exchange.registry.artifact.acked', a.artifactRef, registryV1Events.ArtifactAcked.toJSON({ ack: toProtoAck(a) }), caller);
 }

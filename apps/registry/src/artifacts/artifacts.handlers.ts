@@ -5,43 +5,27 @@ import {
   type ServerErrorResponse,
   type ServerWritableStream,
 } from '@grpc/grpc-js';
-import {
-  callContextFromMetadata,
-  DomainError,
-  domainErrorStatus,
-  errors,
-  internalErrorStatus,
-  unary,
-  type CallContext,
-  type Logger,
-} from '@exchange/platform';
+import { callContextFromMetadata, DomainError, domainErrorStatus, errors, internalErrorStatus, unary, type Logger } from '@exchange/platform';
 import type { registryV1 } from '@exchange/proto';
-import type { Caller } from '../domain/caller';
-import type { RegistryObject } from '../domain/records';
-import type { Stored } from '../service/objects.service';
-import type { RegistryService } from '../service/registry.service';
-import type { UploadPart } from '../service/upload-parts';
-import {
-  ackInput,
-  attestationQuery,
-  casefileInput,
-  casefileSubject,
-  pageRequest,
-  storeExchangeObjectInput,
-  storeObjectInput,
-  toProtoAck,
-  toProtoArtifact,
-  toProtoDocket,
-  toProtoEnvelope,
-  toProtoObject,
-  toProtoReceipt,
-  uploadMetadata,
-} from './registry.mapper';
+import { callerOf, pageRequest } from '../grpc/request.mapper';
+import { ackInput, toProtoAck, toProtoArtifact, toProtoEnvelope, toProtoReceipt, uploadMetadata } from './artifacts.mapper';
+import type { ArtifactsService } from './artifacts.service';
+import type { UploadPart } from './upload-parts';
+
+export type ArtifactsRpcs = Pick<
+  registryV1.RegistryServiceServer,
+  | 'uploadArtifact'
+  | 'downloadArtifact'
+  | 'getArtifact'
+  | 'getArtifactEnvelope'
+  | 'ackArtifact'
+  | 'listDeliveryReceipts'
+  | 'takedownArtifact'
+  | 'reinstateArtifact'
+>;
 
 /** Download chunk size. */
 export const CHUNK_BYTES = 64 * 1024;
-
-const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId });
 
 /** A DomainError as grpc-js wants it (the same status and trailers as platform's `unary`); anything else INTERNAL. */
 function toServiceError(err: unknown, logger: Logger, method: string): Partial<ServerErrorResponse> {
@@ -53,7 +37,7 @@ function toServiceError(err: unknown, logger: Logger, method: string): Partial<S
   return internalErrorStatus();
 }
 
-function uploadHandler(s: RegistryService, logger: Logger): handleClientStreamingCall<registryV1.UploadArtifactRequest, registryV1.UploadArtifactResponse> {
+function uploadHandler(artifacts: ArtifactsService, logger: Logger): handleClientStreamingCall<registryV1.UploadArtifactRequest, registryV1.UploadArtifactResponse> {
   return (call, callback) => {
     const ctx = callContextFromMetadata(call.metadata, logger);
     const run = async () => {
@@ -73,7 +57,7 @@ function uploadHandler(s: RegistryService, logger: Logger): handleClientStreamin
           else throw errors.invalidArgument('validation_failed', 'only chunks and then one commit may follow the metadata', { field: 'chunk' });
         }
       }
-      const { artifact, created } = await s.artifacts.upload(uploadMetadata(part.value), parts(), caller(ctx));
+      const { artifact, created } = await artifacts.upload(uploadMetadata(part.value), parts(), callerOf(ctx));
       return { artifact: toProtoArtifact(artifact), created };
     };
     run().then(
@@ -100,11 +84,11 @@ async function writeChunk(call: ServerWritableStream<unknown, registryV1.Downloa
   });
 }
 
-function downloadHandler(s: RegistryService, logger: Logger): handleServerStreamingCall<registryV1.DownloadArtifactRequest, registryV1.DownloadArtifactResponse> {
+function downloadHandler(artifacts: ArtifactsService, logger: Logger): handleServerStreamingCall<registryV1.DownloadArtifactRequest, registryV1.DownloadArtifactResponse> {
   return (call) => {
     const ctx = callContextFromMetadata(call.metadata, logger);
     const run = async () => {
-      const { artifact, bytes, delivered } = await s.artifacts.openDownload(call.request.artifactRef, caller(ctx));
+      const { artifact, bytes, delivered } = await artifacts.openDownload(call.request.artifactRef, callerOf(ctx));
       call.write({ part: { $case: 'artifact', value: toProtoArtifact(artifact) } });
       let pending: Buffer = Buffer.alloc(0);
       try {
@@ -133,62 +117,31 @@ function downloadHandler(s: RegistryService, logger: Logger): handleServerStream
   };
 }
 
-/** proto → domain → use case → proto: the rules live in the services; errors and logging in platform's `unary`. */
-export function registryHandlers(s: RegistryService, logger: Logger): registryV1.RegistryServiceServer {
-  const stored = ({ object, created }: Stored<RegistryObject>) => ({ object: toProtoObject(object), created });
+/** proto → domain → use case → proto: the rules live in the service; errors and logging in platform's `unary` (the streams log and map errors here, alike). */
+export function artifactsHandlers(artifacts: ArtifactsService, logger: Logger): ArtifactsRpcs {
   return {
-    storeObject: unary(logger, 'StoreObject', async (req: registryV1.StoreObjectRequest, ctx) => stored(await s.objects.store(storeObjectInput(req), caller(ctx)))),
-    getObject: unary(logger, 'GetObject', async (req: registryV1.GetObjectRequest, ctx) => ({
-      object: toProtoObject(await s.objects.readable(req.objectId, caller(ctx), req.type)),
-    })),
-    listObjects: unary(logger, 'ListObjects', async (req: registryV1.ListObjectsRequest, ctx) => {
-      const { items, nextCursor } = await s.objects.list({ type: req.type, tag: req.tag }, pageRequest(req.page), caller(ctx));
-      return { objects: items.map(toProtoObject), page: { nextCursor } };
-    }),
-    storeExchangeObject: unary(logger, 'StoreExchangeObject', async (req: registryV1.StoreExchangeObjectRequest) =>
-      stored(await s.objects.storeExchange(storeExchangeObjectInput(req))),
-    ),
-
-    uploadArtifact: uploadHandler(s, logger),
-    downloadArtifact: downloadHandler(s, logger),
+    uploadArtifact: uploadHandler(artifacts, logger),
+    downloadArtifact: downloadHandler(artifacts, logger),
     getArtifact: unary(logger, 'GetArtifact', async (req: registryV1.GetArtifactRequest, ctx) => ({
-      artifact: toProtoArtifact(await s.artifacts.readable(req.artifactRef, caller(ctx))),
+      artifact: toProtoArtifact(await artifacts.readable(req.artifactRef, callerOf(ctx))),
     })),
     getArtifactEnvelope: unary(logger, 'GetArtifactEnvelope', async (req: registryV1.GetArtifactEnvelopeRequest, ctx) => {
-      const { artifactRef, envelope } = await s.artifacts.envelope(req.artifactRef, caller(ctx));
+      const { artifactRef, envelope } = await artifacts.envelope(req.artifactRef, callerOf(ctx));
       return { artifactRef, envelope: toProtoEnvelope(envelope) };
     }),
     ackArtifact: unary(logger, 'AckArtifact', async (req: registryV1.AckArtifactRequest, ctx) => {
-      const { ack, created } = await s.artifacts.ack(ackInput(req), caller(ctx));
+      const { ack, created } = await artifacts.ack(ackInput(req), callerOf(ctx));
       return { ack: toProtoAck(ack), created };
     }),
     listDeliveryReceipts: unary(logger, 'ListDeliveryReceipts', async (req: registryV1.ListDeliveryReceiptsRequest, ctx) => {
-      const { items, nextCursor } = await s.artifacts.listReceipts(req.artifactRef, pageRequest(req.page), caller(ctx));
+      const { items, nextCursor } = await artifacts.listReceipts(req.artifactRef, pageRequest(req.page), callerOf(ctx));
       return { receipts: items.map(toProtoReceipt), page: { nextCursor } };
     }),
     takedownArtifact: unary(logger, 'TakedownArtifact', async (req: registryV1.TakedownArtifactRequest, ctx) => ({
-      artifact: toProtoArtifact(await s.artifacts.takedown(req.artifactRef, req.reason, caller(ctx))),
+      artifact: toProtoArtifact(await artifacts.takedown(req.artifactRef, req.reason, callerOf(ctx))),
     })),
     reinstateArtifact: unary(logger, 'ReinstateArtifact', async (req: registryV1.ReinstateArtifactRequest, ctx) => ({
-      artifact: toProtoArtifact(await s.artifacts.reinstate(req.artifactRef, req.reason, caller(ctx))),
+      artifact: toProtoArtifact(await artifacts.reinstate(req.artifactRef, req.reason, callerOf(ctx))),
     })),
-
-    queryAttestations: unary(logger, 'QueryAttestations', async (req: registryV1.QueryAttestationsRequest, ctx) => {
-      const { items, nextCursor } = await s.objects.queryAttestations(attestationQuery(req), pageRequest(req.page), caller(ctx));
-      return { attestations: items.map(toProtoObject), page: { nextCursor } };
-    }),
-    exportAttestations: unary(logger, 'ExportAttestations', async (req: registryV1.ExportAttestationsRequest, ctx) => ({
-      docket: toProtoDocket(await s.casefiles.exportAttestations(attestationQuery(req), caller(ctx))),
-    })),
-
-    exportReceipts: unary(logger, 'ExportReceipts', async (req: registryV1.ExportReceiptsRequest, ctx) => ({
-      docket: toProtoDocket(await s.casefiles.exportReceipts({ receiptIds: req.receiptIds, contractId: req.contractId }, caller(ctx))),
-    })),
-    exportCasefile: unary(logger, 'ExportCasefile', async (req: registryV1.ExportCasefileRequest, ctx) => ({
-      docket: toProtoDocket(await s.casefiles.exportCasefile(casefileSubject(req.subject), req.includePayloads, caller(ctx))),
-    })),
-    verifyCasefile: unary(logger, 'VerifyCasefile', (req: registryV1.VerifyCasefileRequest) =>
-      s.casefiles.verify(casefileInput(req.input), req.exchangePublicKey ?? ''),
-    ),
   };
 }

@@ -1,29 +1,27 @@
 import type { Readable } from 'node:stream';
 import {
-  artifactEntry,
   CasefileTooLargeError,
   CasefileUnreadableError,
   docketJson,
-  recordEntry,
   signDocket,
   verifyArchive,
   verifyDocket,
   writeArchive,
-  type DocketEntry,
   type DocketSubject,
-  type RecordKind,
 } from '@exchange/casefile';
 import { errors } from '@exchange/platform';
 import { viewerOf, type Caller } from '../domain/caller';
-import { hexOfRef, isContentRef } from '../domain/ids';
+import { isContentRef } from '../domain/ids';
 import { ATTESTATION_TYPE } from '../domain/validation';
-import type { CasefileRecord, MarketContract } from '../domain/casefile-sources';
 import type { ArtifactUpload, RegistryObject } from '../domain/records';
-import { ackView, deliveryReceiptView, objectView } from '../domain/views';
-import { artifactsRepo } from '../data/artifacts.repo';
-import type { ArtifactsService } from './artifacts.service';
-import type { RegistryContext } from './context';
-import type { AttestationQuery, ObjectsService } from './objects.service';
+import type { ArtifactAccess } from '../artifacts/artifact-access.service';
+import { artifactsRepo } from '../artifacts/artifacts.repo';
+import type { AttestationQuery, AttestationsService } from '../attestations/attestations.service';
+import type { ObjectsService } from '../objects/objects.service';
+import type { RegistryContext } from '../service/context';
+import type { MarketContract } from './casefile-sources';
+import { EntrySet } from './entry-set';
+import { ackView, deliveryReceiptView, objectView } from './views';
 
 /** Most records one docket holds (attestation exports, object lists). */
 export const MAX_EXPORT_RECORDS = 5000;
@@ -50,37 +48,15 @@ export interface CasefileVerdict {
   checks: Array<{ ref: string; ok: boolean; reason?: string }>;
 }
 
-/** Collects docket entries once each (kind + ref) and the artifact bytes to put in the archive. */
-class EntrySet {
-  readonly entries: DocketEntry[] = [];
-  readonly payloads = new Map<string, ArtifactUpload>();
-  private readonly seen = new Set<string>();
-
-  record(kind: RecordKind, ref: string, content: unknown): void {
-    const key = `${kind}|${ref}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.entries.push(recordEntry(kind, ref, content));
-  }
-
-  add(r: CasefileRecord): void {
-    this.record(r.kind, r.ref, r.content);
-  }
-
-  artifact(a: ArtifactUpload, withPayload: boolean): void {
-    const key = `artifact|${a.artifactRef}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.entries.push(artifactEntry(a.artifactRef, hexOfRef(a.artifactRef), a.mediaType, a.sizeBytes));
-    if (withPayload && a.status === 'active') this.payloads.set(hexOfRef(a.artifactRef), a);
-  }
-}
+/** What the casefile exports use of the start-up context: records, signing and the stored bytes. */
+export type CasefilesDeps = Pick<RegistryContext, 'pool' | 'clock' | 'signingKey' | 'exchangePublicKey' | 'store' | 'sources'>;
 
 export class CasefilesService {
   constructor(
-    private readonly ctx: RegistryContext,
-    private readonly objects: ObjectsService,
-    private readonly artifacts: ArtifactsService,
+    private readonly ctx: CasefilesDeps,
+    private readonly objects: Pick<ObjectsService, 'readable'>,
+    private readonly attestations: Pick<AttestationsService, 'all'>,
+    private readonly artifacts: ArtifactAccess,
   ) {}
 
   async exportCasefile(subjectIn: CasefileSubject | undefined, includePayloads: boolean, caller: Caller): Promise<SealedDocket> {
@@ -107,7 +83,7 @@ export class CasefilesService {
   }
 
   async exportAttestations(req: AttestationQuery, caller: Caller): Promise<SealedDocket> {
-    const rows = await this.objects.allAttestations(req, caller, MAX_EXPORT_RECORDS);
+    const rows = await this.attestations.all(req, caller, MAX_EXPORT_RECORDS);
     const set = new EntrySet();
     for (const row of rows) this.addObject(set, row);
     const subject: DocketSubject = { attestations: {} };

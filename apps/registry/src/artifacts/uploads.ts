@@ -1,5 +1,5 @@
-import { canRead, type Visibility } from './access';
-import type { Viewer } from './caller';
+import { canRead, type Visibility } from '../domain/access';
+import type { Viewer } from '../domain/caller';
 
 // Content addressing is a storage detail: the same bytes may have several uploads, each with its
 // own uploader, contract, access and parties. Which of them a viewer sees, and in what order.

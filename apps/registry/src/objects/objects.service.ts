@@ -3,22 +3,13 @@ import { errors, resolveLimit, toPage, decodeCursor } from '@exchange/platform';
 import { canRead } from '../domain/access';
 import { actingAgent, viewerOf, type Caller } from '../domain/caller';
 import { objectIdOf } from '../domain/ids';
-import {
-  ATTESTATION_TYPE,
-  attestationSubject,
-  parsePayload,
-  RESERVED_TYPES,
-  validateParties,
-  validateTags,
-  validateType,
-  visibilityFrom,
-} from '../domain/validation';
-import { checkFixturePayload } from '../domain/fixture';
-import { withTransaction } from '../data/db';
+import { attestationSubject, parsePayload, RESERVED_TYPES, validateParties, validateTags, validateType, visibilityFrom } from '../domain/validation';
+import { checkFixturePayload } from './fixture';
+import { withTransaction, type Queryable } from '../data/db';
 import type { Page, PageRequest, RegistryObject } from '../domain/records';
-import { objectsRepo, type ObjectFilter } from '../data/objects.repo';
-import type { RegistryContext } from './context';
-import { objectStored } from '../events/registry.events';
+import { objectsRepo, type ObjectFilter } from './objects.repo';
+import type { RegistryContext } from '../service/context';
+import { objectStored } from './objects.events';
 
 /** signer_agent_id of objects the exchange signs itself. */
 export const EXCHANGE_SIGNER = 'exchange';
@@ -37,20 +28,16 @@ export interface StoreObjectInput {
 
 export type StoreExchangeObjectInput = Omit<StoreObjectInput, 'signerAgentId' | 'signature'>;
 
-export interface AttestationQuery {
-  subjectRef?: string;
-  signerAgentId?: string;
-  from?: Date;
-  to?: Date;
-}
-
 export interface Stored<T> {
   object: T;
   created: boolean;
 }
 
+/** What the objects use cases use of the start-up context. */
+export type ObjectsDeps = Pick<RegistryContext, 'pool' | 'clock' | 'notify' | 'signingKey' | 'exchangePublicKey' | 'agents'>;
+
 export class ObjectsService {
-  constructor(private readonly ctx: RegistryContext) {}
+  constructor(private readonly ctx: ObjectsDeps) {}
 
   async store(req: StoreObjectInput, caller: Caller): Promise<Stored<RegistryObject>> {
     const type = validateType(req.type);
@@ -138,35 +125,15 @@ export class ObjectsService {
     const f: ObjectFilter = {};
     if (filter.type !== undefined && filter.type !== '') f.type = validateType(filter.type);
     if (filter.tag !== undefined && filter.tag !== '') f.tag = validateTags([filter.tag])[0];
-    return this.page(f, page, caller);
-  }
-
-  queryAttestations(query: AttestationQuery, page: PageRequest | undefined, caller: Caller): Promise<Page<RegistryObject>> {
-    return this.page(attestationFilter(query), page, caller);
-  }
-
-  /** Every attestation matching the filters that the caller may read, oldest first (≤ `max`). */
-  async allAttestations(req: AttestationQuery, caller: Caller, max: number): Promise<RegistryObject[]> {
-    const rows = await objectsRepo.list(this.ctx.pool, attestationFilter(req), viewerOf(caller), max + 1);
-    if (rows.length > max) throw errors.invalidArgument('export_too_large', `more than ${max} attestations match; narrow the filters`, { max });
-    return rows.reverse();
-  }
-
-  private async page(filter: ObjectFilter, pageReq: PageRequest | undefined, caller: Caller): Promise<Page<RegistryObject>> {
-    const limit = resolveLimit(pageReq?.limit);
-    if (pageReq?.cursor) filter.cursor = decodeCursor(pageReq.cursor);
-    const fetched = await objectsRepo.list(this.ctx.pool, filter, viewerOf(caller), limit + 1);
-    const { data, nextCursor } = toPage(fetched, limit, (r) => ({ createdAt: r.createdAt, id: r.objectId }));
-    return { items: data, nextCursor: nextCursor ?? '' };
+    return pageOfObjects(this.ctx.pool, f, page, caller);
   }
 }
 
-function attestationFilter(req: AttestationQuery): ObjectFilter {
-  const filter: ObjectFilter = { type: ATTESTATION_TYPE };
-  if (req.subjectRef) filter.subjectRef = req.subjectRef;
-  if (req.signerAgentId) filter.signerAgentId = req.signerAgentId;
-  if (req.from) filter.from = req.from;
-  if (req.to) filter.to = req.to;
-  if (filter.from && filter.to && filter.from >= filter.to) throw errors.invalidArgument('validation_failed', 'from must be before to', { field: 'from' });
-  return filter;
+/** One page of the objects matching `filter` that the caller may read, newest first (ListObjects, QueryAttestations). */
+export async function pageOfObjects(db: Queryable, filter: ObjectFilter, pageReq: PageRequest | undefined, caller: Caller): Promise<Page<RegistryObject>> {
+  const limit = resolveLimit(pageReq?.limit);
+  if (pageReq?.cursor) filter.cursor = decodeCursor(pageReq.cursor);
+  const fetched = await objectsRepo.list(db, filter, viewerOf(caller), limit + 1);
+  const { data, nextCursor } = toPage(fetched, limit, (r) => ({ createdAt: r.createdAt, id: r.objectId }));
+  return { items: data, nextCursor: nextCursor ?? '' };
 }

@@ -1,4 +1,4 @@
-import type { Viewer } from './caller';
+import type { Viewer } from '../domain/caller';
 import { uploadRank, visibleUploads, type UploadFacts } from './uploads';
 
 const A = 't:agent:a';

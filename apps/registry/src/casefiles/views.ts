@@ -1,4 +1,4 @@
-import type { ArtifactAck, ArtifactUpload, DeliveryReceipt, RegistryObject } from './records';
+import type { ArtifactAck, ArtifactUpload, DeliveryReceipt, RegistryObject } from '../domain/records';
 
 // The HTTP JSON shapes of registry records (common5 "Shared shapes"): docket `content`.
 

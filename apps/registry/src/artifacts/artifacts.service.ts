@@ -1,18 +1,19 @@
 import type { Readable } from 'node:stream';
-import { signCanonical } from '@exchange/crypto';
+import { canonicalize, signCanonical } from '@exchange/crypto';
 import { decodeCursor, encodeCursor, errors, newId, resolveLimit, uuidv7 } from '@exchange/platform';
-import { actingAgent, requireOperator, viewerOf, type Caller, type Viewer } from '../domain/caller';
+import { actingAgent, requireOperator, viewerOf, type Caller } from '../domain/caller';
 import { artifactRefOf, hexOfRef, isContentRef } from '../domain/ids';
-import { ackPayload, deliveryReceiptPayload } from '../domain/receipts';
-import { visibleUploads } from '../domain/uploads';
 import { validateMediaType, validateParties, validateReason, visibilityFrom } from '../domain/validation';
-import { canonicalize } from '@exchange/crypto';
-import { withTransaction } from '../data/db';
 import type { ArtifactAck, ArtifactEnvelope, ArtifactStatus, ArtifactUpload, DeliveryReceipt, Page, PageRequest } from '../domain/records';
-import { artifactsRepo } from '../data/artifacts.repo';
-import type { RegistryContext } from './context';
-import { artifactAcked, artifactChanged, artifactDelivered } from '../events/registry.events';
+import { withTransaction } from '../data/db';
+import type { RegistryContext } from '../service/context';
+import type { ArtifactAccess } from './artifact-access.service';
+import { artifactAcked, artifactChanged, artifactDelivered } from './artifacts.events';
+import { artifactsRepo } from './artifacts.repo';
+import { validateEnvelope, type EnvelopeInput } from './envelope';
+import { ackPayload, deliveryReceiptPayload } from './receipts';
 import { chunksUntilCommit, type UploadPart } from './upload-parts';
+import { visibleUploads } from './uploads';
 
 const invalid = (field: string, message: string) => errors.invalidArgument('validation_failed', message, { field });
 
@@ -22,7 +23,7 @@ export interface UploadMetadata {
   contractId?: string;
   access: number;
   parties: string[];
-  envelope?: { algorithm: string; recipientKeyIds: string[]; nonce?: string };
+  envelope?: EnvelopeInput;
 }
 
 export interface AckInput {
@@ -32,60 +33,21 @@ export interface AckInput {
   signature: string;
 }
 
+/** What the artifact use cases use of the start-up context. */
+export type ArtifactsDeps = Pick<
+  RegistryContext,
+  'pool' | 'clock' | 'notify' | 'store' | 'maxArtifactBytes' | 'signingKey' | 'exchangePublicKey' | 'agents' | 'contracts'
+>;
+
 export class ArtifactsService {
-  constructor(private readonly ctx: RegistryContext) {}
+  constructor(
+    private readonly ctx: ArtifactsDeps,
+    private readonly access: ArtifactAccess,
+  ) {}
 
-  /** Everyone who counts as a party of the upload: uploader, listed parties, contract's buyer and seller. */
-  async partiesOf(a: ArtifactUpload): Promise<string[]> {
-    const parties = [a.uploadedBy, ...a.parties].filter((p) => p !== '');
-    if (a.contractId !== null) {
-      const c = await this.ctx.contracts.parties(a.contractId);
-      parties.push(c.buyerId);
-      if (c.sellerId) parties.push(c.sellerId);
-    }
-    return parties;
-  }
-
-  /** What decides the viewer's standing on the upload; the contract's parties only when they can change it. */
-  private async standingParties(row: ArtifactUpload, viewer: Viewer): Promise<string[]> {
-    const direct = [row.uploadedBy, ...row.parties].filter((p) => p !== '');
-    if (viewer.kind !== 'agent' || direct.includes(viewer.agentId) || row.contractId === null) return direct;
-    return this.partiesOf(row);
-  }
-
-  /** The uploads among `rows` the caller may read, best first (domain/uploads.ts). */
-  async visible(rows: ArtifactUpload[], caller: Caller): Promise<ArtifactUpload[]> {
-    const viewer = viewerOf(caller);
-    const facts = await Promise.all(
-      rows.map(async (row) => ({ row, uploadedBy: row.uploadedBy, access: row.access, parties: await this.standingParties(row, viewer) })),
-    );
-    return visibleUploads(viewer, facts).map((f) => f.row);
-  }
-
-  /** Every upload of the bytes, oldest first (404 artifact_not_found when nobody uploaded them). */
-  private async uploadsOf(ref: string): Promise<ArtifactUpload[]> {
-    if (!isContentRef(ref)) throw errors.notFound('artifact', ref);
-    const rows = await artifactsRepo.uploadsOf(this.ctx.pool, ref);
-    if (rows.length === 0) throw errors.notFound('artifact', ref);
-    return rows;
-  }
-
-  /**
-   * The upload of `ref` a read answers with, for this caller: its own upload first, else one it is
-   * a party of, else a public one (the operator: its own, else the oldest). 404 artifact_not_found
-   * when nobody uploaded the bytes, 403 access_denied when the caller may read no upload of them.
-   */
-  async readable(ref: string, caller: Caller): Promise<ArtifactUpload> {
-    const [best] = await this.visible(await this.uploadsOf(ref), caller);
-    if (best === undefined) throw errors.permissionDenied('access_denied', `you may not read artifact ${ref}`);
-    return best;
-  }
-
-  /** Whether the caller is the operator or a party (uploader, listed, contract's) of the upload: it sees its receipts and acks. */
-  async seesEvidenceOf(row: ArtifactUpload, caller: Caller): Promise<boolean> {
-    const viewer = viewerOf(caller);
-    if (viewer.kind === 'operator') return true;
-    return viewer.kind === 'agent' && (await this.partiesOf(row)).includes(viewer.agentId);
+  /** GetArtifact: the upload a read of `ref` answers this caller with (ArtifactAccess.readable). */
+  readable(ref: string, caller: Caller): Promise<ArtifactUpload> {
+    return this.access.readable(ref, caller);
   }
 
   /**
@@ -151,7 +113,7 @@ export class ArtifactsService {
    * (writes the exchange-signed delivery receipt for an acting agent; nothing for the operator).
    */
   async openDownload(ref: string, caller: Caller): Promise<{ artifact: ArtifactUpload; bytes: Readable; delivered: () => Promise<void> }> {
-    const row = await this.readable(ref, caller);
+    const row = await this.access.readable(ref, caller);
     if (row.status === 'removed') {
       throw errors.failedPrecondition('artifact_removed', `artifact ${ref} was removed: ${row.removedReason ?? ''}`, {
         reason: row.removedReason,
@@ -189,7 +151,7 @@ export class ArtifactsService {
 
   /** The upload's envelope as the caller reads it: 404 envelope_not_found when it has none. */
   async envelope(ref: string, caller: Caller): Promise<{ artifactRef: string; envelope: ArtifactEnvelope }> {
-    const row = await this.readable(ref, caller);
+    const row = await this.access.readable(ref, caller);
     if (row.envelope === null) throw errors.notFound('envelope', ref);
     return { artifactRef: row.artifactRef, envelope: row.envelope };
   }
@@ -203,7 +165,7 @@ export class ArtifactsService {
     }
     if (req.signature === '') throw invalid('signature', 'signature is required');
     // Recorded against the upload this agent reads (the one GetArtifact answers it with).
-    const [row] = await this.visible(await this.uploadsOf(req.artifactRef), { actor: `agent:${agentId}`, agentId });
+    const [row] = await this.access.visible(await this.access.uploadsOf(req.artifactRef), { actor: `agent:${agentId}`, agentId });
     if (row === undefined) throw errors.permissionDenied('access_denied', `${agentId} may not read artifact ${req.artifactRef}`);
     await this.ctx.agents.active(agentId);
     const message = new TextEncoder().encode(canonicalize(ackPayload(row.artifactRef, agentId)));
@@ -229,9 +191,9 @@ export class ArtifactsService {
   async listReceipts(ref: string, page: PageRequest | undefined, caller: Caller): Promise<Page<DeliveryReceipt>> {
     // Receipts of the uploads the caller is a party of (all of them for the operator): another
     // uploader's downloaders are its own business.
-    const uploads = await this.uploadsOf(ref);
+    const uploads = await this.access.uploadsOf(ref);
     const own: string[] = [];
-    for (const u of uploads) if (await this.seesEvidenceOf(u, caller)) own.push(u.uploadId);
+    for (const u of uploads) if (await this.access.seesEvidenceOf(u, caller)) own.push(u.uploadId);
     if (own.length === 0) throw errors.permissionDenied('access_denied', `you may not read the delivery receipts of ${ref}`);
     const limit = resolveLimit(page?.limit);
     if (page?.cursor) decodeCursor(page.cursor);
@@ -270,14 +232,4 @@ export class ArtifactsService {
     this.ctx.notify();
     return updated;
   }
-}
-
-function validateEnvelope(e: UploadMetadata['envelope']): ArtifactEnvelope | null {
-  if (e === undefined) return null;
-  const algorithm = e.algorithm.trim();
-  if (algorithm === '' || algorithm.length > 64) throw invalid('envelope.algorithm', 'envelope.algorithm is required (≤ 64 chars)');
-  if (e.recipientKeyIds.length === 0 || e.recipientKeyIds.length > 100) throw invalid('envelope.recipient_key_ids', 'envelope needs 1-100 recipient_key_ids');
-  for (const k of e.recipientKeyIds) if (k === '' || k.length > 256) throw invalid('envelope.recipient_key_ids', 'recipient key ids are 1-256 chars');
-  if (e.nonce !== undefined && e.nonce.length > 256) throw invalid('envelope.nonce', 'envelope.nonce is at most 256 chars');
-  return { algorithm, recipient_key_ids: e.recipientKeyIds, ...(e.nonce !== undefined && e.nonce !== '' ? { nonce: e.nonce } : {}) };
 }
