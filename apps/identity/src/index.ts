@@ -4,19 +4,19 @@ import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platfo
 import { createPgPool, runMigrations } from '@exchange/db';
 import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
 import { IdentityConfigSchema, type IdentityConfig } from './config';
-import { PgAgentReader } from './data/agent.reader';
-import { PgAliasStore } from './data/alias.store';
-import { PrismaAgentWriter } from './data/agent.writer';
+import { PgAgentReader } from './agents/agents.repo';
+import { PgAliasStore } from './aliases/aliases.repo';
+import { PrismaAgentWriter } from './agents/agent-writer.repo';
 import { createIdentityPrisma } from './data/prisma';
-import { AgentService } from './domain/agent.service';
-import { AliasService } from './domain/alias.service';
-import { identityEvents } from './events/identity.events';
+import { AgentService } from './agents/agents.service';
+import { AliasService } from './aliases/aliases.service';
+import { identityEvents } from './agents/agents.events';
 import { startIdentityGrpcServer } from './grpc/server';
 import { GrpcExchangeObjectStore } from './clients/registry.client';
 
 export { IdentityConfigSchema, type IdentityConfig } from './config';
 export { IDENTITY_SERVICE_NAME } from './grpc/server';
-export { IDENTITY_EVENT_TYPES } from './events/identity.events';
+export { IDENTITY_EVENT_TYPES } from './agents/agents.events';
 
 /** Typed configuration from environment variables; throws ConfigError naming the bad variable. */
 export function readIdentityConfig(env: Record<string, string | undefined> = process.env): IdentityConfig {

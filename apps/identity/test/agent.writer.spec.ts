@@ -3,13 +3,13 @@ import pg from 'pg';
 import { DomainError, errors } from '@exchange/platform';
 import { runMigrations } from '@exchange/db';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
-import { PgAgentReader } from '../src/data/agent.reader';
-import { PrismaAgentWriter } from '../src/data/agent.writer';
+import { PgAgentReader } from '../src/agents/agents.repo';
+import { PrismaAgentWriter } from '../src/agents/agent-writer.repo';
 import { createIdentityPrisma, type IdentityPrisma } from '../src/data/prisma';
 import { agentFixture, newAgentId, newKey } from './factories/agent.factory';
 import { recordingEvents } from './fakes/in-memory-agents';
 import { outboxTypes } from './identity-harness';
-import { planFreeze } from '../src/domain/agent-changes';
+import { planFreeze } from '../src/agents/agent-changes';
 
 const caller = { actor: 'operator:test', traceId: null };
 

@@ -4,7 +4,7 @@ import { createEventBus, type EventBus, type EventEnvelope } from '@exchange/eve
 import { identityV1 } from '@exchange/proto';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
 import { startIdentity, type IdentityHandle } from '../src/index';
-import type { RegistrationInput } from '../src/domain/registration';
+import type { RegistrationInput } from '../src/agents/registration';
 
 export type IdentityClient = PromiseClient<typeof identityV1.IdentityServiceService>;
 

@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { DomainError, createServiceClient, errorInfoFromGrpc, errors, type PromiseClient } from '@exchange/platform';
 import { canonicalize } from '@exchange/crypto';
 import { registryV1 } from '@exchange/proto';
-import type { ExchangeObjectInput, ExchangeObjectStore, StoredExchangeObject } from '../domain/alias.ports';
+import type { ExchangeObjectInput, ExchangeObjectStore, StoredExchangeObject } from '../aliases/alias.ports';
 
 type RegistryClient = PromiseClient<typeof registryV1.RegistryServiceService>;
 

@@ -1,24 +1,51 @@
 import { startGrpcServer, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
-import type { AgentService } from '../domain/agent.service';
-import type { AliasService } from '../domain/alias.service';
-import { identityHandlers } from './identity.handlers';
+import { agentsHandlers } from '../agents/agents.handlers';
+import type { AgentService } from '../agents/agents.service';
+import { aliasesHandlers } from '../aliases/aliases.handlers';
+import type { AliasService } from '../aliases/aliases.service';
 
 export const IDENTITY_SERVICE_NAME = 'exchange.identity.v1.IdentityService';
 
-/** Binds the identity gRPC server; health starts NOT_SERVING until the caller flips it. */
-export function startIdentityGrpcServer(opts: {
+/** The use cases start-up builds, one service per area. */
+export interface IdentityServices {
   service: AgentService;
   aliases: AliasService;
-  logger: Logger;
-  host: string;
-  port: number;
-}): Promise<GrpcServerHandle> {
+}
+
+/** One spec area of IdentityService: its slice's handlers, given the area services. */
+function area<H extends object>(name: string, handlers: (s: IdentityServices, logger: Logger) => H) {
+  return { name, handlers };
+}
+
+// Every area of identity, one entry each; their handlers together make IdentityService. Adding
+// an area: its slice under src/<area>/ and one entry here.
+export const AREAS = [
+  area('agents', (s, logger) => agentsHandlers(s.service, logger)),
+  area('aliases', (s, logger) => aliasesHandlers(s.aliases, logger)),
+] as const;
+
+// Compile-time check: the areas together implement every RPC (grpc-js would answer a missing one
+// UNIMPLEMENTED).
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type AreaHandlers = UnionToIntersection<ReturnType<(typeof AREAS)[number]['handlers']>>;
+type Assert<T extends true> = T;
+export type _AllRpcsImplemented = Assert<AreaHandlers extends identityV1.IdentityServiceServer ? true : false>;
+
+/** IdentityService's handlers: every area's, merged. */
+export function identityHandlers(s: IdentityServices, logger: Logger): identityV1.IdentityServiceServer {
+  let handlers = {} as AreaHandlers;
+  for (const a of AREAS) handlers = { ...handlers, ...a.handlers(s, logger) };
+  return handlers;
+}
+
+/** Binds the identity gRPC server; health starts NOT_SERVING until the caller flips it. */
+export function startIdentityGrpcServer(opts: IdentityServices & { logger: Logger; host: string; port: number }): Promise<GrpcServerHandle> {
   return startGrpcServer({
     name: IDENTITY_SERVICE_NAME,
     host: opts.host,
     port: opts.port,
     logger: opts.logger,
-    register: (server) => server.addService(identityV1.IdentityServiceService, identityHandlers(opts.service, opts.aliases, opts.logger)),
+    register: (server) => server.addService(identityV1.IdentityServiceService, identityHandlers(opts, opts.logger)),
   });
 }

@@ -1,6 +1,6 @@
 import { generateKeyPair, signCanonical, toBase64 } from '@exchange/crypto';
-import type { Agent, AgentKey } from '../../src/domain/agent.model';
-import type { RegistrationInput } from '../../src/domain/registration';
+import type { Agent, AgentKey } from '../../src/agents/agent.model';
+import type { RegistrationInput } from '../../src/agents/registration';
 
 let sequence = 0;
 

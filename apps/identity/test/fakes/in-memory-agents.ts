@@ -1,9 +1,9 @@
 import { newId } from '@exchange/platform';
 import type { EventEnvelope } from '@exchange/events';
-import type { Agent, IdentityTransition } from '../../src/domain/agent.model';
-import { applyChange, type AgentChange } from '../../src/domain/agent-changes';
-import type { AgentEvents, AgentListQuery, AgentReader, AgentWriter, Caller } from '../../src/domain/agent.ports';
-import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from '../../src/domain/identity.errors';
+import type { Agent, IdentityTransition } from '../../src/agents/agent.model';
+import { applyChange, type AgentChange } from '../../src/agents/agent-changes';
+import type { AgentEvents, AgentListQuery, AgentReader, AgentWriter, Caller } from '../../src/agents/agent.ports';
+import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from '../../src/agents/identity.errors';
 
 const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
   b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

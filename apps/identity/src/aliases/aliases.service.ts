@@ -1,5 +1,5 @@
 import { errors } from '@exchange/platform';
-import type { AgentReader } from './agent.ports';
+import type { AgentReader } from '../agents/agent.ports';
 import type { AliasStore, ExchangeObjectStore, PartyAliasRecord, StoredExchangeObject } from './alias.ports';
 import {
   IDENTITY_REVEAL_TYPE,
@@ -15,7 +15,7 @@ import {
   type MintAliasInput,
   type RevealInput,
 } from './party-alias';
-import { agentNotFound } from './identity.errors';
+import { agentNotFound } from '../agents/identity.errors';
 
 export interface AliasServiceDeps {
   store: AliasStore;

@@ -1,4 +1,4 @@
-import type { Agent, AgentKey, AgentStatus, IdentityLevel, IdentityTransition, KeyStatus } from '../domain/agent.model';
+import type { Agent, AgentKey, AgentStatus, IdentityLevel, IdentityTransition, KeyStatus } from './agent.model';
 
 /** Keys as aggregated by the read queries: [pubkey, is_primary, status, added_ms, revoked_ms, revoked_reason]. */
 export type KeyTuple = [string, boolean, KeyStatus, number, number | null, string | null];

@@ -1,7 +1,7 @@
 import { identityV1 } from '@exchange/proto';
 import { agentFixture } from '../../test/factories/agent.factory';
-import { IDENTITY_LEVELS } from '../domain/agent.model';
-import { fromProtoLevel, fromProtoStatus, pageInfo, pageQuery, toProtoAgent, toProtoLevel, toProtoTransition } from './identity.mapper';
+import { IDENTITY_LEVELS } from './agent.model';
+import { fromProtoLevel, fromProtoStatus, pageInfo, pageQuery, toProtoAgent, toProtoLevel, toProtoTransition } from './agents.mapper';
 
 describe('identity mapper', () => {
   it.each(IDENTITY_LEVELS)('should round-trip level %s through its proto enum name', (level) => {

@@ -2,7 +2,7 @@ import { DomainError } from '@exchange/platform';
 import { sign, toBase64 } from '@exchange/crypto';
 import { newKey, signedRegistration } from '../../test/factories/agent.factory';
 import { InMemoryAgents, recordingEvents } from '../../test/fakes/in-memory-agents';
-import { AgentService } from './agent.service';
+import { AgentService } from './agents.service';
 import { REASON_MAX_LENGTH } from './validation';
 
 const operator = { actor: 'operator:ops', traceId: 'trace-1' };

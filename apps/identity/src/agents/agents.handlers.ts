@@ -1,8 +1,6 @@
 import { unary, type Logger } from '@exchange/platform';
-import { identityV1 } from '@exchange/proto';
-import type { AgentService } from '../domain/agent.service';
-import type { AliasService } from '../domain/alias.service';
-import type { PartyRole } from '../domain/party-alias';
+import type { identityV1 } from '@exchange/proto';
+import type { AgentService } from './agents.service';
 import {
   fromProtoLevel,
   fromProtoStatus,
@@ -10,15 +8,23 @@ import {
   pageQuery,
   toProtoAgent,
   toProtoTransition,
-} from './identity.mapper';
+} from './agents.mapper';
+
+export type AgentsRpcs = Pick<
+  identityV1.IdentityServiceServer,
+  | 'registerAgent'
+  | 'getAgent'
+  | 'listAgents'
+  | 'changeIdentityLevel'
+  | 'listIdentityTransitions'
+  | 'revokeKey'
+  | 'freezeAgent'
+  | 'unfreezeAgent'
+  | 'verifyAgentSignature'
+>;
 
 /** proto → domain → proto around AgentService; errors and logging live in platform's `unary`. */
-const PARTY_ROLES: Partial<Record<identityV1.PartyRole, PartyRole>> = {
-  [identityV1.PartyRole.PARTY_ROLE_BUYER]: 'buyer',
-  [identityV1.PartyRole.PARTY_ROLE_SELLER]: 'seller',
-};
-
-export function identityHandlers(service: AgentService, aliases: AliasService, logger: Logger): identityV1.IdentityServiceServer {
+export function agentsHandlers(service: AgentService, logger: Logger): AgentsRpcs {
   return {
     registerAgent: unary(logger, 'RegisterAgent', async (req: identityV1.RegisterAgentRequest, ctx) => ({
       agent: toProtoAgent(
@@ -73,25 +79,6 @@ export function identityHandlers(service: AgentService, aliases: AliasService, l
     verifyAgentSignature: unary(logger, 'VerifyAgentSignature', async (req: identityV1.VerifyAgentSignatureRequest) => {
       const check = await service.verifySignature(req.agentId, req.message, req.signature);
       return { valid: check.valid, pubkey: check.pubkey, agent: check.agent ? toProtoAgent(check.agent) : undefined };
-    }),
-
-    mintPartyAlias: unary(logger, 'MintPartyAlias', async (req: identityV1.MintPartyAliasRequest, ctx) => {
-      const minted = await aliases.mintPartyAlias(
-        { contractId: req.contractId, role: PARTY_ROLES[req.role] ?? null, agentId: req.agentId, generation: req.generation },
-        ctx,
-      );
-      return {
-        alias: minted.alias,
-        objectId: minted.objectId,
-        payloadJson: minted.payloadJson,
-        signature: minted.signature,
-        created: minted.created,
-      };
-    }),
-
-    mintIdentityReveal: unary(logger, 'MintIdentityReveal', async (req: identityV1.MintIdentityRevealRequest, ctx) => {
-      const reveal = await aliases.mintIdentityReveal({ contractId: req.contractId, alias: req.alias, revealTo: req.revealTo }, ctx);
-      return { objectId: reveal.objectId, payloadJson: reveal.payloadJson, signature: reveal.signature, created: reveal.created };
     }),
   };
 }

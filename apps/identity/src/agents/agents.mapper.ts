@@ -1,10 +1,10 @@
 import { identityV1 } from '@exchange/proto';
-import { IDENTITY_LEVELS, type AgentStatus, type IdentityLevel } from '../domain/agent.model';
-import { validationFailed } from '../domain/validation';
-import { PROTO_LEVEL } from '../events/agent.encode';
+import { IDENTITY_LEVELS, type AgentStatus, type IdentityLevel } from './agent.model';
+import { validationFailed } from './validation';
+import { PROTO_LEVEL } from './agents.events';
 
-// domain → proto is shared with the outbox events (events/agent.encode); proto → domain is here.
-export { toProtoAgent, toProtoLevel, toProtoTransition } from '../events/agent.encode';
+// domain → proto is shared with the outbox events (agents.events); proto → domain is here.
+export { toProtoAgent, toProtoLevel, toProtoTransition } from './agents.events';
 
 const { IdentityLevel: ProtoLevel, AgentStatus: ProtoStatus } = identityV1;
 

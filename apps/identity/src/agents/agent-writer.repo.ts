@@ -1,9 +1,9 @@
 import { enqueueEvent, type EventEnvelope } from '@exchange/events';
-import type { Agent } from '../domain/agent.model';
-import { applyChange, type AgentChange } from '../domain/agent-changes';
-import type { AgentWriter } from '../domain/agent.ports';
-import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from '../domain/identity.errors';
-import type { IdentityPrisma, IdentityTx } from './prisma';
+import type { Agent } from './agent.model';
+import { applyChange, type AgentChange } from './agent-changes';
+import type { AgentWriter } from './agent.ports';
+import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from './identity.errors';
+import type { IdentityPrisma, IdentityTx } from '../data/prisma';
 
 /** Prisma's "unique constraint failed" (pg 23505 through the driver adapter). */
 function isUniqueViolation(err: unknown): boolean {

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { CursorKey } from '@exchange/platform';
-import type { Agent, IdentityTransition } from '../domain/agent.model';
-import type { AgentListQuery, AgentReader } from '../domain/agent.ports';
-import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow } from './agent.rows';
+import type { Agent, IdentityTransition } from './agent.model';
+import type { AgentListQuery, AgentReader } from './agent.ports';
+import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow } from './agent-rows.repo';
 
 // Named statements are parsed and planned once per pooled connection; GetAgent and
 // VerifyAgentSignature (the gateway's hot path) run this one.

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { AliasStore, PartyAliasRecord } from '../domain/alias.ports';
-import type { PartyRole } from '../domain/party-alias';
+import type { AliasStore, PartyAliasRecord } from './alias.ports';
+import type { PartyRole } from './party-alias';
 
 interface AliasRow {
   alias: string;
