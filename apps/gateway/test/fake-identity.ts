@@ -1,11 +1,12 @@
 import { canonicalize, fromBase64, generateKeyPair, registrationProofPayload, sha256Hex, signCanonical, toBase64, verify, verifyCanonical } from '@exchange/crypto';
-import { DomainError, errors, startGrpcServer, unary, type CallContext, type GrpcServerHandle } from '@exchange/platform';
-import { testLogger } from '@exchange/testing';
+import { errors } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
+import { startProtoFake, type ProtoFake } from '@exchange/testing';
 
-// A small in-memory identity service behind a REAL grpc-js server (port 0), so gateway tests
-// exercise the real channel, metadata and error trailers. Rules follow DESIGN §4 Identity
-// closely enough for the gateway's mapping tests; the real service has its own suite.
+// A small in-memory identity: `startProtoFake` (a real grpc-js server from the proto definition,
+// so gateway tests exercise the real channel, metadata and error trailers) with identity's rules
+// for the methods the gateway calls, following DESIGN §4 Identity closely enough for the gateway's
+// mapping tests; the real service has its own suite.
 
 const { IdentityLevel, AgentStatus, KeyStatus } = identityV1;
 const LEVEL_ORDER = [
@@ -17,26 +18,12 @@ const LEVEL_ORDER = [
 ];
 const levelName = (l: identityV1.IdentityLevel) => IdentityLevel[l]!.replace('IDENTITY_LEVEL_', '');
 
-export interface RecordedCall {
-  method: string;
-  ctx: Pick<CallContext, 'requestId' | 'traceId' | 'actor' | 'agentId'>;
-  request: unknown;
-}
-
-export interface FakeIdentity {
-  address: string;
-  handle: GrpcServerHandle;
+export interface FakeIdentity extends ProtoFake {
   agents: Map<string, identityV1.Agent>;
   /** Minted party aliases, "<contract_id>|<role>" → {alias, agentId}. */
   aliases: Map<string, { alias: string; agentId: string }>;
   /** Key the fake signs alias tokens and reveals with (base64). */
   exchangePublicKey: string;
-  calls: RecordedCall[];
-  /** The next call of `method` fails with `err` (once). */
-  failNext(method: string, err: Error): void;
-  /** Delay every answer (e.g. to test deadlines). */
-  delayMs: number;
-  stop(): Promise<void>;
 }
 
 function cursorOf(index: number): string {
@@ -63,11 +50,7 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
   const order: string[] = []; // newest first
   const transitions = new Map<string, identityV1.IdentityTransition[]>();
   const nonces = new Set<string>();
-  const calls: RecordedCall[] = [];
-  const failures = new Map<string, Error>();
-  const logger = testLogger;
   let seq = 0;
-  const fake = { delayMs: 0 } as FakeIdentity;
 
   const find = (agentId: string) => {
     const agent = agents.get(agentId);
@@ -89,8 +72,7 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
     return { objectId, payloadJson: canonicalize(payload), signature: signCanonical(payload, exchangeKeys.privateKey), created };
   };
 
-  type Handlers = { [K in keyof identityV1.IdentityServiceServer]: (req: any, ctx: CallContext) => Promise<any> };
-  const handlers: Handlers = {
+  const fake = await startProtoFake(identityV1.IdentityServiceService, {
     async registerAgent(req: identityV1.RegisterAgentRequest) {
       const proofOk = verifyCanonical(
         registrationProofPayload({ agent_id: req.agentId, primary_pubkey: req.primaryPubkey, proof_nonce: req.proofNonce }),
@@ -213,43 +195,7 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
       }
       return { valid: false, pubkey: '', agent: structuredClone(agent) };
     },
-  };
+  }, { serving: opts.serving });
 
-  const implementation = Object.fromEntries(
-    Object.entries(handlers).map(([method, fn]) => [
-      method,
-      unary(logger, method, async (req: unknown, ctx: CallContext) => {
-        calls.push({ method, ctx: { requestId: ctx.requestId, traceId: ctx.traceId, actor: ctx.actor, agentId: ctx.agentId }, request: req });
-        if (fake.delayMs > 0) await new Promise((r) => setTimeout(r, fake.delayMs));
-        const failure = failures.get(method);
-        if (failure) {
-          failures.delete(method);
-          throw failure;
-        }
-        return fn(req, ctx);
-      }),
-    ]),
-  ) as unknown as identityV1.IdentityServiceServer;
-
-  const handle = await startGrpcServer({
-    name: 'exchange.identity.v1.IdentityService',
-    host: '127.0.0.1',
-    port: 0,
-    logger,
-    register: (server) => server.addService(identityV1.IdentityServiceService, implementation),
-  });
-  if (opts.serving !== false) handle.setServing();
-
-  return Object.assign(fake, {
-    address: `127.0.0.1:${handle.port}`,
-    handle,
-    agents,
-    aliases,
-    exchangePublicKey: toBase64(exchangeKeys.publicKey),
-    calls,
-    failNext: (method: string, err: Error) => failures.set(method, err),
-    stop: () => handle.shutdown(100),
-  });
+  return Object.assign(fake, { agents, aliases, exchangePublicKey: toBase64(exchangeKeys.publicKey) });
 }
-
-export { DomainError };

@@ -1,14 +1,14 @@
 import { canonicalize, sha256Hex } from '@exchange/crypto';
-import { callContextFromMetadata, DomainError, domainErrorStatus, errors, startGrpcServer, unary, type CallContext, type GrpcServerHandle } from '@exchange/platform';
+import { callContextFromMetadata, DomainError, domainErrorStatus, errors, type CallContext } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
-import { testLogger } from '@exchange/testing';
+import { CallLog, startProtoFake, testLogger, type ProtoFake } from '@exchange/testing';
 import { type sendUnaryData, type ServerReadableStream, type ServerWritableStream } from '@grpc/grpc-js';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import type { RecordedCall } from './fake-identity';
 
-// An in-memory registry behind a REAL grpc-js server (port 0), for the gateway's mapping, auth,
-// streaming and error tests. Access follows the contract's visibility rule (operator without an
+// An in-memory registry: `startProtoFake` (a real grpc-js server from the proto definition) with
+// the methods the gateway calls, for its mapping, auth, streaming and error tests; the two
+// streaming methods are grpc-js handlers of their own that record through the fake's CallLog. Access follows the contract's visibility rule (operator without an
 // acting agent sees all; otherwise public, the signer/uploader and listed parties); the rest of
 // the registry's rules (signatures, contracts, dockets) live in apps/registry and its suite.
 // Failures come from failNext or from the few rules below.
@@ -16,10 +16,7 @@ import type { RecordedCall } from './fake-identity';
 const R = registryV1;
 export const FAKE_MAX_BYTES = 25 * 1024 * 1024;
 
-export interface FakeRegistry {
-  address: string;
-  handle: GrpcServerHandle;
-  calls: RecordedCall[];
+export interface FakeRegistry extends ProtoFake {
   objects: Map<string, registryV1.RegistryObject>;
   artifacts: Map<string, { artifact: registryV1.Artifact; bytes: Buffer }>;
   /** Uploads the registry saw end without a commit (cancelled by the gateway). */
@@ -30,9 +27,6 @@ export interface FakeRegistry {
   nextVerdict?: registryV1.VerifyCasefileResponse;
   /** When set, archives are verified by this (e.g. the real @exchange/casefile verifier). */
   archiveVerifier?: (archive: Buffer) => Promise<registryV1.VerifyCasefileResponse>;
-  failNext(method: string, err: Error): void;
-  lastCall<T = unknown>(method: string): { request: T; ctx: RecordedCall['ctx'] };
-  stop(): Promise<void>;
 }
 
 function toStatus(err: unknown) {
@@ -40,8 +34,7 @@ function toStatus(err: unknown) {
 }
 
 export async function startFakeRegistry(): Promise<FakeRegistry> {
-  const calls: RecordedCall[] = [];
-  const failures = new Map<string, Error>();
+  const log = new CallLog();
   const objects = new Map<string, registryV1.RegistryObject>();
   const artifacts = new Map<string, { artifact: registryV1.Artifact; bytes: Buffer }>();
   const receipts: registryV1.DeliveryReceipt[] = [];
@@ -50,14 +43,6 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
   const now = () => new Date(1_790_000_000_000 + ++seq * 1000);
   const fake = { abortedUploads: 0, uncommittedUploads: 0 } as FakeRegistry;
 
-  const record = (method: string, req: unknown, ctx: CallContext) => {
-    calls.push({ method, ctx: { requestId: ctx.requestId, traceId: ctx.traceId, actor: ctx.actor, agentId: ctx.agentId }, request: req });
-    const failure = failures.get(method);
-    if (failure) {
-      failures.delete(method);
-      throw failure;
-    }
-  };
   const isOperator = (ctx: CallContext) => ctx.actor?.startsWith('operator:') === true && !ctx.agentId;
   const mayRead = (ctx: CallContext, visibility: registryV1.Visibility, owner: string, parties: string[]) => {
     if (isOperator(ctx) || visibility === R.Visibility.VISIBILITY_PUBLIC) return true;
@@ -197,17 +182,7 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     return { docketJson: canonicalize(docket), archive: Buffer.from('fake archive') };
   }
 
-  const implementation: Record<string, unknown> = Object.fromEntries(
-    Object.entries(handlers).map(([method, fn]) => [
-      method,
-      unary(testLogger, method, async (req: unknown, ctx: CallContext) => {
-        record(method, req, ctx);
-        return (fn as (r: unknown, c: CallContext) => Promise<unknown>)(req, ctx);
-      }),
-    ]),
-  );
-
-  implementation.uploadArtifact = (call: ServerReadableStream<registryV1.UploadArtifactRequest, registryV1.UploadArtifactResponse>, callback: sendUnaryData<registryV1.UploadArtifactResponse>) => {
+  const uploadArtifact = (call: ServerReadableStream<registryV1.UploadArtifactRequest, registryV1.UploadArtifactResponse>, callback: sendUnaryData<registryV1.UploadArtifactResponse>) => {
     const ctx = callContextFromMetadata(call.metadata, testLogger);
     let metadata: registryV1.ArtifactMetadata | undefined;
     const hash = createHash('sha256');
@@ -226,7 +201,7 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
       if (message.part?.$case === 'metadata') {
         metadata = message.part.value;
         try {
-          record('uploadArtifact', metadata, ctx);
+          log.record('uploadArtifact', metadata, call.metadata);
         } catch (err) {
           fail(err);
         }
@@ -280,10 +255,10 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     });
   };
 
-  implementation.downloadArtifact = (call: ServerWritableStream<registryV1.DownloadArtifactRequest, registryV1.DownloadArtifactResponse>) => {
+  const downloadArtifact = (call: ServerWritableStream<registryV1.DownloadArtifactRequest, registryV1.DownloadArtifactResponse>) => {
     const ctx = callContextFromMetadata(call.metadata, testLogger);
     try {
-      record('downloadArtifact', call.request, ctx);
+      log.record('downloadArtifact', call.request, call.metadata);
       const found = readArtifact(call.request.artifactRef, ctx);
       if (found.artifact.status === R.ArtifactStatus.ARTIFACT_STATUS_REMOVED) {
         throw errors.failedPrecondition('artifact_removed', 'artifact removed', { reason: found.artifact.removedReason ?? '' });
@@ -302,27 +277,6 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     }
   };
 
-  const handle = await startGrpcServer({
-    name: 'exchange.registry.v1.RegistryService',
-    host: '127.0.0.1',
-    port: 0,
-    logger: testLogger,
-    register: (server) => server.addService(R.RegistryServiceService, implementation as unknown as registryV1.RegistryServiceServer),
-  });
-  handle.setServing();
-
-  return Object.assign(fake, {
-    address: `127.0.0.1:${handle.port}`,
-    handle,
-    calls,
-    objects,
-    artifacts,
-    failNext: (method: string, err: Error) => failures.set(method, err),
-    lastCall: <T = unknown>(method: string) => {
-      const call = [...calls].reverse().find((c) => c.method === method);
-      if (!call) throw new Error(`no call of ${method}`);
-      return { request: call.request as T, ctx: call.ctx };
-    },
-    stop: () => handle.shutdown(100),
-  });
+  const proto = await startProtoFake(R.RegistryServiceService, { ...handlers, uploadArtifact, downloadArtifact }, { log });
+  return Object.assign(fake, proto, { objects, artifacts });
 }

@@ -1,33 +1,22 @@
-import { errors, formatAmount, parseAmount, startGrpcServer, unary, type CallContext, type GrpcServerHandle } from '@exchange/platform';
+import { errors, formatAmount, parseAmount } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
-import { testLogger } from '@exchange/testing';
-import type { RecordedCall } from './fake-identity';
+import { startProtoFake, type ProtoFake } from '@exchange/testing';
 
-// An in-memory wallet-ledger behind a REAL grpc-js server (port 0), for the gateway's mapping,
-// auth and error tests. It answers each RPC with a resource built from the request, keeps
-// available balances for faucet/transfer, and replays idempotency keys like the real service
-// (same key + payload → stored answer with idempotent_replayed; other payload → reused).
+// An in-memory wallet-ledger: `startProtoFake` (a real grpc-js server from the proto definition)
+// with the methods the gateway calls. It answers each RPC with a resource built from the request,
+// keeps available balances for faucet/transfer, and replays idempotency keys like the real
+// service (same key + payload → stored answer with idempotent_replayed; other payload → reused).
 // Business rules live in apps/wallet-ledger and its own suite; failures here come from failNext.
 
 const W = walletV1;
 
-export interface FakeWalletLedger {
-  address: string;
-  handle: GrpcServerHandle;
-  calls: RecordedCall[];
+export interface FakeWalletLedger extends ProtoFake {
   receipts: Map<string, walletV1.Receipt>;
-  /** The next call of `method` (camelCase, e.g. "faucet") fails with `err` (once). */
-  failNext(method: string, err: Error): void;
-  /** The last recorded call of `method`. */
-  lastCall<T = unknown>(method: string): { request: T; ctx: RecordedCall['ctx'] };
-  stop(): Promise<void>;
 }
 
 type Idempotent = { idempotencyKey: string; agentId: string };
 
 export async function startFakeWalletLedger(opts: { serving?: boolean } = {}): Promise<FakeWalletLedger> {
-  const calls: RecordedCall[] = [];
-  const failures = new Map<string, Error>();
   const receipts = new Map<string, walletV1.Receipt>();
   const available = new Map<string, bigint>(); // `${agent}|${currency}` → micro-units
   const outcomes = new Map<string, { fingerprint: string; response: Record<string, unknown> }>();
@@ -95,8 +84,7 @@ export async function startFakeWalletLedger(opts: { serving?: boolean } = {}): P
     ...over,
   });
 
-  type Handlers = { [K in keyof walletV1.WalletLedgerServiceServer]: (req: any, ctx: CallContext) => Promise<any> };
-  const handlers: Handlers = {
+  const fake = await startProtoFake(W.WalletLedgerServiceService, {
     async getBalance(req: walletV1.GetBalanceRequest) {
       const balances = [...available.entries()]
         .filter(([key]) => key.startsWith(`${req.agentId}|`))
@@ -148,9 +136,6 @@ export async function startFakeWalletLedger(opts: { serving?: boolean } = {}): P
         hold: hold(req.agentId, { amount: req.amount, currency: req.currency, expiresAt: req.expiresAt, reference: req.reference }),
         idempotentReplayed: false,
       }));
-    },
-    async getHold(req: walletV1.GetHoldRequest) {
-      return { hold: hold(req.agentId, { holdId: req.holdId }) };
     },
     async releaseHold(req: walletV1.ReleaseHoldRequest) {
       return idempotent('releaseHold', req, () => ({
@@ -245,15 +230,6 @@ export async function startFakeWalletLedger(opts: { serving?: boolean } = {}): P
         idempotentReplayed: false,
       }));
     },
-    async settle() {
-      throw errors.failedPrecondition('not_in_fake', 'Settle is not part of the gateway fake');
-    },
-    async correctSettlement() {
-      throw errors.failedPrecondition('not_in_fake', 'CorrectSettlement is not part of the gateway fake');
-    },
-    async refund() {
-      throw errors.failedPrecondition('not_in_fake', 'Refund is not part of the gateway fake');
-    },
     async getReceipt(req: walletV1.GetReceiptRequest) {
       const receipt = receipts.get(req.receiptId);
       if (!receipt) throw errors.notFound('receipt', req.receiptId);
@@ -270,49 +246,6 @@ export async function startFakeWalletLedger(opts: { serving?: boolean } = {}): P
         checkedAt: now(),
       };
     },
-    async getControls() {
-      return { controls: { readOnly: false, killSwitches: [] } };
-    },
-    async setControls(req: walletV1.SetControlsRequest) {
-      return { controls: req.controls };
-    },
-  };
-
-  const implementation = Object.fromEntries(
-    Object.entries(handlers).map(([method, fn]) => [
-      method,
-      unary(testLogger, method, async (req: unknown, ctx: CallContext) => {
-        calls.push({ method, ctx: { requestId: ctx.requestId, traceId: ctx.traceId, actor: ctx.actor, agentId: ctx.agentId }, request: req });
-        const failure = failures.get(method);
-        if (failure) {
-          failures.delete(method);
-          throw failure;
-        }
-        return fn(req, ctx);
-      }),
-    ]),
-  ) as unknown as walletV1.WalletLedgerServiceServer;
-
-  const handle = await startGrpcServer({
-    name: 'exchange.wallet.v1.WalletLedgerService',
-    host: '127.0.0.1',
-    port: 0,
-    logger: testLogger,
-    register: (server) => server.addService(walletV1.WalletLedgerServiceService, implementation),
-  });
-  if (opts.serving !== false) handle.setServing();
-
-  return {
-    address: `127.0.0.1:${handle.port}`,
-    handle,
-    calls,
-    receipts,
-    failNext: (method, err) => void failures.set(method, err),
-    lastCall<T>(method: string) {
-      const call = calls.filter((c) => c.method === method).at(-1);
-      if (!call) throw new Error(`no ${method} call recorded`);
-      return { request: call.request as T, ctx: call.ctx };
-    },
-    stop: () => handle.shutdown(100),
-  };
+  }, { serving: opts.serving });
+  return Object.assign(fake, { receipts });
 }

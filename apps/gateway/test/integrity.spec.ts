@@ -1,6 +1,6 @@
 import { errors } from '@exchange/platform';
 import { marketV1, marketV1Integrity } from '@exchange/proto';
-import { initialSnapshot } from './fake-market-part2';
+import { initialSnapshot } from './fake-market-kit';
 import { expectProblem, operator, registerAgent, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
 
 // Market integrity through the gateway (fake market): the five /v1/market-integrity routes
