@@ -2,41 +2,13 @@
 import { buildRegistrationBody, publicKeyToBase64, type AgentKeys, type IdentityLevel } from './keys';
 import { paginate, type Page, type PageParams } from './pagination';
 import { pathSegment, type Transport } from './transport';
+import type { api } from './wire';
 
-export type AgentStatus = 'active' | 'frozen';
-export type KeyStatus = 'active' | 'revoked';
-
-export interface AgentKey {
-  pubkey: string;
-  primary: boolean;
-  status: KeyStatus;
-  added_at: string;
-  revoked_at: string | null;
-  revoked_reason: string | null;
-}
-
-export interface Agent {
-  agent_id: string;
-  primary_pubkey: string;
-  /** Non-primary keys, active and revoked. */
-  pubkey_set: string[];
-  keys: AgentKey[];
-  identity_level: IdentityLevel;
-  status: AgentStatus;
-  frozen_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface IdentityTransition {
-  transition_id: string;
-  agent_id: string;
-  from_level: IdentityLevel;
-  to_level: IdentityLevel;
-  reason: string;
-  actor: string;
-  created_at: string;
-}
+export type Agent = api.Agent;
+export type AgentKey = api.AgentKey;
+export type IdentityTransition = api.IdentityTransition;
+export type AgentStatus = Agent['status'];
+export type KeyStatus = AgentKey['status'];
 
 export interface RegisterAgentInput {
   agentId: string;
@@ -58,7 +30,7 @@ export class AgentsApi {
 
   /** POST /v1/agents (operator token) with a proof signed here; the private key is not sent. */
   registerAgent(input: RegisterAgentInput): Promise<Agent> {
-    return this.transport.request<Agent>({ method: 'POST', path: '/v1/agents', body: buildRegistrationBody(input) });
+    return this.transport.request<Agent>({ method: 'POST', path: '/v1/agents', body: buildRegistrationBody(input) satisfies api.RegisterAgentRequest });
   }
 
   getAgent(agentId: string): Promise<Agent> {
@@ -82,7 +54,7 @@ export class AgentsApi {
     return this.transport.request<Agent>({
       method: 'POST',
       path: `${agentPath(agentId)}/identity_level`,
-      body: { identity_level: identityLevel, reason },
+      body: { identity_level: identityLevel, reason } satisfies api.ChangeIdentityLevelRequest,
     });
   }
 
@@ -103,15 +75,15 @@ export class AgentsApi {
     return this.transport.request<Agent>({
       method: 'POST',
       path: `${agentPath(agentId)}/keys/${encodeURIComponent(publicKeyToBase64(pubkey))}/revoke`,
-      body: { reason },
+      body: { reason } satisfies api.RevokeAgentKeyRequest,
     });
   }
 
   freezeAgent(agentId: string, reason: string): Promise<Agent> {
-    return this.transport.request<Agent>({ method: 'POST', path: `${agentPath(agentId)}/freeze`, body: { reason } });
+    return this.transport.request<Agent>({ method: 'POST', path: `${agentPath(agentId)}/freeze`, body: { reason } satisfies api.FreezeAgentRequest });
   }
 
   unfreezeAgent(agentId: string, reason: string): Promise<Agent> {
-    return this.transport.request<Agent>({ method: 'POST', path: `${agentPath(agentId)}/unfreeze`, body: { reason } });
+    return this.transport.request<Agent>({ method: 'POST', path: `${agentPath(agentId)}/unfreeze`, body: { reason } satisfies api.UnfreezeAgentRequest });
   }
 }

@@ -1,63 +1,27 @@
 // The market catalog: contract templates (a contract created with `templateId` inherits their
 // defaults), work-product templates, fixtures (registry objects of type `fixture`) and the
 // sellers who pass them.
-import { MarketBase } from './market';
-import type { Money, VerificationMode } from './market-types';
+import { MarketBase } from './market-base';
 import { paginate, type Page, type PageParams } from './pagination';
 import { pathSegment } from './transport';
+import type { api, Narrow } from './wire';
 
+// The document states these as strings (and `spec`/`payload_schema` as any JSON); the market
+// writes only these values and JSON objects.
 export type FixtureType = 'unit_tests' | 'golden_output' | 'schema_validation' | 'reference_dataset' | 'benchmark' | 'property_tests';
 export type EvidenceTier = 'self_reported' | 'verifier_checked' | 'reproducible' | 'attested';
 export type DeterminismClass = 'deterministic' | 'bounded' | 'nondeterministic';
 
-export interface ContractTemplate {
-  template_id: string;
-  name: string;
-  description: string;
-  tags: string[];
-  acceptance_criteria: string;
-  default_verification_mode: VerificationMode;
-  /** ISO 8601 duration: deadline = creation + this. */
-  default_deadline: string;
-  suggested_budget: Money | null;
-  work_product_template_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WorkProductTemplate {
-  template_id: string;
-  name: string;
-  description: string;
-  tags: string[];
-  /** JSON Schema (draft 2020-12) of the result payload. */
-  payload_schema: Record<string, unknown>;
-  required_artifacts: string[];
-  acceptance_criteria: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Fixture {
-  fixture_id: string;
-  type: FixtureType;
-  evidence_tier: EvidenceTier;
-  determinism_class: DeterminismClass;
-  spec: Record<string, unknown>;
-  /** The registry object it came from. */
-  object_id: string;
-  signer_agent_id: string;
-  tags: string[];
-  created_at: string;
-}
-
-export interface FixtureSeller {
-  seller_id: string;
-  passed_verifications: number;
-  failed_verifications: number;
-  fixture_ids: string[];
-  last_passed_at: string;
-}
+/** `default_deadline`: ISO 8601 duration, deadline = creation + this. */
+export type ContractTemplate = api.ContractTemplate;
+/** `payload_schema`: JSON Schema (draft 2020-12) of the result payload. */
+export type WorkProductTemplate = Narrow<api.WorkProductTemplate, { payload_schema: Record<string, unknown> }>;
+/** `object_id`: the registry object it came from. */
+export type Fixture = Narrow<
+  api.Fixture,
+  { type: FixtureType; evidence_tier: EvidenceTier; determinism_class: DeterminismClass; spec: Record<string, unknown> }
+>;
+export type FixtureSeller = api.FixtureSeller;
 
 export interface ListTemplatesParams extends PageParams {
   tag?: string;

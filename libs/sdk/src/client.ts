@@ -1,17 +1,26 @@
 // ExchangeClient: one transport shared by per-area APIs (`client.agents`, `client.wallets`, `client.contracts`…),
 // each in its own file, so the client never grows into one giant class.
 import { AgentsApi } from './agents';
+import { AliasesApi, IdentityRevealsApi } from './aliases';
+import { ArtifactsApi } from './artifacts';
+import { AttestationsApi } from './attestations';
+import { CasefilesApi } from './casefiles';
 import { FixturesApi, TemplatesApi } from './catalog';
+import { ContractsApi } from './contracts';
 import { CoordinationApi } from './coordination';
+import { DisputesApi } from './disputes';
 import { ResaleReviewsApi } from './governance';
 import { MarketDataApi, RecommendationsApi, ReputationApi } from './insights';
 import { IntegrityApi } from './integrity';
 import { getHealth, type Health } from './health';
 import { LedgerApi } from './ledger';
-import { ContractsApi, DisputesApi, ListingsApi, OffersApi, ResultsApi, TelemetryApi, VerifiersApi } from './market';
+import { ListingsApi } from './listings';
+import { ObjectsApi } from './objects';
+import { OffersApi } from './offers';
 import { ReceiptsApi } from './receipts';
-import { AliasesApi, ArtifactsApi, AttestationsApi, CasefilesApi, IdentityRevealsApi, ObjectsApi } from './registry';
+import { ResultsApi } from './results';
 import { Transport, type TransportOptions } from './transport';
+import { TelemetryApi, VerifiersApi } from './verifiers';
 import { WalletsApi } from './wallets';
 
 /** Options of `ExchangeClient`: see `TransportOptions` (base URL, credentials, timeouts). */

@@ -1,32 +1,17 @@
 // Coordination threads: tagged threads with posts that may attach artifacts. A thread bound to a
 // contract is visible to, and open for posts by, that contract's parties and the operator only.
 import { sendIdempotent } from './idempotency';
-import { compact } from './market';
+import { compact } from './market-base';
 import { paginate, type Page, type PageParams } from './pagination';
 import { pathSegment, type QueryValue, type Transport } from './transport';
 import type { Idempotent } from './wallets';
+import type { api } from './wire';
 
-export interface Thread {
-  thread_id: string;
-  title: string;
-  tags: string[];
-  created_by: string;
-  contract_id: string | null;
-  post_count: number;
-  last_post_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Post {
-  post_id: string;
-  thread_id: string;
-  author: string;
-  body: string;
-  /** Artifact refs `sha256:<64 hex>`. */
-  attachments: string[];
-  created_at: string;
-}
+export type Thread = api.Thread;
+/** `attachments`: artifact refs `sha256:<64 hex>`. */
+export type Post = api.Post;
+/** A new thread, with `first_post` when a body was given. */
+export type CreatedThread = api.CreatedThread;
 
 export interface CreateThreadInput extends Idempotent {
   title: string;
@@ -75,10 +60,17 @@ export class CoordinationApi {
   }
 
   /** POST /v1/coordination/threads → 201 Thread (with `first_post` when a body was given). */
-  createThread(input: CreateThreadInput): Promise<Thread & { first_post?: Post }> {
+  createThread(input: CreateThreadInput): Promise<CreatedThread> {
     return this.send(
       '/v1/coordination/threads',
-      { title: input.title, tags: input.tags, created_by: input.createdBy, contract_id: input.contractId, body: input.body, attachments: input.attachments },
+      {
+        title: input.title,
+        tags: input.tags,
+        created_by: input.createdBy,
+        contract_id: input.contractId,
+        body: input.body,
+        attachments: input.attachments,
+      } satisfies api.CreateThreadRequest,
       input.idempotencyKey,
     );
   }
@@ -100,7 +92,11 @@ export class CoordinationApi {
 
   /** POST /v1/coordination/threads/{id}/posts → 201 Post. */
   post(threadId: string, input: CreatePostInput): Promise<Post> {
-    return this.send(threadPath(threadId, '/posts'), { author: input.author, body: input.body, attachments: input.attachments }, input.idempotencyKey);
+    return this.send(
+      threadPath(threadId, '/posts'),
+      { author: input.author, body: input.body, attachments: input.attachments } satisfies api.CreatePostRequest,
+      input.idempotencyKey,
+    );
   }
 
   /** GET /v1/coordination/threads/{id}/posts, oldest first (conversation order). */

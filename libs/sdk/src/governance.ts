@@ -1,10 +1,11 @@
 // Resale lineage reviews (operator): a resale contract waits for an operator's approval before it
 // can be awarded; a rejection cancels it. Buyer alias updates live on `client.contracts.updateBuyerAlias`.
-import { MarketBase } from './market';
+import { MarketBase } from './market-base';
 import type { ResaleReview, ResaleReviewStatus } from './market-types';
 import type { Page, PageParams } from './pagination';
 import { pathSegment } from './transport';
 import type { Idempotent } from './wallets';
+import type { api } from './wire';
 
 export interface ListResaleReviewsParams extends PageParams {
   status?: ResaleReviewStatus;
@@ -12,7 +13,7 @@ export interface ListResaleReviewsParams extends PageParams {
 }
 
 export interface DecideResaleReviewInput extends Idempotent {
-  decision: 'approve' | 'reject';
+  decision: api.DecideResaleReviewRequest['decision'];
   /** 1–500 characters, kept in the audit log. */
   reason: string;
 }
@@ -31,6 +32,6 @@ export class ResaleReviewsApi extends MarketBase {
 
   /** POST …/review-decisions/{decision_ref} (operator): approve, or reject (cancels the contract). Twice → 409 invalid_state. */
   decide(decisionRef: string, input: DecideResaleReviewInput): Promise<ResaleReview> {
-    return this.post(`${BASE}/${pathSegment(decisionRef)}`, { decision: input.decision, reason: input.reason }, input.idempotencyKey);
+    return this.post(`${BASE}/${pathSegment(decisionRef)}`, { decision: input.decision, reason: input.reason } satisfies api.DecideResaleReviewRequest, input.idempotencyKey);
   }
 }

@@ -35,38 +35,28 @@ export {
   type Withdrawal,
   type WithdrawalStatus,
 } from './wallets';
-export { ReceiptsApi, verifyReceipt, type Receipt, type ReceiptKind } from './receipts';
+export { ReceiptsApi, verifyReceipt, type ExportReceiptsInput, type Receipt, type ReceiptKind } from './receipts';
 export { LedgerApi, type LedgerCheckReport, type LedgerDiscrepancy } from './ledger';
 export {
-  ContractDisputesApi,
-  ContractOffersApi,
-  ContractResultsApi,
   ContractsApi,
-  DisputesApi,
-  ListingsApi,
-  OffersApi,
-  ResultsApi,
+  type CancelContractInput,
+  type CreateContractInput,
+  type ListContractsParams,
+  type SubmitVerificationInput,
+  type UpdateBuyerAliasInput,
+} from './contracts';
+export { ContractOffersApi, OffersApi, type ListOffersParams, type SubmitOfferInput } from './offers';
+export { ContractResultsApi, ResultsApi, type ListResultsParams, type SubmitResultInput } from './results';
+export { ContractDisputesApi, DisputesApi, type ListDisputesParams, type OpenDisputeInput, type ResolveDisputeInput } from './disputes';
+export { ListingsApi, type CreateListingInput, type ListListingsParams } from './listings';
+export {
   TelemetryApi,
   VerifierListingsApi,
   VerifiersApi,
-  type CancelContractInput,
-  type CreateContractInput,
-  type CreateListingInput,
   type CreateVerifierListingInput,
-  type ListContractsParams,
-  type ListDisputesParams,
-  type ListListingsParams,
-  type ListOffersParams,
-  type ListResultsParams,
   type ListVerifierListingsParams,
-  type OpenDisputeInput,
   type RegisterVerifierInput,
-  type ResolveDisputeInput,
-  type SubmitOfferInput,
-  type SubmitResultInput,
-  type SubmitVerificationInput,
-  type UpdateBuyerAliasInput,
-} from './market';
+} from './verifiers';
 export {
   IntegrityApi,
   type ErroneousClearInput,
@@ -115,6 +105,7 @@ export {
 } from './catalog';
 export {
   CoordinationApi,
+  type CreatedThread,
   type CreatePostInput,
   type CreateThreadInput,
   type ListPostsParams,
@@ -154,30 +145,17 @@ export {
   verifyVerificationReport,
   type VerificationReportInput,
 } from './verification-report';
+export { ObjectsApi, objectIdOf, signObjectPayload, type ListObjectsParams, type StoreObjectInput } from './objects';
+export { ArtifactsApi, signArtifactAck, type SignedAckInput, type UploadArtifactInput } from './artifacts';
+export { AttestationsApi, type AttestationFilter, type QueryAttestationsParams } from './attestations';
 export {
-  AliasesApi,
-  ArtifactsApi,
-  AttestationsApi,
   CasefilesApi,
-  IdentityRevealsApi,
-  ObjectsApi,
   casefileArchiveBytes,
-  objectIdOf,
-  signArtifactAck,
-  signObjectPayload,
-  type AttestationFilter,
   type CasefileSubjectInput,
   type ExportCasefileInput,
-  type ExportReceiptsInput,
-  type ListObjectsParams,
-  type MintAliasInput,
-  type MintIdentityRevealInput,
-  type QueryAttestationsParams,
   type ServerVerifyOptions,
-  type SignedAckInput,
-  type StoreObjectInput,
-  type UploadArtifactInput,
-} from './registry';
+} from './casefiles';
+export { AliasesApi, IdentityRevealsApi, type MintAliasInput, type MintIdentityRevealInput } from './aliases';
 export type {
   Ack,
   Artifact,

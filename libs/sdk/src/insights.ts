@@ -1,11 +1,19 @@
 // Market insights: reputation (agents and verifiers), recommendations, the price index and the
 // task tape. Every figure is "as of" a time: an answer for a past `asOf` never changes.
-import { MarketBase } from './market';
-import type { Money } from './market-types';
+import { MarketBase } from './market-base';
 import { pathSegment } from './transport';
+import type { api } from './wire';
 
-export type PriceIndexWindow = 'all' | '1h' | '1d' | '7d' | '30d';
-export type TaskTapeWindow = 'all' | '1h' | '1d' | '7d';
+export type Reputation = api.Reputation;
+export type VerifierReputation = api.VerifierReputation;
+export type SellerRecommendations = api.SellerRecommendations;
+export type ContractRecommendations = api.ContractRecommendations;
+export type RecommendationSignals = SellerRecommendations['data'][number]['signals'];
+export type PriceIndex = api.PriceIndex;
+export type PriceIndexWindow = PriceIndex['window'];
+export type TaskTape = api.TaskTape;
+export type TaskTapeWindow = TaskTape['window'];
+export type TapeFigure = TaskTape['opened'];
 
 const iso = (value: Date | string | undefined): string | undefined => (value instanceof Date ? value.toISOString() : value);
 
@@ -17,52 +25,6 @@ export interface ReputationParams {
   includeReceipts?: boolean;
 }
 
-export interface Reputation {
-  agent_id: string;
-  score: number;
-  confidence: number;
-  window_days: number;
-  as_of: string;
-  components: {
-    settled_as_seller: number;
-    settled_as_buyer: number;
-    verifications_passed: number;
-    verifications_failed: number;
-    disputes_won: number;
-    disputes_lost: number;
-    disputes_split: number;
-    evidence_weight: number;
-  };
-  volume: Money[];
-  /** Only with `includeReceipts`. */
-  receipt_ids?: string[];
-  formula: string;
-}
-
-export interface VerifierReputation {
-  verifier_id: string;
-  score: number;
-  confidence: number;
-  window_days: number;
-  as_of: string;
-  reports: number;
-  passed: number;
-  failed: number;
-  disputed: number;
-  agreements: number;
-  agreement_rate: number | null;
-  median_latency_ms: number | null;
-  formula: string;
-}
-
-export interface RecommendationSignals {
-  tag_match: number;
-  reputation: number;
-  price_fit: number;
-  recency: number;
-  matching: number | null;
-}
-
 export interface RecommendationParams {
   /** 1–50, default 10. */
   limit?: number;
@@ -70,18 +32,6 @@ export interface RecommendationParams {
   explorationRate?: number;
   /** Seeds exploration (default: the request id, i.e. your X-Request-Id when set). */
   requestId?: string;
-}
-
-export interface SellerRecommendations {
-  data: Array<{ seller_id: string; score: number; rank: number; exploration: boolean; signals: RecommendationSignals; listing_id: string | null }>;
-  exploration_slots: number;
-  request_id: string;
-}
-
-export interface ContractRecommendations {
-  data: Array<{ contract_id: string; score: number; rank: number; exploration: boolean; signals: RecommendationSignals }>;
-  exploration_slots: number;
-  request_id: string;
 }
 
 export interface PriceIndexParams {
@@ -92,32 +42,11 @@ export interface PriceIndexParams {
   tag?: string;
 }
 
-export interface PriceIndex {
-  window: PriceIndexWindow;
-  as_of: string;
-  include_sandbox: boolean;
-  data: Array<{ tag: string; currency: string; count: number; median: string; p25: string; p75: string; min: string; max: string }>;
-}
-
 export interface TaskTapeParams {
   window?: TaskTapeWindow;
   asOf?: Date | string;
   /** Default: true on a sandbox exchange, false on mainnet. */
   includeSandbox?: boolean;
-}
-
-export interface TapeFigure {
-  count: number;
-  volume: Money[];
-}
-
-export interface TaskTape {
-  window: TaskTapeWindow;
-  as_of: string;
-  include_sandbox: boolean;
-  opened: TapeFigure;
-  awarded: TapeFigure;
-  settled: TapeFigure;
 }
 
 export class ReputationApi extends MarketBase {

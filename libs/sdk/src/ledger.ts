@@ -1,24 +1,10 @@
 // GET /v1/ledger/check (operator): the wallet-ledger reconciles every balance with its journal.
 import type { Transport } from './transport';
+import type { api } from './wire';
 
-export interface LedgerDiscrepancy {
-  kind: string;
-  subject: string;
-  expected: string;
-  actual: string;
-  detail: string;
-}
-
-export interface LedgerCheckReport {
-  ok: boolean;
-  accounts_checked: number;
-  entries_checked: number;
-  postings_checked: number;
-  /** Per currency, the sum of every account ("0" when the books balance). */
-  global_sums: Record<string, string>;
-  discrepancies: LedgerDiscrepancy[];
-  checked_at: string;
-}
+export type LedgerDiscrepancy = api.LedgerDiscrepancy;
+/** `global_sums`: per currency, the sum of every account ("0" when the books balance). */
+export type LedgerCheckReport = api.CheckLedgerResponse;
 
 export class LedgerApi {
   constructor(private readonly transport: Transport) {}

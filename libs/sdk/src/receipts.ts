@@ -4,32 +4,29 @@
 // trust (GET /health `exchange_public_key`, also printed in /skill.md), not against the
 // `signer_public_key` the receipt carries about itself.
 import { canonicalBytes, fromBase64, verify } from '@exchange/crypto';
-import { exportReceipts, type ExportReceiptsInput } from './registry';
 import type { CasefileExport } from './registry-types';
 import { pathSegment, type Transport } from './transport';
+import type { api } from './wire';
 
-export type ReceiptKind = 'settlement' | 'refund' | 'correction';
+/** Correction receipts add `corrects_receipt_id` (the settlement receipt reversed) and the operator's `reason`. */
+export type Receipt = api.Receipt;
+export type ReceiptKind = Receipt['kind'];
 
-export interface Receipt {
-  receipt_id: string;
-  kind: ReceiptKind;
-  contract_id: string;
-  hold_id: string;
-  payer: string;
-  payee: string;
-  /** Paid out of the hold, fee included (settlement), or returned to the payer (refund). */
-  amount: string;
-  fee: string;
-  refunded_amount: string;
-  currency: string;
-  journal_entry_ids: string[];
-  settled_at: string;
-  signer_public_key: string;
-  signature: string;
-  /** Correction receipts only: the settlement receipt reversed by an erroneous clear. */
-  corrects_receipt_id?: string;
-  /** Correction receipts only: the operator's reason. */
-  reason?: string;
+export interface ExportReceiptsInput {
+  receiptIds?: string[];
+  contractId?: string;
+}
+
+/** POST /v1/receipts/export {receipt_ids | contract_id} → a signed docket of receipt entries and its archive. */
+function exportReceipts(transport: Transport, input: ExportReceiptsInput): Promise<CasefileExport> {
+  return transport.request<CasefileExport>({
+    method: 'POST',
+    path: '/v1/receipts/export',
+    body: {
+      ...(input.receiptIds !== undefined ? { receipt_ids: input.receiptIds } : {}),
+      ...(input.contractId !== undefined ? { contract_id: input.contractId } : {}),
+    } satisfies api.ExportReceiptsRequest,
+  });
 }
 
 export class ReceiptsApi {

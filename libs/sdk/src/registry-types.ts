@@ -1,47 +1,18 @@
-// Shapes of the registry area as the gateway returns them (common5.md "Shared shapes").
-import type { Docket, VerifyResult } from '@exchange/casefile';
-
-export type ObjectVisibility = 'public' | 'parties' | 'operator';
+// Shapes of the registry area as the gateway returns them (common5.md "Shared shapes"), generated
+// from /openapi.json (see wire.ts); the names here are the SDK's public names for them.
+import type { Docket } from '@exchange/casefile';
+import type { api, Narrow } from './wire';
 
 /** A signed registry object. `object_id` = "sha256:" + hex sha256 of canonicalize({type, payload, signer_agent_id}). */
-export interface RegistryObject<P = unknown> {
-  object_id: string;
-  type: string;
-  payload: P;
-  signer_agent_id: string;
-  /** Base64 ed25519 by the signer over canonicalize(payload). */
-  signature: string;
-  signer_public_key: string;
-  visibility: ObjectVisibility;
-  parties: string[];
-  tags: string[];
-  created_at: string;
-}
+export type RegistryObject<P = unknown> = Narrow<api.RegistryObject, { payload: P }>;
+export type ObjectVisibility = api.RegistryObject['visibility'];
 
-export type ArtifactAccess = 'public' | 'parties' | 'operator';
-export type ArtifactStatus = 'active' | 'removed';
-
-export interface ArtifactEnvelope {
-  algorithm: string;
-  recipient_key_ids: string[];
-  nonce?: string;
-}
-
-export interface Artifact {
-  /** `sha256:<hex of the bytes>` */
-  artifact_ref: string;
-  size_bytes: number;
-  media_type: string;
-  contract_id: string | null;
-  access: ArtifactAccess;
-  parties: string[];
-  envelope: ArtifactEnvelope | null;
-  status: ArtifactStatus;
-  removed_reason: string | null;
-  uploaded_by: string;
-  created_at: string;
-  updated_at: string;
-}
+export type Artifact = api.Artifact;
+export type ArtifactAccess = Artifact['access'];
+export type ArtifactStatus = Artifact['status'];
+export type ArtifactEnvelope = NonNullable<Artifact['envelope']>;
+/** GET /v1/artifacts/{ref}/envelope. */
+export type ArtifactEnvelopeView = api.ArtifactEnvelope;
 
 /** A downloaded artifact: its bytes and what the response headers said. */
 export interface ArtifactDownload {
@@ -53,29 +24,9 @@ export interface ArtifactDownload {
   etag: string | null;
 }
 
-export interface ArtifactEnvelopeView {
-  artifact_ref: string;
-  envelope: ArtifactEnvelope;
-}
-
-export interface Ack {
-  ack_id: string;
-  artifact_ref: string;
-  agent_id: string;
-  signature: string;
-  created_at: string;
-}
-
+export type Ack = api.Ack;
 /** Exchange-signed proof that an agent downloaded an artifact. */
-export interface DeliveryReceipt {
-  delivery_receipt_id: string;
-  artifact_ref: string;
-  agent_id: string;
-  size_bytes: number;
-  delivered_at: string;
-  signature: string;
-  signer_public_key: string;
-}
+export type DeliveryReceipt = api.DeliveryReceipt;
 
 /** An attestation is an object of type `attestation` whose payload has `subject_ref` and `claim`. */
 export interface AttestationPayload {
@@ -84,25 +35,16 @@ export interface AttestationPayload {
   [key: string]: unknown;
 }
 
-/** Exports answer the signed docket and its .tar.gz archive (base64). */
-export interface CasefileExport {
-  docket: Docket;
-  archive_base64: string;
-}
+/**
+ * Exports answer the signed docket and its .tar.gz archive (base64). The docket is typed as
+ * @exchange/casefile reads and verifies it (`verifyDocket`), which is stricter than the document.
+ */
+export type CasefileExport = Omit<api.DocketExport, 'docket'> & { docket: Docket };
 
-export type CasefileVerdict = VerifyResult;
+export type CasefileVerdict = api.CasefileVerdict;
 
-export type PartyRole = 'buyer' | 'seller';
-
-export interface PartyAliasToken {
-  object_id: string;
-  alias: string;
-  contract_id: string;
-  role: PartyRole;
-  payload: Record<string, unknown>;
-  signature: string;
-  signer_public_key: string;
-}
+export type PartyAliasToken = Narrow<api.AliasToken, { payload: Record<string, unknown> }>;
+export type PartyRole = PartyAliasToken['role'];
 
 export interface IdentityRevealPayload {
   alias: string;

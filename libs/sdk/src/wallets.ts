@@ -4,101 +4,21 @@
 import { sendIdempotent } from './idempotency';
 import { paginate, type Page, type PageParams } from './pagination';
 import { pathSegment, type Transport } from './transport';
+import type { api } from './wire';
 
-export type HoldStatus = 'active' | 'released' | 'consumed' | 'expired';
-export type DepositStatus = 'pending' | 'confirmed' | 'expired';
-export type DepositMethod = 'sandbox' | 'bank' | 'crypto';
-export type PayoutDestinationType = 'bank_account' | 'crypto_address' | 'sandbox';
-export type WithdrawalStatus = 'requested' | 'processing' | 'completed' | 'failed' | 'cancelled';
-
-export interface Balance {
-  currency: string;
-  available: string;
-  held: string;
-  /** available + held */
-  total: string;
-}
-
-export interface BalanceSnapshot {
-  agent_id: string;
-  balances: Balance[];
-  as_of: string;
-}
-
-export interface FaucetGrant {
-  faucet_grant_id: string;
-  agent_id: string;
-  amount: string;
-  currency: string;
-  category: string;
-  journal_entry_id: string;
-  granted_today: string;
-  remaining_today: string;
-  resets_at: string;
-  created_at: string;
-}
-
-export interface Transfer {
-  transfer_id: string;
-  from_agent_id: string;
-  to_agent_id: string;
-  amount: string;
-  currency: string;
-  memo: string | null;
-  journal_entry_id: string;
-  created_at: string;
-}
-
-export interface Hold {
-  hold_id: string;
-  agent_id: string;
-  amount: string;
-  currency: string;
-  status: HoldStatus;
-  expires_at: string | null;
-  reference: string | null;
-  consumed_amount: string | null;
-  released_amount: string | null;
-  consumed_to_agent_id: string | null;
-  journal_entry_ids: string[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Deposit {
-  deposit_id: string;
-  agent_id: string;
-  amount: string;
-  currency: string;
-  method: DepositMethod;
-  reference: string | null;
-  status: DepositStatus;
-  journal_entry_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface PayoutDestination {
-  payout_destination_id: string;
-  agent_id: string;
-  type: PayoutDestinationType;
-  details: Record<string, string>;
-  label: string;
-  created_at: string;
-}
-
-export interface Withdrawal {
-  withdrawal_id: string;
-  agent_id: string;
-  amount: string;
-  currency: string;
-  payout_destination_id: string;
-  status: WithdrawalStatus;
-  failure_reason: string | null;
-  journal_entry_ids: string[];
-  created_at: string;
-  updated_at: string;
-}
+export type BalanceSnapshot = api.BalanceSnapshot;
+export type Balance = api.Balance;
+export type FaucetGrant = api.FaucetGrant;
+export type Transfer = api.Transfer;
+export type Hold = api.Hold;
+export type Deposit = api.Deposit;
+export type PayoutDestination = api.CreatePayoutDestinationResponse;
+export type Withdrawal = api.Withdrawal;
+export type HoldStatus = Hold['status'];
+export type DepositStatus = Deposit['status'];
+export type DepositMethod = Deposit['method'];
+export type PayoutDestinationType = PayoutDestination['type'];
+export type WithdrawalStatus = Withdrawal['status'];
 
 /** Every mutation accepts a key; without one the SDK generates a fresh key (no retry safety). */
 export interface Idempotent {
@@ -181,13 +101,17 @@ export class WalletsApi {
    * `faucet_cap_exceeded`, `details.resets_at`). A mainnet exchange has no faucet (403 `faucet_unavailable`).
    */
   faucet(agentId: string, input: FaucetInput): Promise<FaucetGrant> {
-    return this.mutate(walletPath(agentId, '/faucet'), { amount: input.amount, currency: input.currency, category: input.category }, input.idempotencyKey);
+    return this.mutate(
+      walletPath(agentId, '/faucet'),
+      { amount: input.amount, currency: input.currency, category: input.category } satisfies api.WalletFaucetRequest,
+      input.idempotencyKey,
+    );
   }
 
   transfer(agentId: string, input: TransferInput): Promise<Transfer> {
     return this.mutate(
       walletPath(agentId, '/transfer'),
-      { to_agent_id: input.toAgentId, amount: input.amount, currency: input.currency, memo: input.memo },
+      { to_agent_id: input.toAgentId, amount: input.amount, currency: input.currency, memo: input.memo } satisfies api.WalletTransferRequest,
       input.idempotencyKey,
     );
   }
@@ -196,19 +120,19 @@ export class WalletsApi {
     const expiresAt = input.expiresAt instanceof Date ? input.expiresAt.toISOString() : input.expiresAt;
     return this.mutate(
       walletPath(agentId, '/holds'),
-      { amount: input.amount, currency: input.currency, expires_at: expiresAt, reference: input.reference },
+      { amount: input.amount, currency: input.currency, expires_at: expiresAt, reference: input.reference } satisfies api.CreateHoldRequest,
       input.idempotencyKey,
     );
   }
 
   releaseHold(agentId: string, holdId: string, input: Idempotent = {}): Promise<Hold> {
-    return this.mutate(walletPath(agentId, `/holds/${pathSegment(holdId)}/release`), {}, input.idempotencyKey);
+    return this.mutate(walletPath(agentId, `/holds/${pathSegment(holdId)}/release`), {} satisfies api.ReleaseHoldRequest, input.idempotencyKey);
   }
 
   consumeHold(agentId: string, holdId: string, input: ConsumeHoldInput): Promise<Hold> {
     return this.mutate(
       walletPath(agentId, `/holds/${pathSegment(holdId)}/consume`),
-      { to_agent_id: input.toAgentId, amount: input.amount },
+      { to_agent_id: input.toAgentId, amount: input.amount } satisfies api.ConsumeHoldRequest,
       input.idempotencyKey,
     );
   }
@@ -216,7 +140,7 @@ export class WalletsApi {
   createDeposit(agentId: string, input: CreateDepositInput): Promise<Deposit> {
     return this.mutate(
       walletPath(agentId, '/deposits'),
-      { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference },
+      { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference } satisfies api.CreateDepositRequest,
       input.idempotencyKey,
     );
   }
@@ -235,19 +159,19 @@ export class WalletsApi {
 
   /** Operator token only. */
   confirmDeposit(agentId: string, depositId: string, input: Idempotent = {}): Promise<Deposit> {
-    return this.mutate(walletPath(agentId, `/deposits/${pathSegment(depositId)}/confirm`), {}, input.idempotencyKey);
+    return this.mutate(walletPath(agentId, `/deposits/${pathSegment(depositId)}/confirm`), {} satisfies api.ConfirmDepositRequest, input.idempotencyKey);
   }
 
   /** Operator token only. */
   expireDeposit(agentId: string, depositId: string, input: Idempotent = {}): Promise<Deposit> {
-    return this.mutate(walletPath(agentId, `/deposits/${pathSegment(depositId)}/expire`), {}, input.idempotencyKey);
+    return this.mutate(walletPath(agentId, `/deposits/${pathSegment(depositId)}/expire`), {} satisfies api.ExpireDepositRequest, input.idempotencyKey);
   }
 
   /** A crypto address equal to one of the agent's signing keys is refused (400 `signing_key_reuse`). */
   createPayoutDestination(agentId: string, input: CreatePayoutDestinationInput): Promise<PayoutDestination> {
     return this.mutate(
       walletPath(agentId, '/payout_destinations'),
-      { type: input.type, details: input.details, label: input.label },
+      { type: input.type, details: input.details, label: input.label } satisfies api.CreatePayoutDestinationRequest,
       input.idempotencyKey,
     );
   }
@@ -268,7 +192,7 @@ export class WalletsApi {
   createWithdrawal(agentId: string, input: CreateWithdrawalInput): Promise<Withdrawal> {
     return this.mutate(
       walletPath(agentId, '/withdrawals'),
-      { amount: input.amount, currency: input.currency, payout_destination_id: input.payoutDestinationId },
+      { amount: input.amount, currency: input.currency, payout_destination_id: input.payoutDestinationId } satisfies api.CreateWithdrawalRequest,
       input.idempotencyKey,
     );
   }
@@ -279,6 +203,6 @@ export class WalletsApi {
 
   /** Only while `requested`; else 409 `invalid_state`. */
   cancelWithdrawal(agentId: string, withdrawalId: string, input: Idempotent = {}): Promise<Withdrawal> {
-    return this.mutate(walletPath(agentId, `/withdrawals/${pathSegment(withdrawalId)}/cancel`), {}, input.idempotencyKey);
+    return this.mutate(walletPath(agentId, `/withdrawals/${pathSegment(withdrawalId)}/cancel`), {} satisfies api.CancelWithdrawalRequest, input.idempotencyKey);
   }
 }
