@@ -6,21 +6,9 @@ import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
 import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import { killSwitchesFrom, WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
-import { PgLedgerWriter } from './data/ledger.writer';
-import { WalletReader } from './data/wallet.reader';
-import { startWalletGrpcServer } from './grpc/server';
-import { walletResponseCodecs } from './grpc/wallet.codecs';
-import type { WalletServices } from './grpc/wallet.handlers';
-import { CachedAgentDirectory } from './identity/agent-directory.client';
-import { BalancesService } from './service/balances.service';
-import { DepositsService } from './service/deposits.service';
-import { HoldsService } from './service/holds.service';
-import { OperationsService } from './service/operations.service';
-import { institutionalLimitFrom, PayoutsService } from './service/payouts.service';
-import { SettlementService } from './service/settlement.service';
-import type { WalletContext } from './service/wallet-context';
-import { sweepHolds } from './workers/hold-sweeper';
-import { processPayouts } from './workers/payout-processor';
+import { CachedAgentDirectory } from './clients/agent-directory.client';
+import { createWalletAreas, startWalletGrpcServer } from './grpc/server';
+import { institutionalLimitFrom } from './payouts/payouts.service';
 
 export { WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
 export { WALLET_LEDGER_SERVICE_NAME } from './grpc/server';
@@ -82,30 +70,17 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
   const identity = createServiceClient(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
   let relay: OutboxRelay | undefined;
   const notify = () => relay?.notify();
-  const writer = new PgLedgerWriter(pool, logger, notify);
-  const reader = new WalletReader(pool);
-  const ctx: WalletContext = {
-    writer,
-    reader,
+  // Each area's repository and service (src/<area>/), given only what it uses: grpc/server.ts.
+  const { services, workers } = createWalletAreas({
+    pool,
+    logger,
+    afterCommit: notify,
     agents: new CachedAgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
     clock: deps.clock ?? (() => new Date()),
     environment: config.EXCHANGE_ENV,
-    codecs: walletResponseCodecs,
-  };
-  const holds = new HoldsService(ctx);
-  const services: WalletServices = {
-    balances: new BalancesService(ctx),
-    holds,
-    deposits: new DepositsService(ctx),
-    payouts: new PayoutsService(ctx, institutionalLimitFrom(config.INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT)),
-    settlement: new SettlementService(ctx, holds, { privateKey: signingKey, publicKey: signerPublicKey }),
-    operations: new OperationsService(ctx, pool, notify),
-  };
-  const workerDeps = { pool, writer, reader, agents: ctx.agents, clock: ctx.clock, afterCommit: notify };
-  const workers = {
-    sweepHolds: () => sweepHolds(workerDeps),
-    processPayouts: () => processPayouts(workerDeps),
-  };
+    signer: { privateKey: signingKey, publicKey: signerPublicKey },
+    institutionalLimit: institutionalLimitFrom(config.INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT),
+  });
   const sweeper = new Periodic('hold-sweeper', config.HOLD_SWEEP_INTERVAL_MS, workers.sweepHolds, logger);
   const processor = new Periodic('payout-processor', config.PAYOUT_PROCESSOR_INTERVAL_MS, workers.processPayouts, logger);
 

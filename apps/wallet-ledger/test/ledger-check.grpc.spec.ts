@@ -1,5 +1,5 @@
 import { walletV1 } from '@exchange/proto';
-import { ledgerReport } from '../src/data/ledger-check';
+import { ledgerReport } from '../src/ledger/ledger.repo';
 import { agentId, fund, key, startTestWallet, type TestWallet } from './wallet-harness';
 
 describe('wallet-ledger gRPC: CheckLedger', () => {

@@ -39,7 +39,7 @@ export interface MutationPlan {
   counter?: { key: string; day: string; expect: bigint | null; delta: bigint };
   entry?: { entryId: string; kind: string; currency: string; postings: Posting[] };
   writes?: EntityWrite[];
-  /** Event envelopes (libs/events, built by events/wallet.events.ts) for the outbox, as JSON. */
+  /** Event envelopes (libs/events, built by each area's <area>.events.ts) for the outbox, as JSON. */
   events?: object[];
   /** The response to store with the key (JSON), replayed for the same key and request. */
   response?: unknown;

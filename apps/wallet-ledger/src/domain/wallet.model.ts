@@ -46,7 +46,7 @@ export interface Hold {
   journalEntryIds: string[];
   createdAt: Date;
   updatedAt: Date;
-  /** "agent" or the controlling service ("market"): domain/hold-control.ts. */
+  /** "agent" or the controlling service ("market"): holds/hold-control.ts. */
   controller: string;
 }
 

@@ -1,18 +1,4 @@
 import { newEvent, type EventEnvelope } from '@exchange/events';
-import { walletV1Events } from '@exchange/proto';
-import type { Controls } from '../domain/controls';
-import type { Receipt } from '../domain/receipt';
-import type { Deposit, FaucetGrant, Hold, PayoutDestination, Transfer, Withdrawal } from '../domain/wallet.model';
-import {
-  toProtoControls,
-  toProtoDeposit,
-  toProtoFaucetGrant,
-  toProtoHold,
-  toProtoPayoutDestination,
-  toProtoReceipt,
-  toProtoTransfer,
-  toProtoWithdrawal,
-} from './wallet.messages';
 
 export const WALLET_EVENT_SOURCE = 'wallet-ledger';
 
@@ -45,67 +31,10 @@ export interface Caller {
 
 export const SYSTEM_CALLER: Caller = { actor: 'system:wallet-ledger', traceId: null };
 
-function envelope(type: string, subjectId: string, caller: Caller, data: unknown): EventEnvelope {
+/**
+ * One outbox event of the wallet; each area builds its own (`<area>/<area>.events.ts`), with
+ * `data` the proto3 JSON of the matching message of proto/exchange/wallet/v1/events.proto.
+ */
+export function envelope(type: string, subjectId: string, caller: Caller, data: unknown): EventEnvelope {
   return newEvent({ type, source: WALLET_EVENT_SOURCE, subjectId, actor: caller.actor, traceId: caller.traceId, data });
 }
-
-export type HoldVerb = 'created' | 'released' | 'consumed' | 'expired';
-export type DepositVerb = 'created' | 'confirmed' | 'expired';
-export type WithdrawalVerb = 'requested' | 'processing' | 'completed' | 'failed' | 'cancelled';
-
-/** `data` is the proto3 JSON form of the matching message of proto/exchange/wallet/v1/events.proto. */
-export const walletEvents = {
-  faucetGranted: (grant: FaucetGrant, caller: Caller) =>
-    envelope(WALLET_EVENT_TYPES.faucet_granted, grant.agentId, caller, walletV1Events.FaucetGranted.toJSON({ grant: toProtoFaucetGrant(grant) })),
-
-  transferCompleted: (transfer: Transfer, caller: Caller) =>
-    envelope(
-      WALLET_EVENT_TYPES.transfer_completed,
-      transfer.fromAgentId,
-      caller,
-      walletV1Events.TransferCompleted.toJSON({ transfer: toProtoTransfer(transfer) }),
-    ),
-
-  hold: (verb: HoldVerb, hold: Hold, caller: Caller) =>
-    envelope(`exchange.wallet.hold.${verb}`, hold.agentId, caller, walletV1Events.HoldChanged.toJSON({ hold: toProtoHold(hold) })),
-
-  deposit: (verb: DepositVerb, deposit: Deposit, caller: Caller) =>
-    envelope(
-      `exchange.wallet.deposit.${verb}`,
-      deposit.agentId,
-      caller,
-      walletV1Events.DepositChanged.toJSON({ deposit: toProtoDeposit(deposit) }),
-    ),
-
-  payoutDestinationCreated: (destination: PayoutDestination, caller: Caller) =>
-    envelope(
-      WALLET_EVENT_TYPES.payout_destination_created,
-      destination.agentId,
-      caller,
-      walletV1Events.PayoutDestinationCreated.toJSON({ payoutDestination: toProtoPayoutDestination(destination) }),
-    ),
-
-  withdrawal: (verb: WithdrawalVerb, withdrawal: Withdrawal, caller: Caller) =>
-    envelope(
-      `exchange.wallet.withdrawal.${verb}`,
-      withdrawal.agentId,
-      caller,
-      walletV1Events.WithdrawalChanged.toJSON({ withdrawal: toProtoWithdrawal(withdrawal) }),
-    ),
-
-  receiptIssued: (receipt: Receipt, hold: Hold, caller: Caller) =>
-    envelope(
-      WALLET_EVENT_TYPES.receipt_issued,
-      receipt.payer,
-      caller,
-      walletV1Events.ReceiptIssued.toJSON({ receipt: toProtoReceipt(receipt), hold: toProtoHold(hold) }),
-    ),
-
-  controlsChanged: (controls: Controls, reason: string, caller: Caller) =>
-    envelope(
-      WALLET_EVENT_TYPES.controls_changed,
-      'controls',
-      caller,
-      walletV1Events.ControlsChanged.toJSON({ controls: toProtoControls(controls), reason }),
-    ),
-};

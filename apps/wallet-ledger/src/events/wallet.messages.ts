@@ -15,8 +15,8 @@ import type {
   Withdrawal,
 } from '../domain/wallet.model';
 
-// Wallet entities as proto messages: what events carry and responses return (the gRPC mapper
-// uses them too). Amounts leave as decimal strings, optional fields as undefined.
+// Wallet entities as proto messages: what events carry and responses return (the areas' mappers
+// use them too). Amounts leave as decimal strings, optional fields as undefined.
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 const optAmount = (v: bigint | null) => (v === null ? undefined : formatAmount(v));

@@ -1,8 +1,121 @@
+import type pg from 'pg';
 import { startGrpcServer, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
-import { walletHandlers, type WalletServices } from './wallet.handlers';
+import { balancesHandlers } from '../balances/balances.handlers';
+import { balancesCodecs } from '../balances/balances.mapper';
+import { BalancesRepo } from '../balances/balances.repo';
+import { BalancesService } from '../balances/balances.service';
+import { PgLedgerWriter } from '../data/ledger.writer';
+import { depositsHandlers } from '../deposits/deposits.handlers';
+import { depositsCodecs } from '../deposits/deposits.mapper';
+import { DepositsRepo } from '../deposits/deposits.repo';
+import { DepositsService } from '../deposits/deposits.service';
+import type { AgentDirectory } from '../domain/ledger.ports';
+import { sweepHolds } from '../holds/hold-sweeper.worker';
+import { holdsHandlers } from '../holds/holds.handlers';
+import { holdsCodecs } from '../holds/holds.mapper';
+import { HoldsRepo } from '../holds/holds.repo';
+import { HoldsService } from '../holds/holds.service';
+import { ledgerHandlers } from '../ledger/ledger.handlers';
+import { LedgerRepo } from '../ledger/ledger.repo';
+import { LedgerService } from '../ledger/ledger.service';
+import { operationsHandlers } from '../operations/operations.handlers';
+import { OperationsRepo } from '../operations/operations.repo';
+import { OperationsService } from '../operations/operations.service';
+import { processPayouts } from '../payouts/payout-processor.worker';
+import { payoutsHandlers } from '../payouts/payouts.handlers';
+import { payoutsCodecs } from '../payouts/payouts.mapper';
+import { PayoutsRepo } from '../payouts/payouts.repo';
+import { PayoutsService } from '../payouts/payouts.service';
+import { receiptsHandlers } from '../receipts/receipts.handlers';
+import { ReceiptsRepo } from '../receipts/receipts.repo';
+import { ReceiptsService } from '../receipts/receipts.service';
+import { settlementHandlers } from '../settlement/settlement.handlers';
+import { settlementCodecs } from '../settlement/settlement.mapper';
+import { SettlementService, type ExchangeSigner } from '../settlement/settlement.service';
 
 export const WALLET_LEDGER_SERVICE_NAME = 'exchange.wallet.v1.WalletLedgerService';
+
+/** One service per area (src/<area>/). */
+export interface WalletServices {
+  balances: BalancesService;
+  deposits: DepositsService;
+  holds: HoldsService;
+  payouts: PayoutsService;
+  settlement: SettlementService;
+  receipts: ReceiptsService;
+  operations: OperationsService;
+  ledger: LedgerService;
+}
+
+/**
+ * WalletLedgerService from its areas, one row each: every area's handlers serve its own RPCs, and
+ * the return type proves that together they serve all of them. A new area is one row here.
+ */
+export function walletHandlers(s: WalletServices, logger: Logger): walletV1.WalletLedgerServiceServer {
+  return {
+    ...balancesHandlers(s.balances, logger),
+    ...depositsHandlers(s.deposits, logger),
+    ...holdsHandlers(s.holds, logger),
+    ...payoutsHandlers(s.payouts, logger),
+    ...settlementHandlers(s.settlement, logger),
+    ...receiptsHandlers(s.receipts, logger),
+    ...operationsHandlers(s.operations, logger),
+    ...ledgerHandlers(s.ledger, logger),
+  };
+}
+
+export interface WalletAreasDeps {
+  pool: pg.Pool;
+  logger: Logger;
+  /** Wakes the outbox relay after a commit that wrote events. */
+  afterCommit: () => void;
+  agents: AgentDirectory;
+  clock: () => Date;
+  environment: 'sandbox' | 'mainnet';
+  signer: ExchangeSigner;
+  /** MAINNET_INSTITUTIONAL daily withdrawal limit, micro-units. */
+  institutionalLimit: bigint;
+}
+
+/**
+ * Builds each area's repository and service, handing every service only what it uses, and the
+ * workers (one round each: the caller schedules them).
+ */
+export function createWalletAreas(d: WalletAreasDeps): {
+  services: WalletServices;
+  workers: { sweepHolds(): Promise<number>; processPayouts(): Promise<number> };
+} {
+  const writer = new PgLedgerWriter(d.pool, d.logger, d.afterCommit);
+  const balancesRepo = new BalancesRepo(d.pool);
+  const holdsRepo = new HoldsRepo(d.pool);
+  const receiptsRepo = new ReceiptsRepo(d.pool);
+  const operationsRepo = new OperationsRepo(d.pool);
+  const mutation = { writer, agents: d.agents, clock: d.clock };
+  const holds = new HoldsService({ ...mutation, repo: holdsRepo, codecs: holdsCodecs });
+  const services: WalletServices = {
+    balances: new BalancesService({ ...mutation, repo: balancesRepo, codecs: balancesCodecs }),
+    deposits: new DepositsService({ ...mutation, repo: new DepositsRepo(d.pool), environment: d.environment, codecs: depositsCodecs }),
+    holds,
+    payouts: new PayoutsService({ ...mutation, repo: new PayoutsRepo(d.pool), codecs: payoutsCodecs }, d.institutionalLimit),
+    settlement: new SettlementService(
+      { ...mutation, holds: holdsRepo, receipts: receiptsRepo, balances: balancesRepo, codecs: settlementCodecs },
+      holds,
+      d.signer,
+    ),
+    receipts: new ReceiptsService({ repo: receiptsRepo }),
+    operations: new OperationsService({ repo: operationsRepo, clock: d.clock, afterCommit: d.afterCommit }),
+    ledger: new LedgerService({ repo: new LedgerRepo(d.pool), clock: d.clock }),
+  };
+  const workerDeps = { pool: d.pool, writer, controls: operationsRepo, clock: d.clock, afterCommit: d.afterCommit };
+  return {
+    services,
+    workers: {
+      sweepHolds: () => sweepHolds(workerDeps),
+      processPayouts: () => processPayouts({ ...workerDeps, agents: d.agents }),
+    },
+  };
+}
 
 /** Binds the wallet-ledger gRPC server; health starts NOT_SERVING until the caller flips it. */
 export function startWalletGrpcServer(opts: {

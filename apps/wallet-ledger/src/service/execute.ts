@@ -3,7 +3,7 @@ import type { KillSwitch } from '../domain/controls';
 import type { ApplyOutcome, IdempotencyClaim, LedgerWriter, MutationPlan } from '../domain/ledger.ports';
 import { fromStoredError, toStoredError, walletErrors } from '../domain/wallet.errors';
 
-/** How a mutation's result is stored with its key and read back for a replay (see ResponseCodecs). */
+/** How a mutation's result is stored with its key and read back for a replay (each area's service declares its codecs; the mappers supply them: grpc/codec.ts). */
 export interface ResponseCodec<R> {
   toJSON(message: R): unknown;
   fromJSON(json: unknown): R;

@@ -1,0 +1,114 @@
+import { formatAmount } from '@exchange/platform';
+import type pg from 'pg';
+import type { LedgerCheckReport, LedgerDiscrepancy } from './ledger-check';
+
+// Amounts in the report are decimal strings like everywhere else in the API (micro-units in SQL).
+const amount = (micro: string): string => formatAmount(BigInt(micro));
+
+/** At most this many discrepancies of each kind are listed (a broken ledger can have millions). */
+const LIMIT = 1000;
+
+// Each query is one pass; all run in one REPEATABLE READ snapshot so they describe one moment.
+const QUERIES = {
+  counts: `SELECT (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM journal_entries) AS entries,
+                  (SELECT count(*) FROM postings) AS postings`,
+  // Every balance must equal the sum of its postings.
+  mismatches: `SELECT a.account_id, a.balance::text AS actual, coalesce(p.total, 0)::text AS expected
+                 FROM accounts a
+                 LEFT JOIN (SELECT account_id, sum(amount) AS total FROM postings GROUP BY account_id) p USING (account_id)
+                WHERE a.balance <> coalesce(p.total, 0)
+                ORDER BY a.account_id LIMIT ${LIMIT}`,
+  // Every journal entry must sum to zero (and have postings).
+  unbalanced: `SELECT e.entry_id, coalesce(sum(p.amount), 0)::text AS total, count(p.entry_id) AS lines
+                 FROM journal_entries e LEFT JOIN postings p USING (entry_id)
+                GROUP BY e.entry_id HAVING coalesce(sum(p.amount), 0) <> 0 OR count(p.entry_id) = 0
+                ORDER BY e.entry_id LIMIT ${LIMIT}`,
+  // Per currency, all accounts together must be exactly zero (money is only moved, never made).
+  sums: `SELECT currency, sum(balance)::text AS total FROM accounts GROUP BY currency ORDER BY currency`,
+  negative: `SELECT account_id, kind::text AS kind, balance::text AS balance FROM accounts
+              WHERE kind IN ('available', 'held') AND balance < 0 ORDER BY account_id LIMIT ${LIMIT}`,
+  // One idempotency key, one effect: two entries with the same key within the key's 30-day life
+  // mean a request was applied twice (after expiry a key may legitimately be used again).
+  doubleEffects: `SELECT idempotency_scope, idempotency_key, count(*) AS entries, string_agg(entry_id, ',' ORDER BY entry_id) AS ids
+                    FROM journal_entries WHERE idempotency_key IS NOT NULL
+                   GROUP BY idempotency_scope, idempotency_key
+                  HAVING count(*) > 1 AND max(created_at) - min(created_at) < interval '30 days'
+                   ORDER BY 1, 2 LIMIT ${LIMIT}`,
+};
+
+/** Recomputes the ledger from the journal and lists every disagreement (CheckLedger). */
+export async function checkLedger(pool: pg.Pool, now: Date): Promise<LedgerCheckReport> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const report = await ledgerReport(client, now);
+    await client.query('COMMIT');
+    return report;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The check's queries on `client`, in whatever transaction the caller has open. */
+export async function ledgerReport(client: pg.ClientBase, now: Date): Promise<LedgerCheckReport> {
+  const counts = (await client.query(QUERIES.counts)).rows[0];
+  const mismatches = (await client.query(QUERIES.mismatches)).rows;
+  const unbalanced = (await client.query(QUERIES.unbalanced)).rows;
+  const sums = (await client.query(QUERIES.sums)).rows;
+  const negative = (await client.query(QUERIES.negative)).rows;
+  const doubles = (await client.query(QUERIES.doubleEffects)).rows;
+  const discrepancies: LedgerDiscrepancy[] = [
+    ...mismatches.map((r) => ({
+      kind: 'balance_mismatch' as const,
+      subject: r.account_id,
+      expected: amount(r.expected),
+      actual: amount(r.actual),
+      detail: 'account balance differs from the sum of its postings',
+    })),
+    ...unbalanced.map((r) => ({
+      kind: 'unbalanced_entry' as const,
+      subject: r.entry_id,
+      expected: '0',
+      actual: amount(r.total),
+      detail: Number(r.lines) === 0 ? 'journal entry has no postings' : 'postings of the entry do not sum to zero',
+    })),
+    ...sums
+      .filter((r) => r.total !== '0')
+      .map((r) => ({ kind: 'global_sum' as const, subject: r.currency, expected: '0', actual: amount(r.total), detail: 'accounts of the currency do not sum to zero' })),
+    ...negative.map((r) => ({
+      kind: (r.kind === 'held' ? 'negative_held' : 'negative_available') as LedgerDiscrepancy['kind'],
+      subject: r.account_id,
+      expected: '>= 0',
+      actual: amount(r.balance),
+      detail: 'agent balance below zero',
+    })),
+    ...doubles.map((r) => ({
+      kind: 'idempotency_key_two_effects' as const,
+      subject: `${r.idempotency_scope} ${r.idempotency_key}`,
+      expected: '1',
+      actual: String(r.entries),
+      detail: `journal entries ${r.ids}`,
+    })),
+  ];
+  return {
+    ok: discrepancies.length === 0,
+    accountsChecked: Number(counts.accounts),
+    entriesChecked: Number(counts.entries),
+    postingsChecked: Number(counts.postings),
+    globalSums: Object.fromEntries(sums.map((r) => [r.currency, amount(r.total)])),
+    discrepancies,
+    checkedAt: now,
+  };
+}
+
+/** The reconciliation's reads (CheckLedger). */
+export class LedgerRepo {
+  constructor(private readonly pool: pg.Pool) {}
+
+  check(now: Date): Promise<LedgerCheckReport> {
+    return checkLedger(this.pool, now);
+  }
+}

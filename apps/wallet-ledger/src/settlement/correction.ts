@@ -1,0 +1,59 @@
+import { errors, formatAmount } from '@exchange/platform';
+import type { Receipt, UnsignedReceipt } from '../domain/receipt';
+import { walletErrors } from '../domain/wallet.errors';
+
+/**
+ * The rules of an erroneous-clear correction, decided from the stored receipts: only a
+ * settlement receipt of this payer, only once, and the fees account must be able to pay its
+ * share back (the payee's share is checked by the store with the other agent balances).
+ * Returns the unsigned correction receipt.
+ */
+export function planCorrection(input: {
+  payer: string;
+  original: Receipt | undefined;
+  existingCorrection: Receipt | undefined;
+  feesBalance: bigint;
+  receiptId: string;
+  journalEntryId: string;
+  reason: string;
+  now: Date;
+  signerPublicKey: string;
+}): UnsignedReceipt {
+  const { original } = input;
+  // Another payer's receipt is reported as missing: the payer is the scope of the request.
+  if (!original || original.payer !== input.payer) throw errors.notFound('receipt', input.receiptId);
+  if (original.kind !== 'settlement') {
+    throw errors.failedPrecondition('invalid_state', `receipt is a ${original.kind} receipt, only a settlement can be corrected`, {
+      current: original.kind,
+      wanted: 'corrected',
+    });
+  }
+  if (input.existingCorrection) {
+    throw errors.failedPrecondition('invalid_state', `receipt ${original.receiptId} is already corrected`, {
+      current: 'corrected',
+      wanted: 'corrected',
+      correction_receipt_id: input.existingCorrection.receiptId,
+    });
+  }
+  if (input.feesBalance < original.fee) {
+    throw walletErrors.insufficientFunds(original.currency, formatAmount(input.feesBalance), formatAmount(original.fee));
+  }
+  return {
+    receiptId: input.receiptId,
+    kind: 'correction',
+    contractId: original.contractId,
+    holdId: original.holdId,
+    payer: original.payer,
+    payee: original.payee,
+    amount: original.amount,
+    fee: original.fee,
+    // Nothing goes back to the payer beyond `amount`: the settlement's refunded part already did.
+    refundedAmount: 0n,
+    currency: original.currency,
+    journalEntryIds: [input.journalEntryId],
+    settledAt: input.now,
+    signerPublicKey: input.signerPublicKey,
+    correctsReceiptId: original.receiptId,
+    reason: input.reason,
+  };
+}
