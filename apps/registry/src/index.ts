@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createPgPool, runMigrations } from '@exchange/db';
-import { createEventBus, OutboxRelay, type EventBus } from '@exchange/events';
+import type { EventBus } from '@exchange/events';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
+import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
 import { RegistryConfigSchema, type RegistryConfig } from './config';
-import { registryHandlers, startRegistryGrpcServer } from './grpc/server';
+import { REGISTRY_MAX_MESSAGE_BYTES, REGISTRY_SERVICE_NAME, registerRegistry, registryHandlers } from './grpc/server';
 import { createRegistryContext } from './service/context';
 import { RegistryService } from './service/registry.service';
 
@@ -32,57 +30,29 @@ export interface RegistryHandle {
   stop(): Promise<void>;
 }
 
-// tsx/jest run from apps/registry/src; the bundle has prisma/ beside it; the all-in-one bundle
-// (apps/exchange) copies it to registry/prisma/.
-function defaultMigrationsDir(): string {
-  const candidates = [
-    path.join(__dirname, '..', 'prisma', 'migrations'),
-    path.join(__dirname, 'prisma', 'migrations'),
-    path.join(__dirname, 'registry', 'prisma', 'migrations'),
-  ];
-  return candidates.find((dir) => fs.existsSync(dir)) ?? candidates[0];
-}
-
 /**
- * Starts registry: gRPC first (health NOT_SERVING), then migrations, event bus and outbox relay;
- * only then SERVING. `stop()` drains gRPC, flushes the outbox and closes the pool and clients.
+ * Starts registry on libs/service-host: gRPC (health NOT_SERVING), migrations, the artifact
+ * store, event bus and outbox relay; only then SERVING. `stop()` drains gRPC, flushes the outbox
+ * and closes the clients, the store and the pool.
  */
 export async function startRegistry(config: RegistryConfig, deps: RegistryDeps): Promise<RegistryHandle> {
-  const logger = deps.logger;
-  const pool = createPgPool(config.DATABASE_URL, { max: config.REGISTRY_DB_POOL_MAX, applicationName: 'registry', logger });
-  let relay: OutboxRelay | undefined;
-  const ctx = createRegistryContext(config, { pool, logger, clock: deps.clock ?? (() => new Date()), notify: () => relay?.notify() });
+  const host = new ServiceHost({
+    name: 'registry',
+    grpcServiceName: REGISTRY_SERVICE_NAME,
+    config,
+    logger: deps.logger,
+    bus: deps.bus,
+    migrationsDir: deps.migrationsDir ?? findMigrationsDir(__dirname, 'registry'),
+    maxMessageBytes: REGISTRY_MAX_MESSAGE_BYTES,
+  });
+  const pool = host.pool({ max: config.REGISTRY_DB_POOL_MAX });
+  const ctx = createRegistryContext(config, { pool, logger: deps.logger, clock: deps.clock ?? (() => new Date()), notify: host.notify });
+  host.onClose('clients and store', () => ctx.close());
   const service = new RegistryService(ctx);
-
-  let grpc: GrpcServerHandle | undefined;
-  let bus: EventBus | undefined;
-  const ownsBus = deps.bus === undefined;
-  const stop = async () => {
-    await grpc?.shutdown();
-    await relay?.stop();
-    if (ownsBus) await bus?.close();
-    ctx.close();
-    await pool.end();
-  };
-
-  try {
-    grpc = await startRegistryGrpcServer({ handlers: registryHandlers(service, logger), logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
-    const { applied } = await runMigrations({
-      connectionString: config.DATABASE_URL,
-      migrationsDir: deps.migrationsDir ?? defaultMigrationsDir(),
-      logger,
-    });
-    logger.info({ applied }, 'registry migrations done');
-    await ctx.store.init();
-    bus = deps.bus ?? (await createEventBus({ natsUrl: config.NATS_URL, logger }));
-    relay = new OutboxRelay({ pool, bus, logger });
-    relay.start();
-    grpc.setServing();
-  } catch (err) {
-    await stop().catch((cleanupErr) => logger.error({ err: cleanupErr }, 'registry cleanup after failed start failed'));
-    throw err;
-  }
-
-  let stopping: Promise<void> | undefined;
-  return { grpcPort: grpc.port, health: grpc, stop: () => (stopping ??= stop()) };
+  const running = await host.start({
+    register: (server) => registerRegistry(server, registryHandlers(service, deps.logger)),
+    outbox: pool,
+    afterMigrations: () => ctx.store.init(),
+  });
+  return { grpcPort: running.grpcPort, health: running.health, stop: running.stop };
 }

@@ -1,5 +1,5 @@
-import type { UntypedServiceImplementation } from '@grpc/grpc-js';
-import { startGrpcServer, type GrpcServerHandle, type Logger } from '@exchange/platform';
+import type { Server, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { Logger } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
 import { artifactsHandlers } from '../artifacts/artifacts.handlers';
 import { attestationsHandlers } from '../attestations/attestations.handlers';
@@ -40,19 +40,7 @@ export function registryHandlers(s: RegistryService, logger: Logger): registryV1
   return handlers;
 }
 
-/** Binds the registry gRPC server with grpc.health.v1 (NOT_SERVING until `setServing()`). */
-export function startRegistryGrpcServer(opts: {
-  handlers: registryV1.RegistryServiceServer;
-  logger: Logger;
-  host: string;
-  port: number;
-}): Promise<GrpcServerHandle> {
-  return startGrpcServer({
-    name: REGISTRY_SERVICE_NAME,
-    host: opts.host,
-    port: opts.port,
-    logger: opts.logger,
-    maxMessageBytes: REGISTRY_MAX_MESSAGE_BYTES,
-    register: (server) => server.addService(registryV1.RegistryServiceService, opts.handlers as unknown as UntypedServiceImplementation),
-  });
+/** Adds RegistryService to the server libs/service-host starts (health is already there). */
+export function registerRegistry(server: Server, handlers: registryV1.RegistryServiceServer): void {
+  server.addService(registryV1.RegistryServiceService, handlers as unknown as UntypedServiceImplementation);
 }
