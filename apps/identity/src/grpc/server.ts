@@ -1,4 +1,5 @@
-import { startGrpcServer, type GrpcServerHandle, type Logger } from '@exchange/platform';
+import type { Server } from '@grpc/grpc-js';
+import type { Logger } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import { agentsHandlers } from '../agents/agents.handlers';
 import type { AgentService } from '../agents/agents.service';
@@ -39,13 +40,7 @@ export function identityHandlers(s: IdentityServices, logger: Logger): identityV
   return handlers;
 }
 
-/** Binds the identity gRPC server; health starts NOT_SERVING until the caller flips it. */
-export function startIdentityGrpcServer(opts: IdentityServices & { logger: Logger; host: string; port: number }): Promise<GrpcServerHandle> {
-  return startGrpcServer({
-    name: IDENTITY_SERVICE_NAME,
-    host: opts.host,
-    port: opts.port,
-    logger: opts.logger,
-    register: (server) => server.addService(identityV1.IdentityServiceService, identityHandlers(opts, opts.logger)),
-  });
+/** Adds IdentityService to the server libs/service-host starts (health is already there). */
+export function registerIdentity(server: Server, services: IdentityServices, logger: Logger): void {
+  server.addService(identityV1.IdentityServiceService, identityHandlers(services, logger));
 }
