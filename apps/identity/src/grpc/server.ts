@@ -1,5 +1,6 @@
 import type { Server } from '@grpc/grpc-js';
 import type { Logger } from '@exchange/platform';
+import { mergeAreaHandlers, serviceArea } from '@exchange/service-host';
 import { identityV1 } from '@exchange/proto';
 import { agentsHandlers } from '../agents/agents.handlers';
 import type { AgentService } from '../agents/agents.service';
@@ -14,30 +15,17 @@ export interface IdentityServices {
   aliases: AliasService;
 }
 
-/** One spec area of IdentityService: its slice's handlers, given the area services. */
-function area<H extends object>(name: string, handlers: (s: IdentityServices, logger: Logger) => H) {
-  return { name, handlers };
-}
-
 // Every area of identity, one entry each; their handlers together make IdentityService. Adding
 // an area: its slice under src/<area>/ and one entry here.
 export const AREAS = [
-  area('agents', (s, logger) => agentsHandlers(s.service, logger)),
-  area('aliases', (s, logger) => aliasesHandlers(s.aliases, logger)),
+  serviceArea('agents', (s: IdentityServices, logger: Logger) => agentsHandlers(s.service, logger)),
+  serviceArea('aliases', (s: IdentityServices, logger: Logger) => aliasesHandlers(s.aliases, logger)),
 ] as const;
-
-// Compile-time check: the areas together implement every RPC (grpc-js would answer a missing one
-// UNIMPLEMENTED).
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-type AreaHandlers = UnionToIntersection<ReturnType<(typeof AREAS)[number]['handlers']>>;
-type Assert<T extends true> = T;
-export type _AllRpcsImplemented = Assert<AreaHandlers extends identityV1.IdentityServiceServer ? true : false>;
 
 /** IdentityService's handlers: every area's, merged. */
 export function identityHandlers(s: IdentityServices, logger: Logger): identityV1.IdentityServiceServer {
-  let handlers = {} as AreaHandlers;
-  for (const a of AREAS) handlers = { ...handlers, ...a.handlers(s, logger) };
-  return handlers;
+  // Typed as the generated server: an RPC no area handles does not compile.
+  return mergeAreaHandlers(AREAS, s, logger);
 }
 
 /** Adds IdentityService to the server libs/service-host starts (health is already there). */

@@ -1,5 +1,6 @@
 import type { Server, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { Logger } from '@exchange/platform';
+import { mergeAreaHandlers, serviceArea } from '@exchange/service-host';
 import { registryV1 } from '@exchange/proto';
 import { artifactsHandlers } from '../artifacts/artifacts.handlers';
 import { attestationsHandlers } from '../attestations/attestations.handlers';
@@ -12,32 +13,19 @@ export const REGISTRY_SERVICE_NAME = 'exchange.registry.v1.RegistryService';
 /** Casefile archives travel in unary messages: registry server and its clients accept 64 MiB. */
 export const REGISTRY_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-/** One spec area of RegistryService: its slice's handlers, given the area services. */
-function area<H extends object>(name: string, handlers: (s: RegistryService, logger: Logger) => H) {
-  return { name, handlers };
-}
-
 // Every area of the registry, one entry each (the proto's sections); their handlers together make
 // RegistryService. Adding an area: its slice under src/<area>/ and one entry here.
 export const AREAS = [
-  area('objects', (s, logger) => objectsHandlers(s.objects, logger)),
-  area('artifacts', (s, logger) => artifactsHandlers(s.artifacts, logger)),
-  area('attestations', (s, logger) => attestationsHandlers(s.attestations, s.casefiles, logger)),
-  area('casefiles', (s, logger) => casefilesHandlers(s.casefiles, logger)),
+  serviceArea('objects', (s: RegistryService, logger: Logger) => objectsHandlers(s.objects, logger)),
+  serviceArea('artifacts', (s: RegistryService, logger: Logger) => artifactsHandlers(s.artifacts, logger)),
+  serviceArea('attestations', (s: RegistryService, logger: Logger) => attestationsHandlers(s.attestations, s.casefiles, logger)),
+  serviceArea('casefiles', (s: RegistryService, logger: Logger) => casefilesHandlers(s.casefiles, logger)),
 ] as const;
-
-// Compile-time check: the areas together implement every RPC (grpc-js would answer a missing one
-// UNIMPLEMENTED).
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-type AreaHandlers = UnionToIntersection<ReturnType<(typeof AREAS)[number]['handlers']>>;
-type Assert<T extends true> = T;
-export type _AllRpcsImplemented = Assert<AreaHandlers extends registryV1.RegistryServiceServer ? true : false>;
 
 /** RegistryService's handlers: every area's, merged. */
 export function registryHandlers(s: RegistryService, logger: Logger): registryV1.RegistryServiceServer {
-  let handlers = {} as AreaHandlers;
-  for (const a of AREAS) handlers = { ...handlers, ...a.handlers(s, logger) };
-  return handlers;
+  // Typed as the generated server: an RPC no area handles does not compile.
+  return mergeAreaHandlers(AREAS, s, logger);
 }
 
 /** Adds RegistryService to the server libs/service-host starts (health is already there). */
