@@ -1,1 +1,2 @@
 export * from './agent-directory';
+export * from './agent-cache';

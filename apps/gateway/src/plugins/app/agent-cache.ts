@@ -1,5 +1,8 @@
+import { AgentCache } from '@exchange/identity-client';
 import fp from 'fastify-plugin';
-import { AgentCache } from '../../cache/agent-cache';
+
+// The agent level/status cache of the rate-limit tier and the frozen check: identity-client's
+// AgentCache over the gateway's identity channel, AGENT_CACHE_TTL_MS (staleness: see there).
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,7 +13,7 @@ declare module 'fastify' {
 export default fp<{ ttlMs: number }>(
   async (fastify, opts) => {
     const { identity } = fastify;
-    const cache = new AgentCache(async (agentId, callOpts) => (await identity.getAgent({ agentId }, callOpts)).agent, opts.ttlMs);
+    const cache = AgentCache.of(identity, opts.ttlMs);
     fastify.decorate('agentCache', cache);
   },
   { name: 'agent-cache', dependencies: ['grpc-clients'] },

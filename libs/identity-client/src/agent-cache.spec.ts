@@ -1,5 +1,7 @@
 import { Metadata, status } from '@grpc/grpc-js';
+import { createServiceClient } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
+import { startFakeIdentity } from '@exchange/testing';
 import { AgentCache } from './agent-cache';
 
 const agent = (id: string, level = identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED): identityV1.Agent => ({
@@ -75,5 +77,22 @@ describe(AgentCache.name, () => {
     await sut.get('a:agent:x', {});
     await sut.get('a:agent:x', {});
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('AgentCache.of', () => {
+  it("should look agents up with identity's GetAgent, keeping unknown ones as null for the TTL", async () => {
+    const identity = await startFakeIdentity([{ agentId: 'a:agent:known', level: identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC }]);
+    const client = createServiceClient(identityV1.IdentityServiceService, identity.address);
+    try {
+      const sut = AgentCache.of(client, 10_000);
+      expect(await sut.get('a:agent:known', { requestId: 'req_1' })).toMatchObject({ agentId: 'a:agent:known', identityLevel: identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC });
+      expect(await sut.get('a:agent:none', {})).toBeNull();
+      expect(await sut.get('a:agent:none', {})).toBeNull();
+      expect(identity.calls['GetAgent']).toBe(2);
+    } finally {
+      client.close();
+      await identity.close();
+    }
   });
 });

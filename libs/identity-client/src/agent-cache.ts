@@ -1,12 +1,16 @@
 import type { CallOptions } from '@exchange/platform';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { identityV1 } from '@exchange/proto';
+import type { IdentityClient } from './agent-directory';
 
-// A small TTL cache of GetAgent for the gateway's own decisions (rate-limit tier, frozen check).
+// A small TTL cache of GetAgent as identity answers it, for the gateway's own decisions (rate-limit
+// tier, frozen check). Unlike AgentDirectory (the services' view: mapped errors, nothing negative
+// cached) it keeps identity's agent whole, caches "unknown agent" as null for the TTL too, and
+// lets every other failure through untouched, for the gateway's own gRPC → HTTP mapping.
 // Staleness: an identity-level change or a freeze made through ANOTHER gateway replica (or
 // directly on identity) is seen here after at most `ttlMs`; changes made through this gateway
-// refresh the entry at once. Services enforce their own rules, so this only affects the gateway
-// checks (limits and agent_frozen) for that short window.
+// refresh the entry at once (`put`). Services enforce their own rules, so this only affects the
+// gateway checks (limits and agent_frozen) for that short window.
 
 export type AgentLookup = (agentId: string, opts: CallOptions) => Promise<identityV1.Agent | undefined>;
 
@@ -25,6 +29,11 @@ export class AgentCache {
     private readonly maxEntries = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** A cache over identity's GetAgent; each lookup carries the caller's call options (request id, actor). */
+  static of(client: Pick<IdentityClient, 'getAgent'>, ttlMs: number, maxEntries?: number): AgentCache {
+    return new AgentCache(async (agentId, callOpts) => (await client.getAgent({ agentId }, callOpts)).agent, ttlMs, maxEntries);
+  }
 
   /** The agent, or null when identity does not know it. One lookup in flight per agent. */
   get(agentId: string, opts: CallOptions): Promise<identityV1.Agent | null> {
