@@ -1,12 +1,9 @@
 // GET /health: public, 200 when every service is SERVING, 503 with the same body when degraded.
 import type { Transport } from './transport';
-import type { api, Narrow } from './wire';
+import type { api } from './wire';
 
-/**
- * `exchange_public_key` is null on the wire when the gateway has no exchange key configured; it
- * stays typed `string` here until the callers that assign it to a string handle null (see README).
- */
-export type Health = Narrow<api.GetHealthResponse, { exchange_public_key: string }>;
+/** `exchange_public_key` is null when the gateway has no exchange key configured. */
+export type Health = api.GetHealthResponse;
 export type ServiceServingStatus = api.ServiceHealth['status'];
 
 export function getHealth(transport: Transport): Promise<Health> {

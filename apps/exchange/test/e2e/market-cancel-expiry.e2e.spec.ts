@@ -1,6 +1,6 @@
-import { ExchangeClient, verifyReceipt } from '@exchange/sdk';
+import { verifyReceipt } from '@exchange/sdk';
 import { MarketHttp, expectProblem, future } from './market-http';
-import { bootStack, type Stack } from './stack';
+import { bootStack, exchangePublicKey, type Stack } from './stack';
 import { eventually } from './wallet-http';
 
 // Cancel (beyond the spec: POST /v1/contracts/{id}/cancel) and deadline expiry, each releasing the
@@ -15,7 +15,7 @@ let exchangeKey: string;
 beforeAll(async () => {
   stack = await bootStack({ env: { MARKET_SWEEP_INTERVAL_MS: '300', MARKET_AWARD_GRACE_MS: '1000' } });
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
-  exchangeKey = (await new ExchangeClient({ baseUrl: stack.baseUrl }).health()).exchange_public_key;
+  exchangeKey = await exchangePublicKey(stack);
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
-import { ExchangeClient, verifyReceipt } from '@exchange/sdk';
+import { verifyReceipt } from '@exchange/sdk';
 import { ISO, MarketHttp, expectProblem, newKey, walletPath } from './market-http';
-import { bootStack, type Stack } from './stack';
+import { bootStack, exchangePublicKey, type Stack } from './stack';
 
 // Disputes end to end: each outcome (seller, buyer, split 30% = 3000 bps) while the escrow is
 // held and after settlement, with the exact balances after (P = 100 CREDIT, fee 100 bps:
@@ -13,7 +13,7 @@ let exchangeKey: string;
 beforeAll(async () => {
   stack = await bootStack();
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
-  exchangeKey = (await new ExchangeClient({ baseUrl: stack.baseUrl }).health()).exchange_public_key;
+  exchangeKey = await exchangePublicKey(stack);
 });
 
 afterAll(async () => {

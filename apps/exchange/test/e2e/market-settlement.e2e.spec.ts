@@ -1,6 +1,6 @@
-import { ExchangeClient, verifyReceipt } from '@exchange/sdk';
+import { verifyReceipt } from '@exchange/sdk';
 import { ISO, MarketHttp, expectProblem, money, signReport } from './market-http';
-import { bootStack, type Stack } from './stack';
+import { bootStack, exchangePublicKey, type Stack } from './stack';
 
 // A contract from intent to settlement through the gateway, as agents and the operator call it:
 // buyer and seller sign their own requests, the operator awards. Balances of buyer and seller are
@@ -15,7 +15,7 @@ let exchangeKey: string;
 beforeAll(async () => {
   stack = await bootStack();
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
-  exchangeKey = (await new ExchangeClient({ baseUrl: stack.baseUrl }).health()).exchange_public_key;
+  exchangeKey = await exchangePublicKey(stack);
 });
 
 afterAll(async () => {

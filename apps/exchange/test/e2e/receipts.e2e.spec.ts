@@ -3,7 +3,7 @@ import { walletV1 } from '@exchange/proto';
 import { ExchangeClient, verifyReceipt, type Receipt } from '@exchange/sdk';
 import { expectProblem } from './http';
 import { RawAgent, uniqueAgentId } from './raw-agent';
-import { bootStack, type Stack } from './stack';
+import { bootStack, exchangePublicKey, type Stack } from './stack';
 import { newKey, WalletHttp, walletPath } from './wallet-http';
 
 // Settlement receipts end to end. Settle and Refund are gRPC-only (the market will call them),
@@ -19,7 +19,7 @@ beforeAll(async () => {
   stack = await bootStack();
   w = new WalletHttp(stack.baseUrl, stack.operatorToken);
   ledger = createServiceClient(walletV1.WalletLedgerServiceService, stack.grpcUrls['wallet-ledger'] ?? '');
-  exchangeKey = (await new ExchangeClient({ baseUrl: stack.baseUrl }).health()).exchange_public_key;
+  exchangeKey = await exchangePublicKey(stack);
 });
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import { findFreePort, findFreePortRange } from '@exchange/db';
+import { ExchangeClient } from '@exchange/sdk';
 import { dropDatabasesWithPrefix } from '@exchange/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -159,3 +160,10 @@ function pick(env: NodeJS.ProcessEnv, keys: string[]): Record<string, string> {
   return out;
 }
 
+
+/** The exchange public key /health publishes (null there only when the gateway has no key, never in a stack). */
+export async function exchangePublicKey(stack: Stack): Promise<string> {
+  const key: string | null = (await new ExchangeClient({ baseUrl: stack.baseUrl }).health()).exchange_public_key;
+  if (key === null) throw new Error('/health has no exchange_public_key: the stack runs without an exchange key');
+  return key;
+}

@@ -32,7 +32,7 @@ async function trustedKey(io: CliIo, opts: VerifyOptions): Promise<{ key: string
     source = `${opts.exchangeUrl}/health (not offline)`;
     try {
       const health = await new ExchangeClient({ baseUrl: opts.exchangeUrl, fetch: io.fetch }).health();
-      key = health.exchange_public_key;
+      key = health.exchange_public_key ?? undefined;
     } catch (err) {
       throw new CliUsageError('exchange_key_unavailable', `cannot fetch the exchange key from ${opts.exchangeUrl}/health: ${(err as Error).message}`, 2);
     }
