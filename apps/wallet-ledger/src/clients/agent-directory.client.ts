@@ -1,24 +1,15 @@
 import { AgentDirectory as IdentityDirectory, type IdentityClient } from '@exchange/identity-client';
 import type { Logger } from '@exchange/platform';
-import { identityV1 } from '@exchange/proto';
-import type { IdentityLevel } from '../domain/identity-levels';
+import { identityV1, identityV1Wire } from '@exchange/proto';
 import type { AgentDirectory, AgentInfo } from '../domain/ledger.ports';
 
 export type { IdentityClient } from '@exchange/identity-client';
-
-const LEVELS: Partial<Record<identityV1.IdentityLevel, IdentityLevel>> = {
-  [identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED]: 'SANDBOX_UNVERIFIED',
-  [identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC]: 'MAINNET_BASIC',
-  [identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_ATTESTED]: 'MAINNET_ATTESTED',
-  [identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_VERIFIED]: 'MAINNET_VERIFIED',
-  [identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_INSTITUTIONAL]: 'MAINNET_INSTITUTIONAL',
-};
 
 /** Identity's agent as the ledger rules need it: the level by name, every key (revoked ones too). */
 export function toAgentInfo(agent: identityV1.Agent): AgentInfo {
   return {
     agentId: agent.agentId,
-    level: LEVELS[agent.identityLevel] ?? 'SANDBOX_UNVERIFIED',
+    level: identityV1Wire.identityLevel.toWire(agent.identityLevel) ?? 'SANDBOX_UNVERIFIED',
     frozen: agent.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN,
     pubkeys: agent.keys.map((k) => k.pubkey),
   };

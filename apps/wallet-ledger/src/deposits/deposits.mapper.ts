@@ -1,22 +1,18 @@
 import { parseAmount } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
+import { walletV1, walletV1Wire } from '@exchange/proto';
 import type { DepositResult, FaucetResult, ListDepositsQuery } from '../domain/wallet.commands';
 import type { Deposit, FaucetGrant } from '../domain/wallet.model';
-import { DEPOSIT_METHOD, DEPOSIT_STATUS, toProtoDeposit, toProtoFaucetGrant } from '../events/wallet.messages';
+import { toProtoDeposit, toProtoFaucetGrant } from '../events/wallet.messages';
 import { codec, known, must, nul, replay, type Replay } from '../grpc/codec';
-import { reverse } from '../grpc/request';
 import type { DepositsDeps } from './deposits.service';
 
-export const DEPOSIT_METHOD_FROM = reverse(DEPOSIT_METHOD);
-export const DEPOSIT_STATUS_FROM = reverse(DEPOSIT_STATUS);
-
 /** UNSPECIFIED (or unknown) → undefined; the service decides whether that is allowed. */
-export const fromProtoDepositMethod = (m: walletV1.DepositMethod) => DEPOSIT_METHOD_FROM.get(m);
+export const fromProtoDepositMethod = (m: walletV1.DepositMethod) => walletV1Wire.depositMethod.toWire(m);
 
 /** UNSPECIFIED → any status; a value the service does not know → null (validation_failed). */
 export function fromProtoDepositStatusFilter(s: walletV1.DepositStatus): ListDepositsQuery['status'] {
   if (s === walletV1.DepositStatus.DEPOSIT_STATUS_UNSPECIFIED) return undefined;
-  return DEPOSIT_STATUS_FROM.get(s) ?? null;
+  return walletV1Wire.depositStatus.toWire(s) ?? null;
 }
 
 export function fromProtoFaucetGrant(g: walletV1.FaucetGrant | undefined): FaucetGrant {
@@ -36,9 +32,9 @@ export function fromProtoDeposit(d: walletV1.Deposit | undefined): Deposit {
   return {
     ...m,
     amount: parseAmount(m.amount),
-    method: known(DEPOSIT_METHOD_FROM, m.method, 'deposit method'),
+    method: known(walletV1Wire.depositMethod, m.method, 'deposit method'),
     reference: nul(m.reference),
-    status: known(DEPOSIT_STATUS_FROM, m.status, 'deposit status'),
+    status: known(walletV1Wire.depositStatus, m.status, 'deposit status'),
     journalEntryId: nul(m.journalEntryId),
     createdAt: must(m.createdAt, 'created_at'),
     updatedAt: must(m.updatedAt, 'updated_at'),

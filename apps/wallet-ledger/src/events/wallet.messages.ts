@@ -1,19 +1,8 @@
 import { formatAmount } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
+import { walletV1Wire, type walletV1, type WireEnum } from '@exchange/proto';
 import type { Controls } from '../domain/controls';
 import type { Receipt } from '../domain/receipt';
-import type { DepositStatus, HoldStatus, WithdrawalStatus } from '../domain/state-machine';
-import type {
-  Balance,
-  Deposit,
-  DepositMethod,
-  FaucetGrant,
-  Hold,
-  PayoutDestination,
-  PayoutDestinationType,
-  Transfer,
-  Withdrawal,
-} from '../domain/wallet.model';
+import type { Balance, Deposit, FaucetGrant, Hold, PayoutDestination, Transfer, Withdrawal } from '../domain/wallet.model';
 
 // Wallet entities as proto messages: what events carry and responses return (the areas' mappers
 // use them too). Amounts leave as decimal strings, optional fields as undefined.
@@ -21,38 +10,11 @@ import type {
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 const optAmount = (v: bigint | null) => (v === null ? undefined : formatAmount(v));
 
-export const HOLD_STATUS: Record<HoldStatus, walletV1.HoldStatus> = {
-  active: walletV1.HoldStatus.HOLD_STATUS_ACTIVE,
-  released: walletV1.HoldStatus.HOLD_STATUS_RELEASED,
-  consumed: walletV1.HoldStatus.HOLD_STATUS_CONSUMED,
-  expired: walletV1.HoldStatus.HOLD_STATUS_EXPIRED,
-};
-
-export const DEPOSIT_STATUS: Record<DepositStatus, walletV1.DepositStatus> = {
-  pending: walletV1.DepositStatus.DEPOSIT_STATUS_PENDING,
-  confirmed: walletV1.DepositStatus.DEPOSIT_STATUS_CONFIRMED,
-  expired: walletV1.DepositStatus.DEPOSIT_STATUS_EXPIRED,
-};
-
-export const DEPOSIT_METHOD: Record<DepositMethod, walletV1.DepositMethod> = {
-  sandbox: walletV1.DepositMethod.DEPOSIT_METHOD_SANDBOX,
-  bank: walletV1.DepositMethod.DEPOSIT_METHOD_BANK,
-  crypto: walletV1.DepositMethod.DEPOSIT_METHOD_CRYPTO,
-};
-
-export const DESTINATION_TYPE: Record<PayoutDestinationType, walletV1.PayoutDestinationType> = {
-  bank_account: walletV1.PayoutDestinationType.PAYOUT_DESTINATION_TYPE_BANK_ACCOUNT,
-  crypto_address: walletV1.PayoutDestinationType.PAYOUT_DESTINATION_TYPE_CRYPTO_ADDRESS,
-  sandbox: walletV1.PayoutDestinationType.PAYOUT_DESTINATION_TYPE_SANDBOX,
-};
-
-export const WITHDRAWAL_STATUS: Record<WithdrawalStatus, walletV1.WithdrawalStatus> = {
-  requested: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_REQUESTED,
-  processing: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_PROCESSING,
-  completed: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_COMPLETED,
-  failed: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_FAILED,
-  cancelled: walletV1.WithdrawalStatus.WITHDRAWAL_STATUS_CANCELLED,
-};
+/**
+ * The proto value of a domain name, from the generated wire tables (@exchange/proto
+ * walletV1Wire): the domain's names are the wire names, so every domain value has one.
+ */
+const protoOf = <P extends number, W extends string>(table: WireEnum<P, W>, name: W): P => table.fromWire(name) as P;
 
 export function toProtoBalance(b: Balance): walletV1.Balance {
   return {
@@ -97,7 +59,7 @@ export function toProtoHold(h: Hold): walletV1.Hold {
     agentId: h.agentId,
     amount: formatAmount(h.amount),
     currency: h.currency,
-    status: HOLD_STATUS[h.status],
+    status: protoOf(walletV1Wire.holdStatus, h.status),
     expiresAt: opt(h.expiresAt),
     reference: opt(h.reference),
     consumedAmount: optAmount(h.consumedAmount),
@@ -116,9 +78,9 @@ export function toProtoDeposit(d: Deposit): walletV1.Deposit {
     agentId: d.agentId,
     amount: formatAmount(d.amount),
     currency: d.currency,
-    method: DEPOSIT_METHOD[d.method],
+    method: protoOf(walletV1Wire.depositMethod, d.method),
     reference: opt(d.reference),
-    status: DEPOSIT_STATUS[d.status],
+    status: protoOf(walletV1Wire.depositStatus, d.status),
     journalEntryId: opt(d.journalEntryId),
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
@@ -129,7 +91,7 @@ export function toProtoPayoutDestination(p: PayoutDestination): walletV1.PayoutD
   return {
     payoutDestinationId: p.payoutDestinationId,
     agentId: p.agentId,
-    type: DESTINATION_TYPE[p.type],
+    type: protoOf(walletV1Wire.payoutDestinationType, p.type),
     details: { ...p.details },
     label: p.label,
     createdAt: p.createdAt,
@@ -143,7 +105,7 @@ export function toProtoWithdrawal(w: Withdrawal): walletV1.Withdrawal {
     amount: formatAmount(w.amount),
     currency: w.currency,
     payoutDestinationId: w.payoutDestinationId,
-    status: WITHDRAWAL_STATUS[w.status],
+    status: protoOf(walletV1Wire.withdrawalStatus, w.status),
     failureReason: opt(w.failureReason),
     journalEntryIds: [...w.journalEntryIds],
     createdAt: w.createdAt,
@@ -151,16 +113,10 @@ export function toProtoWithdrawal(w: Withdrawal): walletV1.Withdrawal {
   };
 }
 
-export const RECEIPT_KIND: Record<Receipt['kind'], walletV1.ReceiptKind> = {
-  settlement: walletV1.ReceiptKind.RECEIPT_KIND_SETTLEMENT,
-  refund: walletV1.ReceiptKind.RECEIPT_KIND_REFUND,
-  correction: walletV1.ReceiptKind.RECEIPT_KIND_CORRECTION,
-};
-
 export function toProtoReceipt(r: Receipt): walletV1.Receipt {
   return {
     receiptId: r.receiptId,
-    kind: RECEIPT_KIND[r.kind],
+    kind: protoOf(walletV1Wire.receiptKind, r.kind),
     contractId: r.contractId,
     holdId: r.holdId,
     payer: r.payer,

@@ -8,8 +8,9 @@ import type { ResponseCodec } from '../service/execute';
 
 export const nul = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 export const nulAmount = (v: string | undefined): bigint | null => (v === undefined ? null : parseAmount(v));
-export function known<K>(table: Map<number, K>, value: number, what: string): K {
-  const k = table.get(value);
+/** The domain name of a stored enum value (generated wire tables: the domain's names are the wire names). */
+export function known<K extends string>(table: { toWire(value: number): K | undefined }, value: number, what: string): K {
+  const k = table.toWire(value);
   if (k === undefined) throw new Error(`stored response has an unknown ${what} ${value}`);
   return k;
 }

@@ -4,7 +4,7 @@ import type { Keyed, PageQuery } from '../domain/wallet.commands';
 import type { Caller } from '../events/wallet.events';
 
 // Request-side helpers every area's handlers share: who called, a keyed request as a command,
-// pages in and out, and the inverse of an enum table.
+// pages in and out.
 
 export const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, traceId: ctx.traceId });
 
@@ -19,9 +19,4 @@ export function pageQuery(page: walletV1.ListDepositsRequest['page']): PageQuery
 
 export function pageInfo(nextCursor: string | null): { nextCursor: string } {
   return { nextCursor: nextCursor ?? '' };
-}
-
-/** proto enum value → domain name, from a domain → proto table (events/wallet.messages.ts). */
-export function reverse<K extends string, V extends number>(table: Record<K, V>): Map<V, K> {
-  return new Map(Object.entries(table).map(([k, v]) => [v as V, k as K]));
 }

@@ -1,20 +1,17 @@
 import { parseAmount } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
+import { walletV1, walletV1Wire } from '@exchange/proto';
 import type { HoldResult } from '../domain/wallet.commands';
 import type { Hold } from '../domain/wallet.model';
-import { HOLD_STATUS, toProtoHold } from '../events/wallet.messages';
+import { toProtoHold } from '../events/wallet.messages';
 import { codec, known, must, nul, nulAmount, replay, type Replay } from '../grpc/codec';
-import { reverse } from '../grpc/request';
 import type { HoldsDeps } from './holds.service';
-
-export const HOLD_STATUS_FROM = reverse(HOLD_STATUS);
 
 export function fromProtoHold(h: walletV1.Hold | undefined): Hold {
   const m = must(h, 'hold');
   return {
     ...m,
     amount: parseAmount(m.amount),
-    status: known(HOLD_STATUS_FROM, m.status, 'hold status'),
+    status: known(walletV1Wire.holdStatus, m.status, 'hold status'),
     expiresAt: nul(m.expiresAt),
     reference: nul(m.reference),
     consumedAmount: nulAmount(m.consumedAmount),

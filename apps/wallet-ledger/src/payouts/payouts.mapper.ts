@@ -1,21 +1,17 @@
 import { parseAmount } from '@exchange/platform';
-import { walletV1 } from '@exchange/proto';
+import { walletV1, walletV1Wire } from '@exchange/proto';
 import type { PayoutDestinationResult, WithdrawalResult } from '../domain/wallet.commands';
 import type { PayoutDestination, Withdrawal } from '../domain/wallet.model';
-import { DESTINATION_TYPE, WITHDRAWAL_STATUS, toProtoPayoutDestination, toProtoWithdrawal } from '../events/wallet.messages';
+import { toProtoPayoutDestination, toProtoWithdrawal } from '../events/wallet.messages';
 import { codec, known, must, nul, replay, type Replay } from '../grpc/codec';
-import { reverse } from '../grpc/request';
 import type { PayoutsDeps } from './payouts.service';
 
-export const DESTINATION_TYPE_FROM = reverse(DESTINATION_TYPE);
-export const WITHDRAWAL_STATUS_FROM = reverse(WITHDRAWAL_STATUS);
-
 /** UNSPECIFIED (or unknown) → undefined; the service decides whether that is allowed. */
-export const fromProtoDestinationType = (t: walletV1.PayoutDestinationType) => DESTINATION_TYPE_FROM.get(t);
+export const fromProtoDestinationType = (t: walletV1.PayoutDestinationType) => walletV1Wire.payoutDestinationType.toWire(t);
 
 export function fromProtoPayoutDestination(p: walletV1.PayoutDestination | undefined): PayoutDestination {
   const m = must(p, 'payout destination');
-  return { ...m, type: known(DESTINATION_TYPE_FROM, m.type, 'destination type'), createdAt: must(m.createdAt, 'created_at') };
+  return { ...m, type: known(walletV1Wire.payoutDestinationType, m.type, 'destination type'), createdAt: must(m.createdAt, 'created_at') };
 }
 
 export function fromProtoWithdrawal(w: walletV1.Withdrawal | undefined): Withdrawal {
@@ -23,7 +19,7 @@ export function fromProtoWithdrawal(w: walletV1.Withdrawal | undefined): Withdra
   return {
     ...m,
     amount: parseAmount(m.amount),
-    status: known(WITHDRAWAL_STATUS_FROM, m.status, 'withdrawal status'),
+    status: known(walletV1Wire.withdrawalStatus, m.status, 'withdrawal status'),
     failureReason: nul(m.failureReason),
     createdAt: must(m.createdAt, 'created_at'),
     updatedAt: must(m.updatedAt, 'updated_at'),
