@@ -24,6 +24,11 @@ describe('wireEnum', () => {
     for (const value of [Color.COLOR_UNSPECIFIED, Color.UNRECOGNIZED, 7, undefined]) expect(color.toWire(value)).toBeUndefined();
     for (const name of ['RED', 'COLOR_RED', '', 'toString', '__proto__', undefined]) expect(color.fromWire(name)).toBeUndefined();
   });
+
+  it('toProto answers a typed name and throws, naming the choices, for anything else', () => {
+    expect(color.toProto('dark_blue')).toBe(Color.COLOR_DARK_BLUE);
+    expect(() => color.toProto('green' as 'red')).toThrow('"green" is not one of red, dark_blue');
+  });
 });
 
 // The generated tables (tools/codegen/wire-enums.ts) against the ts-proto enums they index.

@@ -10,6 +10,8 @@ export interface WireEnum<P extends number, W extends string> {
   toWire(value: P | number | undefined): W | undefined;
   /** The proto value of a wire name; undefined for any other string. */
   fromWire(name: string | undefined): P | undefined;
+  /** The proto value of a name the caller's type guarantees (a domain enum); throws if it is not one. */
+  toProto(name: W): P;
 }
 
 export function wireEnum<P extends number, W extends string>(pairs: ReadonlyArray<readonly [P, W]>): WireEnum<P, W> {
@@ -19,5 +21,10 @@ export function wireEnum<P extends number, W extends string>(pairs: ReadonlyArra
     names: Object.freeze(pairs.map(([, w]) => w)),
     toWire: (value) => (value === undefined ? undefined : toWire.get(value)),
     fromWire: (name) => (name === undefined ? undefined : fromWire.get(name)),
+    toProto: (name) => {
+      const value = fromWire.get(name);
+      if (value === undefined) throw new Error(`"${String(name)}" is not one of ${pairs.map(([, w]) => w).join(', ')}`);
+      return value;
+    },
   };
 }

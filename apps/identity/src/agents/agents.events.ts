@@ -1,35 +1,26 @@
 import { newEvent, type EventEnvelope } from '@exchange/events';
-import { identityV1, identityV1Events } from '@exchange/proto';
+import { identityV1, identityV1Events, identityV1Wire } from '@exchange/proto';
 import type { Agent, AgentKey, AgentStatus, IdentityLevel, IdentityTransition } from './agent.model';
 import type { AgentChange } from './agent-changes';
 import type { AgentEvents, Caller } from './agent.ports';
 
 // domain → proto, shared by the outbox events and the gRPC mapper (which re-exports it).
-const { IdentityLevel: ProtoLevel, AgentStatus: ProtoStatus, KeyStatus: ProtoKeyStatus } = identityV1;
 
-// Proto enum numbers follow IDENTITY_LEVELS order, offset by UNSPECIFIED = 0.
-export const PROTO_LEVEL: Readonly<Record<IdentityLevel, identityV1.IdentityLevel>> = {
-  SANDBOX_UNVERIFIED: ProtoLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED,
-  MAINNET_BASIC: ProtoLevel.IDENTITY_LEVEL_MAINNET_BASIC,
-  MAINNET_ATTESTED: ProtoLevel.IDENTITY_LEVEL_MAINNET_ATTESTED,
-  MAINNET_VERIFIED: ProtoLevel.IDENTITY_LEVEL_MAINNET_VERIFIED,
-  MAINNET_INSTITUTIONAL: ProtoLevel.IDENTITY_LEVEL_MAINNET_INSTITUTIONAL,
-};
-
-export const PROTO_STATUS: Readonly<Record<AgentStatus, identityV1.AgentStatus>> = {
-  active: ProtoStatus.AGENT_STATUS_ACTIVE,
-  frozen: ProtoStatus.AGENT_STATUS_FROZEN,
-};
+// The domain's names are the wire names: the generated tables (libs/proto) map them.
 
 export function toProtoLevel(level: IdentityLevel): identityV1.IdentityLevel {
-  return PROTO_LEVEL[level];
+  return identityV1Wire.identityLevel.toProto(level);
+}
+
+function toProtoStatus(status: AgentStatus): identityV1.AgentStatus {
+  return identityV1Wire.agentStatus.toProto(status);
 }
 
 function toProtoKey(key: AgentKey): identityV1.AgentKey {
   return {
     pubkey: key.pubkey,
     primary: key.primary,
-    status: key.status === 'active' ? ProtoKeyStatus.KEY_STATUS_ACTIVE : ProtoKeyStatus.KEY_STATUS_REVOKED,
+    status: identityV1Wire.keyStatus.toProto(key.status),
     addedAt: key.addedAt,
     revokedAt: key.revokedAt ?? undefined,
     revokedReason: key.revokedReason ?? undefined,
@@ -41,8 +32,8 @@ export function toProtoAgent(agent: Agent): identityV1.Agent {
     agentId: agent.agentId,
     primaryPubkey: agent.primaryPubkey,
     keys: agent.keys.map(toProtoKey),
-    identityLevel: PROTO_LEVEL[agent.identityLevel],
-    status: PROTO_STATUS[agent.status],
+    identityLevel: toProtoLevel(agent.identityLevel),
+    status: toProtoStatus(agent.status),
     frozenReason: agent.frozenReason ?? undefined,
     createdAt: agent.createdAt,
     updatedAt: agent.updatedAt,
@@ -53,8 +44,8 @@ export function toProtoTransition(t: IdentityTransition): identityV1.IdentityTra
   return {
     transitionId: t.transitionId,
     agentId: t.agentId,
-    fromLevel: PROTO_LEVEL[t.fromLevel],
-    toLevel: PROTO_LEVEL[t.toLevel],
+    fromLevel: toProtoLevel(t.fromLevel),
+    toLevel: toProtoLevel(t.toLevel),
     reason: t.reason,
     actor: t.actor,
     createdAt: t.createdAt,
