@@ -1,17 +1,14 @@
-import { identityV1 } from '@exchange/proto';
+import { identityV1, identityV1Wire } from '@exchange/proto';
 import type { MintedAlias } from './aliases.service';
 import type { StoredExchangeObject } from './alias.ports';
 import type { MintAliasInput, PartyRole, RevealInput } from './party-alias';
 
 // proto ⇄ domain for party aliases and identity reveals. An unknown role maps to null: the use
 // case refuses it among its other checks, in their order.
-const PARTY_ROLES: Partial<Record<identityV1.PartyRole, PartyRole>> = {
-  [identityV1.PartyRole.PARTY_ROLE_BUYER]: 'buyer',
-  [identityV1.PartyRole.PARTY_ROLE_SELLER]: 'seller',
-};
+const partyRole = (role: identityV1.PartyRole): PartyRole | null => identityV1Wire.partyRole.toWire(role) ?? null;
 
 export function mintAliasInput(req: identityV1.MintPartyAliasRequest): MintAliasInput {
-  return { contractId: req.contractId, role: PARTY_ROLES[req.role] ?? null, agentId: req.agentId, generation: req.generation };
+  return { contractId: req.contractId, role: partyRole(req.role), agentId: req.agentId, generation: req.generation };
 }
 
 export function toProtoMintedAlias(minted: MintedAlias): identityV1.MintPartyAliasResponse {

@@ -1,16 +1,10 @@
 import { status } from '@grpc/grpc-js';
 import { DomainError, createServiceClient, errorInfoFromGrpc, errors, type PromiseClient } from '@exchange/platform';
 import { canonicalize } from '@exchange/crypto';
-import { registryV1 } from '@exchange/proto';
+import { registryV1, registryV1Wire } from '@exchange/proto';
 import type { ExchangeObjectInput, ExchangeObjectStore, StoredExchangeObject } from '../aliases/alias.ports';
 
 type RegistryClient = PromiseClient<typeof registryV1.RegistryServiceService>;
-
-const VISIBILITY = {
-  public: registryV1.Visibility.VISIBILITY_PUBLIC,
-  parties: registryV1.Visibility.VISIBILITY_PARTIES,
-  operator: registryV1.Visibility.VISIBILITY_OPERATOR,
-} as const;
 
 const REGISTRY_DEADLINE_MS = 5_000;
 
@@ -30,7 +24,7 @@ export class GrpcExchangeObjectStore implements ExchangeObjectStore {
     let res: registryV1.StoreExchangeObjectResponse;
     try {
       res = await this.client.storeExchangeObject(
-        { type: input.type, payloadJson: canonicalize(input.payload), visibility: VISIBILITY[input.visibility], parties: input.parties, tags: [] },
+        { type: input.type, payloadJson: canonicalize(input.payload), visibility: registryV1Wire.visibility.toProto(input.visibility), parties: input.parties, tags: [] },
         { requestId: trace.requestId ?? undefined, traceId: trace.traceId ?? undefined },
       );
     } catch (err) {
