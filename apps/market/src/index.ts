@@ -5,24 +5,13 @@ import { createEventBus, OutboxRelay, type EventBus, type Subscription } from '@
 import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1, walletV1 } from '@exchange/proto';
 import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
-import { startMarketGrpcServer, type MarketAreaHandlers } from './grpc/server';
-import { insightsHandlers } from './grpc/insights.handlers';
-import { InsightsService } from './insights/insights.service';
-import { CatalogService } from './catalog/catalog.service';
+import { startMarketGrpcServer } from './grpc/server';
 import { startFixtureConsumer } from './catalog/fixture-consumer.handlers';
-import { catalogHandlers } from './grpc/catalog.handlers';
-import { CoordinationService } from './coordination/coordination.service';
-import { GovernanceService } from './governance/governance.service';
-import { coordinationHandlers } from './grpc/coordination.handlers';
-import { governanceHandlers } from './grpc/governance.handlers';
 import { AgentDirectory } from '@exchange/identity-client';
-import { IdentityBuyerAliases } from './identity/buyer-aliases.client';
-import type { MarketContext } from './saga/context';
-import { ListingsService } from './listings/listings.service';
-import { MarketService } from './service/market.service';
+import { IdentityBuyerAliases } from './clients/buyer-aliases.client';
+import type { MarketRuntime } from './service/runtime';
 import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
 import { sweepDeadlines } from './workers/sweeper';
-import { integrityHandlers } from './grpc/integrity.handlers';
 import { IntegrityService } from './integrity/integrity.service';
 
 export { MarketConfigSchema, type MarketConfig } from './config';
@@ -88,7 +77,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   const identity = createServiceClient(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
   const wallet = createServiceClient(walletV1.WalletLedgerServiceService, config.WALLET_LEDGER_GRPC_URL, { defaultDeadlineMs: WALLET_DEADLINE_MS });
   let relay: OutboxRelay | undefined;
-  const ctx: MarketContext = {
+  const runtime: MarketRuntime = {
     pool,
     claims,
     agents: new AgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
@@ -104,16 +93,15 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     faults: faultPointsFrom(config),
     notify: () => relay?.notify(),
   };
-  const service = new MarketService(ctx);
-  const listings = new ListingsService(ctx);
-  const integrity = new IntegrityService(ctx);
+  // The workers' own integrity service (the gRPC areas build theirs in grpc/server.ts; both stateless).
+  const integrity = new IntegrityService(runtime);
   const workers = {
-    sweep: () => sweepDeadlines(ctx),
-    recover: async () => (await recoverSteps(ctx, null)) + (await recoverBuyerAliases(ctx)),
+    sweep: () => sweepDeadlines(runtime),
+    recover: async () => (await recoverSteps(runtime, null)) + (await recoverBuyerAliases(runtime)),
     syncWalletControls: () => integrity.syncWallet(),
   };
   const sweeper = new Periodic('deadline-sweeper', config.MARKET_SWEEP_INTERVAL_MS, workers.sweep, logger);
-  const recovery = new Periodic('saga-recovery', config.MARKET_RECOVERY_INTERVAL_MS, async () => (await recoverSteps(ctx, RECOVERY_MIN_AGE_MS)) + (await recoverBuyerAliases(ctx)), logger);
+  const recovery = new Periodic('saga-recovery', config.MARKET_RECOVERY_INTERVAL_MS, async () => (await recoverSteps(runtime, RECOVERY_MIN_AGE_MS)) + (await recoverBuyerAliases(runtime)), logger);
   // Retries the wallet controls push while wallet-ledger has not acknowledged the latest change.
   const walletSync = new Periodic('integrity-wallet-sync', config.MARKET_RECOVERY_INTERVAL_MS, async () => ((await integrity.syncWallet()) ? 0 : 1), logger);
 
@@ -134,14 +122,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   };
 
   try {
-    const areas: MarketAreaHandlers = {
-      insights: insightsHandlers(new InsightsService(ctx), logger),
-      integrity: integrityHandlers(integrity, ctx, logger),
-      catalog: catalogHandlers(new CatalogService(pool), logger),
-      governance: governanceHandlers(new GovernanceService(ctx), ctx, logger),
-      coordination: coordinationHandlers(new CoordinationService(ctx), ctx, logger),
-    };
-    grpc = await startMarketGrpcServer({ service, listings, ctx, areas, logger, host: config.GRPC_HOST, port: config.GRPC_PORT });
+    grpc = await startMarketGrpcServer({ runtime, host: config.GRPC_HOST, port: config.GRPC_PORT });
     const { applied } = await runMigrations({
       connectionString: config.DATABASE_URL,
       migrationsDir: deps.migrationsDir ?? defaultMigrationsDir(),
@@ -152,7 +133,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     relay = new OutboxRelay({ pool, bus, logger });
     relay.start();
     // The fixtures index follows the registry's object events (durable market-fixtures).
-    fixtureConsumer = await startFixtureConsumer({ bus, pool, logger, notify: ctx.notify });
+    fixtureConsumer = await startFixtureConsumer({ bus, pool, logger, notify: runtime.notify });
     // Whatever a crash left pending is finished (or found still unreachable) before we serve.
     const recovered = await workers.recover();
     if (recovered > 0) logger.info({ recovered }, 'market saga steps recovered at start');

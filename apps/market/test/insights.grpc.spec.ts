@@ -3,9 +3,8 @@ import { createServiceClient, type PromiseClient } from '@exchange/platform';
 import { marketV1, marketV1Insights } from '@exchange/proto';
 import { awardedContract, grpcError, startMarketHarness, type MarketHarness } from './market-harness';
 import { insertContract, insertDispute, insertListing, insertOffer, insertReport } from './insights-fixtures';
-import { InsightsService } from '../src/insights/insights.service';
+import { InsightsService, type InsightsDeps } from '../src/insights/insights.service';
 import type { MatchingSignals } from '../src/insights/matching';
-import type { MarketContext } from '../src/saga/context';
 
 type InsightsClient = PromiseClient<typeof marketV1Insights.MarketInsightsServiceService>;
 const W = marketV1Insights.InsightWindow;
@@ -403,7 +402,7 @@ describe('market insights (gRPC, seeded history)', () => {
         forContracts: async () => new Map(),
       };
       // recommendations read only the pool and the clock of the market context
-      const service = new InsightsService({ pool: h.marketSql, clock: () => h.clock.now() } as unknown as MarketContext, matching);
+      const service = new InsightsService({ pool: h.marketSql, clock: () => h.clock.now() } as unknown as InsightsDeps, matching);
       const plain = await insights.recommendSellers({ contractId, limit: 50, explorationRate: 0, requestId: 'req_m' });
       const boosted = await service.recommendSellers({ contractId, limit: 50, explorationRate: 0, requestId: 'req_m' }, 'unused');
       const before = plain.sellers.find((x) => x.sellerId === pricey)!;

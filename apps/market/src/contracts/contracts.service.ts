@@ -18,7 +18,8 @@ import { DEFAULT_RESALE_MAX_DEPTH } from '../governance/resale';
 import { planResale, recordResaleReview, withResaleReviews } from '../governance/resale-hooks.service';
 import { resolveContractDefaults, type ContractRequestFields } from '../catalog/contract-defaults.service';
 import { isSandboxContract } from '../catalog/inheritance';
-import { ContractUseCases, newStep, awardInProgress } from '../service/contract-kit';
+import { ContractUseCases, newStep, awardInProgress, type ContractKitDeps } from '../service/contract-kit';
+import type { MarketRuntime } from '../service/runtime';
 
 /** CreateContract's fields (the verification mode parsed lazily, after an unknown template is refused). */
 export interface NewContract extends ContractRequestFields {
@@ -38,8 +39,11 @@ export interface ContractQuery {
   page?: PageRequest;
 }
 
+/** The contract kit's deps plus what contracts use cases read. */
+export type ContractsDeps = ContractKitDeps & Pick<MarketRuntime, 'agents' | 'exchangeEnv' | 'resaleMaxDepth'>;
+
 /** Contracts: create (template defaults, resale lineage), read (privacy view, buyer alias) and cancel (releasing escrow). */
-export class ContractsService extends ContractUseCases {
+export class ContractsService extends ContractUseCases<ContractsDeps> {
   async createContract(req: NewContract, caller: Caller): Promise<Contract> {
     await enforceIntegrity(this.pool, 'new_contract');
     const now = this.ctx.clock();

@@ -4,7 +4,7 @@ import type { Page } from '../data/repo-kit';
 import { actingAgent, isOperator, resolveParty, type Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';
 import * as v from '../domain/validation';
-import type { MarketContext } from '../saga/context';
+import type { MarketRuntime } from '../service/runtime';
 import { inTransaction, pageQuery, type PageRequest } from '../service/service-kit';
 import { coordinationEvents } from './coordination.events';
 import * as crepo from './coordination.repo';
@@ -42,13 +42,15 @@ export interface PostQuery {
 
 const threadNotFound = (id: string) => errors.notFound('thread', id || '(empty)');
 
+export type CoordinationDeps = Pick<MarketRuntime, 'pool' | 'notify' | 'clock' | 'agents'>;
+
 /**
  * Coordination threads (CoordinationService). A thread bound to a contract is for its parties
  * (buyer, awarded seller, verifier) and the operator: others get 403 not_a_party when writing and
  * 404 thread_not_found when reading, so a bound thread's existence does not leak through reads.
  */
 export class CoordinationService {
-  constructor(private readonly ctx: MarketContext) {}
+  constructor(private readonly ctx: CoordinationDeps) {}
 
   private tx<T>(fn: Parameters<typeof inTransaction<T>>[1]): Promise<T> {
     return inTransaction(this.ctx, fn);

@@ -1,6 +1,6 @@
 import type { Queryable } from './repo-kit';
 
-// The idempotency_records table (src/service/idempotency.ts).
+// The idempotency_records table (src/grpc/idempotency.ts).
 
 export interface IdempotencyRow {
   requestHash: string;

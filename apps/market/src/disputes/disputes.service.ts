@@ -16,7 +16,8 @@ import { runStep } from '../saga/executor';
 import { walletUnavailable } from '../saga/wallet-errors';
 import { notFound, pageQuery, type PageRequest } from '../service/service-kit';
 import { enforceIntegrity } from '../integrity/gate.service';
-import { ContractUseCases, newStep } from '../service/contract-kit';
+import { ContractUseCases, newStep, type ContractKitDeps } from '../service/contract-kit';
+import type { MarketRuntime } from '../service/runtime';
 
 /** OpenDispute drains and retries when a step it may not supersede shows up; then 503 wallet_unavailable. */
 const DISPUTE_DRAIN_ROUNDS = 3;
@@ -53,8 +54,11 @@ export interface Resolution {
   rationale: string;
 }
 
+/** The contract kit's deps plus what disputes use cases read. */
+export type DisputesDeps = ContractKitDeps & Pick<MarketRuntime, 'agents' | 'disputeWindowDays'>;
+
 /** Disputes: open (draining and superseding refused settle steps), read, and resolve through the resolve saga step. */
-export class DisputesService extends ContractUseCases {
+export class DisputesService extends ContractUseCases<DisputesDeps> {
   async openDispute(req: NewDispute, caller: Caller): Promise<{ dispute: Dispute; contract: Contract }> {
     const openedBy = resolveParty(caller, 'opened_by', req.openedBy);
     const reason = v.text('reason', req.reason, 1, 20000);

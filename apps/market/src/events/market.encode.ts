@@ -22,7 +22,7 @@ import type {
 import type { MetricsWindow } from '../domain/verification';
 import { toProtoReview } from './governance.encode';
 
-// domain → proto, shared by the outbox events (data) and the gRPC answers (grpc/market.mapper).
+// domain → proto, shared by the outbox events (data) and the gRPC answers (the areas' *.mapper.ts).
 // Enums: the proto's numbers ⇄ the domain's lowercase names.
 
 function enumMap<D extends string>(pairs: Array<[D, number]>) {

@@ -1,2 +1,3 @@
-// ResaleReview proto ⇄ domain; the encoder is shared with the outbox events.
+// ResaleReview proto ⇄ domain, and the contract a decision answers; the encoders are shared with the outbox events.
 export { reviewStatusFromProto, toProtoReview } from '../events/governance.encode';
+export { toProtoContract } from '../events/market.encode';

@@ -5,7 +5,7 @@ import { requireOperator, type Caller } from '../domain/caller';
 import type { Contract, ResaleReview, ResaleReviewStatus } from '../domain/model';
 import type { Page } from '../data/repo-kit';
 import { events } from '../events/market.events';
-import type { MarketContext } from '../saga/context';
+import type { MarketRuntime } from '../service/runtime';
 import { inTransaction, pageQuery, type PageRequest } from '../service/service-kit';
 import { governanceEvents } from './governance.events';
 import * as grepo from './governance.repo';
@@ -30,12 +30,16 @@ export interface ReviewDecision {
   decision: string;
   reason: string;
 }
+
+/** Governance mints buyer alias generations through identity. */
+export type GovernanceDeps = Pick<MarketRuntime, 'pool' | 'notify' | 'clock' | 'aliases'>;
+
 /**
  * Operator decisions on contracts (ContractGovernanceService): buyer alias updates and resale
  * lineage reviews. Each decision, its events and its integrity_audit row commit together.
  */
 export class GovernanceService {
-  constructor(private readonly ctx: MarketContext) {}
+  constructor(private readonly ctx: GovernanceDeps) {}
 
   private tx<T>(fn: Parameters<typeof inTransaction<T>>[1]): Promise<T> {
     return inTransaction(this.ctx, fn);

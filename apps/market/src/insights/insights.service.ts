@@ -2,7 +2,7 @@ import { errors, formatAmount } from '@exchange/platform';
 import * as contractsRepo from '../contracts/contracts.repo';
 import { must } from '../domain/invariant';
 import { TAG } from '../domain/validation';
-import type { MarketContext } from '../saga/context';
+import type { MarketRuntime } from '../service/runtime';
 import * as repo from './insights.repo';
 import { clampBoost, noMatchingSignals, type MatchingSignals } from './matching';
 import { priceIndex } from './percentiles';
@@ -48,10 +48,13 @@ export interface MarketWindowRequest {
   includeSandbox?: boolean;
 }
 
+/** Read-only: no transaction, no events. */
+export type InsightsDeps = Pick<MarketRuntime, 'pool' | 'clock' | 'agents' | 'exchangeEnv'>;
+
 /** Reputation, recommendations, price index and task tape: read-only views over the market database. */
 export class InsightsService {
   constructor(
-    private readonly ctx: MarketContext,
+    private readonly ctx: InsightsDeps,
     private readonly matching: MatchingSignals = noMatchingSignals,
   ) {}
 

@@ -33,7 +33,7 @@ export function resolveAsOf(asOf: Date | undefined, now: Date): Date {
 /**
  * include_sandbox of the price index and the task tape: as asked, else what the exchange is — a
  * sandbox exchange has only sandbox contracts, so leaving them out would show nothing; on mainnet
- * sandbox trades would distort real prices. Absent env = mainnet rules (MarketContext).
+ * sandbox trades would distort real prices. Absent env = mainnet rules (MarketRuntime).
  */
 export function resolveIncludeSandbox(value: boolean | undefined, exchangeEnv: 'sandbox' | 'mainnet' | undefined): boolean {
   return value ?? exchangeEnv === 'sandbox';

@@ -13,3 +13,4 @@ export function stateFromProto(value: marketV1Integrity.IntegrityState): Integri
 
 // The encoders are shared with the outbox events.
 export { toProtoAudit, toProtoSnapshot } from './integrity.events';
+export { toProtoContract } from '../events/market.encode';

@@ -8,8 +8,7 @@ import type { WalletClient } from '../clients/wallet.client';
 import { requireOperator, type Caller } from '../domain/caller';
 import * as v from '../domain/validation';
 import type { Contract } from '../domain/model';
-import type { MarketContext } from '../saga/context';
-import { drain, runStep } from '../saga/executor';
+import { drain, runStep, type SagaDeps } from '../saga/executor';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { inTransaction, pageQuery, type PageRequest } from '../service/service-kit';
 import { correctStep } from './correction.service';
@@ -29,6 +28,9 @@ export interface StateChange {
 
 const AUDIT_ACTIONS = ['state_changed', 'kill_switch_set', 'erroneous_clear', 'buyer_alias_updated', 'resale_review_decided'];
 
+/** The saga's deps: the erroneous clear runs a correct step, and every change pushes the wallet controls. */
+export type IntegrityDeps = SagaDeps;
+
 /**
  * MarketIntegrityService: state, kill switches, the audit log and the erroneous clear. Every
  * change locks the integrity row, writes its audit row and exchange.market.integrity.* event in
@@ -36,7 +38,7 @@ const AUDIT_ACTIONS = ['state_changed', 'kill_switch_set', 'erroneous_clear', 'b
  * retried by the integrity-wallet-sync worker).
  */
 export class IntegrityService {
-  constructor(private readonly ctx: MarketContext) {}
+  constructor(private readonly ctx: IntegrityDeps) {}
 
   getState(): Promise<Integrity> {
     return readIntegrity(this.ctx.pool);

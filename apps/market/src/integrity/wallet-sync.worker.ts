@@ -1,4 +1,4 @@
-import type { MarketContext } from '../saga/context';
+import type { MarketRuntime } from '../service/runtime';
 import { walletControls } from './integrity-states';
 import { markWalletSynced, readIntegrity } from './integrity.repo';
 
@@ -11,7 +11,7 @@ const SYNC_LOCK = 0x6d6b7469; // "mkti"
  * newer one. Returns true when wallet-ledger is in sync afterwards; a wallet that cannot be
  * reached leaves it false (the Periodic worker retries), never an error for the operator.
  */
-export async function syncWalletControls(ctx: MarketContext, opts: { force?: boolean } = {}): Promise<boolean> {
+export async function syncWalletControls(ctx: Pick<MarketRuntime, 'pool' | 'wallet' | 'logger'>, opts: { force?: boolean } = {}): Promise<boolean> {
   const client = await ctx.pool.connect();
   try {
     await client.query('BEGIN');

@@ -1,12 +1,10 @@
-import { unary, type CallContext, type Logger } from '@exchange/platform';
+import { unary } from '@exchange/platform';
 import { marketV1 } from '@exchange/proto';
-import type { Caller } from '../domain/caller';
-import { toProtoListing, toProtoVerifier, toProtoVerifierListing } from '../grpc/market.mapper';
-import type { MarketContext } from '../saga/context';
-import { idempotent } from '../service/idempotency';
+import { caller, type HandlerDeps } from '../grpc/handler-kit';
+import { idempotent } from '../grpc/idempotency';
+import { toProtoListing, toProtoVerifier, toProtoVerifierListing } from './listings.mapper';
 import type { ListingsService } from './listings.service';
 
-const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId, traceId: ctx.traceId });
 const pageInfo = (nextCursor: string | null) => ({ nextCursor: nextCursor ?? '' });
 
 type ListingRpcs =
@@ -19,10 +17,11 @@ type ListingRpcs =
   | 'listVerifierListings';
 
 /** The MarketService RPCs of listings and verifiers: proto in, proto out (the stored idempotent answer is the proto). */
-export function listingsHandlers(s: ListingsService, ctx: MarketContext, logger: Logger): Pick<marketV1.MarketServiceServer, ListingRpcs> {
+export function listingsHandlers(s: ListingsService, deps: HandlerDeps): Pick<marketV1.MarketServiceServer, ListingRpcs> {
+  const logger = deps.logger;
   return {
     createListing: unary(logger, 'CreateListing', (req: marketV1.CreateListingRequest, call) =>
-      idempotent(ctx, caller(call), 'CreateListing', req, marketV1.CreateListingRequest.toJSON(req), marketV1.CreateListingResponse, async () => ({
+      idempotent(deps, caller(call), 'CreateListing', req, marketV1.CreateListingRequest.toJSON(req), marketV1.CreateListingResponse, async () => ({
         listing: toProtoListing(await s.createListing(req, caller(call))),
         idempotentReplayed: false,
       })),
@@ -33,7 +32,7 @@ export function listingsHandlers(s: ListingsService, ctx: MarketContext, logger:
       return { listings: page.data.map(toProtoListing), page: pageInfo(page.nextCursor) };
     }),
     registerVerifier: unary(logger, 'RegisterVerifier', (req: marketV1.RegisterVerifierRequest, call) =>
-      idempotent(ctx, caller(call), 'RegisterVerifier', req, marketV1.RegisterVerifierRequest.toJSON(req), marketV1.RegisterVerifierResponse, async () => ({
+      idempotent(deps, caller(call), 'RegisterVerifier', req, marketV1.RegisterVerifierRequest.toJSON(req), marketV1.RegisterVerifierResponse, async () => ({
         verifier: toProtoVerifier(await s.registerVerifier(req, caller(call))),
         idempotentReplayed: false,
       })),
@@ -44,7 +43,7 @@ export function listingsHandlers(s: ListingsService, ctx: MarketContext, logger:
     }),
     createVerifierListing: unary(logger, 'CreateVerifierListing', (req: marketV1.CreateVerifierListingRequest, call) =>
       idempotent(
-        ctx,
+        deps,
         caller(call),
         'CreateVerifierListing',
         req,

@@ -6,7 +6,7 @@ import { resolveParty, type Caller } from '../domain/caller';
 import type { Listing, Verifier, VerifierListing } from '../domain/model';
 import * as v from '../domain/validation';
 import { events } from '../events/market.events';
-import type { MarketContext } from '../saga/context';
+import type { MarketRuntime } from '../service/runtime';
 import { inTransaction, notFound, pageQuery, type PageRequest } from '../service/service-kit';
 
 type MoneyInput = { amount: string; currency: string } | undefined;
@@ -36,12 +36,14 @@ export interface NewVerifierListing {
   turnaround: string;
 }
 
+export type ListingsDeps = Pick<MarketRuntime, 'pool' | 'notify' | 'clock' | 'agents'>;
+
 /**
  * What sellers and verifiers advertise: listings, verifier profiles and verifier listings. No
  * contract, no money: plain validated inserts with their events, and paged reads.
  */
 export class ListingsService {
-  constructor(private readonly ctx: MarketContext) {}
+  constructor(private readonly ctx: ListingsDeps) {}
 
   private get pool() {
     return this.ctx.pool;

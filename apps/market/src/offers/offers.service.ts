@@ -15,7 +15,8 @@ import { runStep } from '../saga/executor';
 import { notFound, pageQuery, type PageRequest } from '../service/service-kit';
 import { enforceIntegrity } from '../integrity/gate.service';
 import { checkResaleAward, checkResaleOffer } from '../governance/resale-hooks.service';
-import { ContractUseCases, checkBeforeDeadline, newStep, awardInProgress } from '../service/contract-kit';
+import { ContractUseCases, checkBeforeDeadline, newStep, awardInProgress, type ContractKitDeps } from '../service/contract-kit';
+import type { MarketRuntime } from '../service/runtime';
 
 export interface NewOffer {
   contractId: string;
@@ -33,8 +34,11 @@ export interface OfferQuery {
   page?: PageRequest;
 }
 
+/** The contract kit's deps plus what offers use cases read. */
+export type OffersDeps = ContractKitDeps & Pick<MarketRuntime, 'agents'>;
+
 /** Offers: submit before the deadline, withdraw, and award (the award saga step holds the escrow). */
-export class OffersService extends ContractUseCases {
+export class OffersService extends ContractUseCases<OffersDeps> {
   async submitOffer(req: NewOffer, caller: Caller): Promise<Offer> {
     const now = this.ctx.clock();
     const sellerId = resolveParty(caller, 'seller_id', req.sellerId);

@@ -9,7 +9,8 @@ import * as v from '../domain/validation';
 import { events } from '../events/market.events';
 import { notFound, pageQuery, type PageRequest } from '../service/service-kit';
 import { enforceIntegrity } from '../integrity/gate.service';
-import { ContractUseCases } from '../service/contract-kit';
+import { ContractUseCases, type ContractKitDeps } from '../service/contract-kit';
+import type { MarketRuntime } from '../service/runtime';
 
 export interface NewResult {
   contractId: string;
@@ -27,8 +28,11 @@ export interface ResultQuery {
   page?: PageRequest;
 }
 
+/** The contract kit's deps plus what results use cases read. */
+export type ResultsDeps = ContractKitDeps & Pick<MarketRuntime, 'agents'>;
+
 /** Results: the seller delivers; in verification mode auto or buyer the result may settle at once. */
-export class ResultsService extends ContractUseCases {
+export class ResultsService extends ContractUseCases<ResultsDeps> {
   async submitResult(req: NewResult, caller: Caller): Promise<{ result: Result; contract: Contract }> {
     const sellerId = resolveParty(caller, 'seller_id', req.sellerId);
     const summary = v.text('summary', req.summary, 1, 20000);

@@ -13,10 +13,13 @@ import type { Contract, Dispute, SagaKind, SagaStep } from '../domain/model';
 import type { AwardParams, ReleaseParams, ResolveParams, SettleParams } from '../domain/steps';
 import { transition } from '../domain/states';
 import { events, SYSTEM_CALLER } from '../events/market.events';
-import type { MarketContext } from './context';
+import type { MarketRuntime } from '../service/runtime';
 import { errorInfoFromGrpc, isDefiniteFailure } from './wallet-errors';
 import { applyCorrection, type CorrectParams } from '../integrity/correction.service';
 import { enforceIntegrity } from '../integrity/gate.service';
+
+/** What running a saga step needs: the database, wallet-ledger, the clock, the log, the fault points and the relay's nudge. */
+export type SagaDeps = Pick<MarketRuntime, 'pool' | 'wallet' | 'clock' | 'logger' | 'faults' | 'notify'>;
 
 /** How a step run ended: done, refused for good (award/resolve), or still pending (definite = refused but retried later). */
 export type StepOutcome =
@@ -44,7 +47,7 @@ const FAULT_OF: Partial<Record<SagaKind, FaultPoint>> = {
  * marks the step done. A crash anywhere rolls back the local part; the next run replays the
  * wallet call with the same key and gets the same answer.
  */
-export async function runStep(ctx: MarketContext, stepId: string, caller: Caller = SYSTEM_CALLER): Promise<StepOutcome> {
+export async function runStep(ctx: SagaDeps, stepId: string, caller: Caller = SYSTEM_CALLER): Promise<StepOutcome> {
   let wroteEvents = false;
   const outcome = await withTransaction(ctx.pool, async (client) => {
     const first = await stepsRepo.getStep(client, stepId);
@@ -92,7 +95,7 @@ export async function runStep(ctx: MarketContext, stepId: string, caller: Caller
  * Runs the contract's pending steps in creation order. Stops at the first one left pending
  * without a definite answer (the wallet is unreachable): returns false then.
  */
-export async function drain(ctx: MarketContext, contractId: string): Promise<{ reachable: boolean; done: number }> {
+export async function drain(ctx: SagaDeps, contractId: string): Promise<{ reachable: boolean; done: number }> {
   let done = 0;
   for (const step of await stepsRepo.pendingSteps(ctx.pool, contractId)) {
     const outcome = await runStep(ctx, step.stepId);
@@ -107,7 +110,7 @@ interface WalletAnswer {
   receiptId?: string;
 }
 
-async function callWallet(ctx: MarketContext, step: SagaStep): Promise<WalletAnswer> {
+async function callWallet(ctx: Pick<SagaDeps, 'wallet'>, step: SagaStep): Promise<WalletAnswer> {
   const key = step.walletKey;
   switch (step.kind) {
     case 'award': {
@@ -184,7 +187,7 @@ async function callWallet(ctx: MarketContext, step: SagaStep): Promise<WalletAns
 }
 
 async function apply(
-  ctx: MarketContext,
+  ctx: Pick<SagaDeps, 'logger'>,
   client: pg.PoolClient,
   contract: Contract,
   step: SagaStep,

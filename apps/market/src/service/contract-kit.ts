@@ -9,8 +9,8 @@ import type { Contract, SagaStep } from '../domain/model';
 import { feeOf } from '../domain/money';
 import { walletKey, type SettleParams } from '../domain/steps';
 import { events } from '../events/market.events';
-import type { MarketContext } from '../saga/context';
-import { drain, runStep, type StepOutcome } from '../saga/executor';
+import { drain, runStep, type SagaDeps, type StepOutcome } from '../saga/executor';
+import type { MarketRuntime } from './runtime';
 import { asDomainError, walletUnavailable } from '../saga/wallet-errors';
 import { inTransaction, notFound } from './service-kit';
 import { withResaleReview } from '../governance/resale-hooks.service';
@@ -47,13 +47,16 @@ export function awardInProgress(c: Contract) {
   return errors.failedPrecondition('invalid_state', 'award in progress', { current: c.status, wanted: 'awarded' });
 }
 
+/** What the kit itself uses: the saga's deps, the buyer alias minting and the fee of a settle step. */
+export type ContractKitDeps = SagaDeps & Pick<MarketRuntime, 'aliases' | 'feeBps'>;
+
 /**
- * What every contract use case shares: the context, one transaction per change (the relay
+ * What every contract use case shares: its deps, one transaction per change (the relay
  * nudged after it), the contract as answered (with its resale review), the saga drain and the
  * step helpers. Each area's service (contracts, offers, results, verification, disputes) extends it.
  */
-export abstract class ContractUseCases {
-  constructor(protected readonly ctx: MarketContext) {}
+export abstract class ContractUseCases<D extends ContractKitDeps = ContractKitDeps> {
+  constructor(protected readonly ctx: D) {}
 
   protected get pool() {
     return this.ctx.pool;

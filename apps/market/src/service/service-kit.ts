@@ -2,7 +2,7 @@ import { decodeCursor, errors, resolveLimit } from '@exchange/platform';
 import type pg from 'pg';
 import { withTransaction } from '../data/db';
 import type { PageQuery } from '../data/repo-kit';
-import type { MarketContext } from '../saga/context';
+import type { TxDeps } from './runtime';
 
 /** 404 `<entity>_not_found`; an empty id is named "(empty)" so the message stays readable. */
 export const notFound = (entity: string, id: string) => errors.notFound(entity, id || '(empty)');
@@ -18,7 +18,7 @@ export function pageQuery(page: PageRequest | undefined): PageQuery {
 }
 
 /** One transaction, then a nudge to the outbox relay so its events go out at once. */
-export async function inTransaction<T>(ctx: MarketContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(ctx: TxDeps, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const result = await withTransaction(ctx.pool, fn);
   ctx.notify();
   return result;

@@ -11,7 +11,8 @@ import { checkChecks, checkScore, reportSigningPayload, verificationMetrics, win
 import { events } from '../events/market.events';
 import { notFound, pageQuery, type PageRequest } from '../service/service-kit';
 import { enforceIntegrity } from '../integrity/gate.service';
-import { ContractUseCases } from '../service/contract-kit';
+import { ContractUseCases, type ContractKitDeps } from '../service/contract-kit';
+import type { MarketRuntime } from '../service/runtime';
 
 /** Base64 of a 64-byte ed25519 signature; anything else is not a signature (no identity call). */
 const SIGNATURE_B64 = /^[A-Za-z0-9+/]{86}==$/;
@@ -27,8 +28,11 @@ export interface NewReport {
   signature: string;
 }
 
+/** The contract kit's deps plus what verification use cases read. */
+export type VerificationDeps = ContractKitDeps & Pick<MarketRuntime, 'agents'>;
+
 /** Verification reports: signed by the verifier (checked against identity), pass settles, fail reopens; and their metrics. */
-export class VerificationService extends ContractUseCases {
+export class VerificationService extends ContractUseCases<VerificationDeps> {
   async submitVerification(req: NewReport, caller: Caller): Promise<{ report: VerificationReport; contract: Contract }> {
     const verifierId = resolveParty(caller, 'verifier_id', req.verifierId);
     const verdict = req.verdict();

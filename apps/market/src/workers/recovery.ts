@@ -1,7 +1,7 @@
 import * as contractsRepo from '../contracts/contracts.repo';
 import * as stepsRepo from '../data/saga-steps.repo';
-import type { MarketContext } from '../saga/context';
-import { drain } from '../saga/executor';
+import type { MarketRuntime } from '../service/runtime';
+import { drain, type SagaDeps } from '../saga/executor';
 
 const BATCH = 100;
 
@@ -10,7 +10,7 @@ const BATCH = 100;
  * `minAgeMs`, so a request still running its own step is left alone), per contract in creation
  * order. Returns how many steps completed.
  */
-export async function recoverSteps(ctx: MarketContext, minAgeMs: number | null): Promise<number> {
+export async function recoverSteps(ctx: SagaDeps, minAgeMs: number | null): Promise<number> {
   const olderThan = minAgeMs === null ? null : new Date(ctx.clock().getTime() - minAgeMs);
   let done = 0;
   for (const contractId of await stepsRepo.contractsWithPendingSteps(ctx.pool, olderThan, BATCH)) {
@@ -27,7 +27,7 @@ export async function recoverSteps(ctx: MarketContext, minAgeMs: number | null):
  * Private contracts whose buyer alias identity could not mint at creation (identity or registry
  * down): minted now. Returns how many were completed.
  */
-export async function recoverBuyerAliases(ctx: MarketContext): Promise<number> {
+export async function recoverBuyerAliases(ctx: Pick<MarketRuntime, 'pool' | 'aliases'>): Promise<number> {
   if (!ctx.aliases) return 0;
   let done = 0;
   for (const { contractId, buyerId } of await contractsRepo.contractsMissingBuyerAlias(ctx.pool, BATCH)) {

@@ -7,8 +7,8 @@ import type { Contract, SagaStep } from '../domain/model';
 import { walletKey, type ReleaseParams } from '../domain/steps';
 import { transition } from '../domain/states';
 import { events, SYSTEM_CALLER } from '../events/market.events';
-import type { MarketContext } from '../saga/context';
-import { runStep } from '../saga/executor';
+import type { MarketRuntime } from '../service/runtime';
+import { runStep, type SagaDeps } from '../saga/executor';
 import { uuidv7 } from '@exchange/platform';
 
 const BATCH = 100;
@@ -18,7 +18,7 @@ const BATCH = 100;
  * awarded ones past deadline + MARKET_AWARD_GRACE_MS → expired with a release step, run at once
  * (left to recovery when the wallet does not answer). Returns how many contracts expired.
  */
-export async function sweepDeadlines(ctx: MarketContext): Promise<number> {
+export async function sweepDeadlines(ctx: SagaDeps & Pick<MarketRuntime, 'awardGraceMs'>): Promise<number> {
   const now = ctx.clock();
   let expired = 0;
   for (const id of await contractsRepo.dueContracts(ctx.pool, now, ctx.awardGraceMs, BATCH)) {

@@ -4,11 +4,14 @@ import { isLockTimeout } from '../data/db';
 import * as idempotencyRepo from '../data/idempotency.repo';
 import { idempotencyScope, type Caller } from '../domain/caller';
 import { idempotencyKey as checkKey } from '../domain/validation';
-import type { MarketContext } from '../saga/context';
+import type { MarketRuntime } from '../service/runtime';
 
 export const IDEMPOTENCY_TTL_DAYS = 30;
 /** How long a duplicate waits for the first request; below the gateway's 5 s deadline. */
 export const DUPLICATE_WAIT_MS = 4000;
+
+/** The claims pool (one connection per open claim) and the clock that dates the record. */
+export type IdempotencyDeps = Pick<MarketRuntime, 'claims' | 'clock'>;
 
 interface Codec<Res> {
   toJSON(message: Res): unknown;
@@ -24,7 +27,7 @@ interface Codec<Res> {
  * no record, and the same key may be retried (e.g. an award refused for funds, after a top-up).
  */
 export async function idempotent<Res extends { idempotentReplayed: boolean }>(
-  ctx: MarketContext,
+  ctx: IdempotencyDeps,
   caller: Caller,
   rpc: string,
   request: { idempotencyKey: string },

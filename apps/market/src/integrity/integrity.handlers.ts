@@ -1,33 +1,31 @@
-import { unary, type CallContext, type Logger } from '@exchange/platform';
+import { unary } from '@exchange/platform';
 import { marketV1Integrity } from '@exchange/proto';
-import type { Caller } from '../domain/caller';
-import { stateFromProto, toProtoAudit, toProtoSnapshot } from '../integrity/integrity.mapper';
-import type { IntegrityService } from '../integrity/integrity.service';
-import type { MarketContext } from '../saga/context';
-import { idempotent } from '../service/idempotency';
-import { toProtoContract } from './market.mapper';
+import { caller, type HandlerDeps } from '../grpc/handler-kit';
+import { idempotent } from '../grpc/idempotency';
+import { stateFromProto, toProtoAudit, toProtoContract, toProtoSnapshot } from './integrity.mapper';
+import type { IntegrityService } from './integrity.service';
 
-const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId, traceId: ctx.traceId });
 const I = marketV1Integrity;
 
 /** proto in, proto out (the stored idempotent answer is the proto): the rules live in IntegrityService. */
-export function integrityHandlers(s: IntegrityService, ctx: MarketContext, logger: Logger): marketV1Integrity.MarketIntegrityServiceServer {
+export function integrityHandlers(s: IntegrityService, deps: HandlerDeps): marketV1Integrity.MarketIntegrityServiceServer {
+  const logger = deps.logger;
   return {
     getIntegrityState: unary(logger, 'GetIntegrityState', async () => ({ integrity: toProtoSnapshot(await s.getState()) })),
     setIntegrityState: unary(logger, 'SetIntegrityState', (req: marketV1Integrity.SetIntegrityStateRequest, call) =>
-      idempotent(ctx, caller(call), 'SetIntegrityState', req, I.SetIntegrityStateRequest.toJSON(req), I.SetIntegrityStateResponse, async () => ({
+      idempotent(deps, caller(call), 'SetIntegrityState', req, I.SetIntegrityStateRequest.toJSON(req), I.SetIntegrityStateResponse, async () => ({
         integrity: toProtoSnapshot(await s.setState({ state: () => stateFromProto(req.state), reason: req.reason }, caller(call))),
         idempotentReplayed: false,
       })),
     ),
     setKillSwitch: unary(logger, 'SetKillSwitch', (req: marketV1Integrity.SetKillSwitchRequest, call) =>
-      idempotent(ctx, caller(call), 'SetKillSwitch', req, I.SetKillSwitchRequest.toJSON(req), I.SetKillSwitchResponse, async () => ({
+      idempotent(deps, caller(call), 'SetKillSwitch', req, I.SetKillSwitchRequest.toJSON(req), I.SetKillSwitchResponse, async () => ({
         integrity: toProtoSnapshot(await s.setKillSwitch(req, caller(call))),
         idempotentReplayed: false,
       })),
     ),
     correctErroneousClear: unary(logger, 'CorrectErroneousClear', (req: marketV1Integrity.CorrectErroneousClearRequest, call) =>
-      idempotent(ctx, caller(call), 'CorrectErroneousClear', req, I.CorrectErroneousClearRequest.toJSON(req), I.CorrectErroneousClearResponse, async () => {
+      idempotent(deps, caller(call), 'CorrectErroneousClear', req, I.CorrectErroneousClearRequest.toJSON(req), I.CorrectErroneousClearResponse, async () => {
         const { contract, receipt } = await s.correctErroneousClear(req, caller(call));
         return { contract: toProtoContract(contract), receipt, idempotentReplayed: false };
       }),

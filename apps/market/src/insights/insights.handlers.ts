@@ -1,10 +1,12 @@
-import { unary, type Logger } from '@exchange/platform';
+import { unary } from '@exchange/platform';
 import type { marketV1Insights } from '@exchange/proto';
-import { resolveWindow, WINDOW_ENUM } from '../insights/insights.mapper';
-import type { InsightsService } from '../insights/insights.service';
+import type { MarketRuntime } from '../service/runtime';
+import { resolveWindow, WINDOW_ENUM } from './insights.mapper';
+import type { InsightsService } from './insights.service';
 
 /** proto in, proto out; recommendations fall back to the gateway's request id to seed exploration. */
-export function insightsHandlers(s: InsightsService, logger: Logger): marketV1Insights.MarketInsightsServiceServer {
+export function insightsHandlers(s: InsightsService, deps: Pick<MarketRuntime, 'logger'>): marketV1Insights.MarketInsightsServiceServer {
+  const logger = deps.logger;
   return {
     getReputation: unary(logger, 'GetReputation', (req: marketV1Insights.GetReputationRequest) => s.getReputation(req)),
     getVerifierReputation: unary(logger, 'GetVerifierReputation', (req: marketV1Insights.GetVerifierReputationRequest) => s.getVerifierReputation(req)),

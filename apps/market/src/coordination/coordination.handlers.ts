@@ -1,19 +1,18 @@
-import { unary, type CallContext, type Logger } from '@exchange/platform';
+import { unary } from '@exchange/platform';
 import { marketV1Coordination } from '@exchange/proto';
-import type { Caller } from '../domain/caller';
-import type { CoordinationService } from '../coordination/coordination.service';
-import { toProtoPost, toProtoThread } from '../coordination/coordination.mapper';
-import type { MarketContext } from '../saga/context';
-import { idempotent } from '../service/idempotency';
+import { caller, type HandlerDeps } from '../grpc/handler-kit';
+import { idempotent } from '../grpc/idempotency';
+import { toProtoPost, toProtoThread } from './coordination.mapper';
+import type { CoordinationService } from './coordination.service';
 
-const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId, traceId: ctx.traceId });
 const C = marketV1Coordination;
 
 /** CoordinationService: proto in, proto out (the stored idempotent answer is the proto); the rules live in the coordination service. */
-export function coordinationHandlers(s: CoordinationService, ctx: MarketContext, logger: Logger): marketV1Coordination.CoordinationServiceServer {
+export function coordinationHandlers(s: CoordinationService, deps: HandlerDeps): marketV1Coordination.CoordinationServiceServer {
+  const logger = deps.logger;
   return {
     createThread: unary(logger, 'CreateThread', (req: marketV1Coordination.CreateThreadRequest, call) =>
-      idempotent(ctx, caller(call), 'CreateThread', req, C.CreateThreadRequest.toJSON(req), C.CreateThreadResponse, async () => {
+      idempotent(deps, caller(call), 'CreateThread', req, C.CreateThreadRequest.toJSON(req), C.CreateThreadResponse, async () => {
         const { thread, firstPost } = await s.createThread(req, caller(call));
         return { thread: toProtoThread(thread), firstPost: firstPost ? toProtoPost(firstPost) : undefined, idempotentReplayed: false };
       }),
@@ -26,7 +25,7 @@ export function coordinationHandlers(s: CoordinationService, ctx: MarketContext,
       return { threads: page.data.map(toProtoThread), page: { nextCursor: page.nextCursor ?? '' } };
     }),
     createPost: unary(logger, 'CreatePost', (req: marketV1Coordination.CreatePostRequest, call) =>
-      idempotent(ctx, caller(call), 'CreatePost', req, C.CreatePostRequest.toJSON(req), C.CreatePostResponse, async () => ({
+      idempotent(deps, caller(call), 'CreatePost', req, C.CreatePostRequest.toJSON(req), C.CreatePostResponse, async () => ({
         post: toProtoPost(await s.createPost(req, caller(call))),
         idempotentReplayed: false,
       })),

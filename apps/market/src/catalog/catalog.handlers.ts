@@ -1,12 +1,14 @@
-import { unary, type Logger } from '@exchange/platform';
+import { unary } from '@exchange/platform';
 import type { commonV1, marketV1Catalog } from '@exchange/proto';
-import type { CatalogService } from '../catalog/catalog.service';
-import { toProtoContractTemplate, toProtoFixture, toProtoFixtureSeller, toProtoWorkProductTemplate } from '../catalog/catalog.mapper';
+import type { MarketRuntime } from '../service/runtime';
+import { toProtoContractTemplate, toProtoFixture, toProtoFixtureSeller, toProtoWorkProductTemplate } from './catalog.mapper';
+import type { CatalogService } from './catalog.service';
 
 const pageInfo = (nextCursor: string | null): commonV1.PageInfo => ({ nextCursor: nextCursor ?? '' });
 
 /** proto in, proto out: the rules live in CatalogService (domain in, domain out); errors and logging in platform's `unary`. */
-export function catalogHandlers(s: CatalogService, logger: Logger): marketV1Catalog.MarketCatalogServiceServer {
+export function catalogHandlers(s: CatalogService, deps: Pick<MarketRuntime, 'logger'>): marketV1Catalog.MarketCatalogServiceServer {
+  const logger = deps.logger;
   return {
     listContractTemplates: unary(logger, 'ListContractTemplates', async (req: marketV1Catalog.ListContractTemplatesRequest) => {
       const page = await s.listContractTemplates(req);

@@ -1,7 +1,15 @@
-import { errors } from '@exchange/platform';
+import { errors, type CallContext } from '@exchange/platform';
+import type { Caller } from '../domain/caller';
+import type { MarketRuntime } from '../service/runtime';
+import type { IdempotencyDeps } from './idempotency';
 
-// proto ⇄ domain for the gRPC layer: the encoders are shared with the outbox events (events/market.encode).
-export * from '../events/market.encode';
+// What every area's handlers share: their deps, the caller of a call and the request enum checks.
+
+/** A handler factory's deps: the log of `unary` and, for the mutations, idempotency. */
+export type HandlerDeps = IdempotencyDeps & Pick<MarketRuntime, 'logger'>;
+
+/** Who calls, as the gateway forwarded it (actor, acting agent, trace). */
+export const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId, traceId: ctx.traceId });
 
 /** An enum a request must carry (UNSPECIFIED/unknown → 400 validation_failed naming the field). */
 export function requiredEnum<D extends string>(map: { fromProto: (p: number | undefined) => D | undefined }, value: number, field: string): D {
@@ -17,4 +25,3 @@ export function optionalEnum<D extends string>(map: { fromProto: (p: number | un
   if (d === undefined) throw errors.invalidArgument('validation_failed', `${field} is not a known value`, { field });
   return d;
 }
-

@@ -3,12 +3,14 @@ import type { WalletClient } from '../clients/wallet.client';
 import type pg from 'pg';
 import type { FaultPoint } from '../config';
 import type { AgentDirectory } from '@exchange/identity-client';
-import type { BuyerAliases } from '../identity/buyer-aliases.client';
+import type { BuyerAliases } from '../clients/buyer-aliases.client';
 
-export type { WalletClient };
-
-/** What the service, the saga and the workers share. */
-export interface MarketContext {
+/**
+ * What start-up (index.ts) builds once. No area takes all of it: each service, worker and handler
+ * factory declares the fields it uses as a `Pick<MarketRuntime, …>` (ContractsDeps, SagaDeps, …),
+ * so its signature tells what the slice needs; index.ts passes this one object to all of them.
+ */
+export interface MarketRuntime {
   pool: pg.Pool;
   /** Idempotency claims: each stays open for its request, so they never take the work pool's connections. */
   claims: pg.Pool;
@@ -29,3 +31,6 @@ export interface MarketContext {
   /** Wakes the outbox relay after a commit that wrote events. */
   notify: () => void;
 }
+
+/** A transaction that nudges the outbox relay afterwards (service-kit's inTransaction). */
+export type TxDeps = Pick<MarketRuntime, 'pool' | 'notify'>;
