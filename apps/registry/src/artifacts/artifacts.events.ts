@@ -1,8 +1,7 @@
 import type pg from 'pg';
-import { registryV1, registryV1Events } from '@exchange/proto';
+import { registryV1, registryV1Wire, registryV1Events } from '@exchange/proto';
 import type { Caller } from '../domain/caller';
 import type { ArtifactAck, ArtifactEnvelope, ArtifactUpload, DeliveryReceipt } from '../domain/records';
-import { visibilityToProto } from '../domain/validation';
 import { emit } from '../data/outbox';
 
 // domain → proto, shared by the outbox events and the gRPC mapper (which re-exports it).
@@ -17,10 +16,10 @@ export function toProtoArtifact(a: ArtifactUpload): registryV1.Artifact {
     sizeBytes: String(a.sizeBytes),
     mediaType: a.mediaType,
     contractId: a.contractId ?? undefined,
-    access: visibilityToProto(a.access),
+    access: registryV1Wire.visibility.toProto(a.access),
     parties: a.parties,
     envelope: a.envelope === null ? undefined : toProtoEnvelope(a.envelope),
-    status: a.status === 'active' ? registryV1.ArtifactStatus.ARTIFACT_STATUS_ACTIVE : registryV1.ArtifactStatus.ARTIFACT_STATUS_REMOVED,
+    status: registryV1Wire.artifactStatus.toProto(a.status),
     removedReason: a.removedReason ?? undefined,
     uploadedBy: a.uploadedBy,
     createdAt: a.createdAt,

@@ -31,10 +31,6 @@ export function visibilityFrom(value: number | undefined, fallback: Visibility):
   }
 }
 
-export function visibilityToProto(v: Visibility): number {
-  return v === 'public' ? 1 : v === 'parties' ? 2 : 3;
-}
-
 export function validateType(type: string): string {
   if (!TYPE_PATTERN.test(type)) throw invalid('type', `type must match ${TYPE_PATTERN.source}`);
   return type;

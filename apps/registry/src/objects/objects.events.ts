@@ -1,8 +1,7 @@
 import type pg from 'pg';
-import { registryV1, registryV1Events } from '@exchange/proto';
+import { registryV1, registryV1Wire, registryV1Events } from '@exchange/proto';
 import type { Caller } from '../domain/caller';
 import type { RegistryObject } from '../domain/records';
-import { visibilityToProto } from '../domain/validation';
 import { emit } from '../data/outbox';
 
 // domain → proto, shared by the outbox event and the gRPC mapper (which re-exports it).
@@ -14,7 +13,7 @@ export function toProtoObject(o: RegistryObject): registryV1.RegistryObject {
     signerAgentId: o.signerAgentId,
     signature: o.signature,
     signerPublicKey: o.signerPublicKey,
-    visibility: visibilityToProto(o.visibility),
+    visibility: registryV1Wire.visibility.toProto(o.visibility),
     parties: o.parties,
     tags: o.tags,
     createdAt: o.createdAt,
