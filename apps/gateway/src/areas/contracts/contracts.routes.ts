@@ -4,7 +4,8 @@ import { CancelContractBody, Contract, ContractPage, CreateContractBody } from '
 import { VerificationReport } from '../verification/verification.schemas';
 import { ContractParams, ListContractsQuery } from '../../lib/market/market.schemas';
 import { Receipt } from '../receipts/receipts.schemas';
-import { contractStatusFilter, contractToJson, reportToJson, verificationModeFromJson } from '../../lib/market/market.mapper';
+import { contractStatusFilter, verificationModeFromJson } from '../../lib/market/market.enums';
+import { contractToJson, reportToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';
 import {

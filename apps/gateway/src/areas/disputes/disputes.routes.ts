@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Dispute, DisputePage, OpenDisputeBody, ResolveDisputeBody } from './disputes.schemas';
 import { ContractParams, DisputeParams, ListDisputesQuery } from '../../lib/market/market.schemas';
-import { disputeOutcomeFromJson, disputeStatusFilter, disputeToJson } from '../../lib/market/market.mapper';
+import { disputeOutcomeFromJson, disputeStatusFilter } from '../../lib/market/market.enums';
+import { disputeToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';
 import {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DecideResaleReviewBody, DecisionParams, ListResaleReviewsQuery, ResaleReviewPage, UpdateBuyerAliasBody } from './governance.schemas';
 import { Contract, ResaleReview } from '../contracts/contracts.schemas';
 import { ContractParams } from '../../lib/market/market.schemas';
-import { contractToJson, resaleReviewStatusFilter, resaleReviewToJson } from '../../lib/market/market.mapper';
+import { resaleReviewStatusFilter } from '../../lib/market/market.enums';
+import { contractToJson, resaleReviewToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, OPERATOR_ONLY, READ_ERRORS, replayed, SECURITY } from '../../lib/route-kit';
 

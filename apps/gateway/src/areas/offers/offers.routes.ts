@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Contract } from '../contracts/contracts.schemas';
 import { Offer, OfferPage, SubmitOfferBody } from './offers.schemas';
 import { AwardParams, ContractParams, KeyOnlyMarketBody, ListOffersQuery, OfferParams } from '../../lib/market/market.schemas';
-import { contractToJson, offerStatusFilter, offerToJson } from '../../lib/market/market.mapper';
+import { offerStatusFilter } from '../../lib/market/market.enums';
+import { contractToJson, offerToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';
 import {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Result, ResultPage, SubmitResultBody } from './results.schemas';
 import { ContractParams, ListResultsQuery, ResultParams } from '../../lib/market/market.schemas';
-import { payloadToJsonText, resultStatusFilter, resultToJson } from '../../lib/market/market.mapper';
+import { resultStatusFilter } from '../../lib/market/market.enums';
+import { payloadToJsonText, resultToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';
 import {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreateVerifierListingBody, RegisterVerifierBody, SubmitVerificationBody, VerificationMetrics, VerificationReport, Verifier, VerifierListing, VerifierListingPage, VerifierPage } from './verification.schemas';
 import { ContractParams, ListVerifierListingsQuery, ListVerifiersQuery, VerificationMetricsQuery } from '../../lib/market/market.schemas';
-import { metricsToJson, reportToJson, verdictFromJson, verifierListingToJson, verifierToJson, windowFromJson } from '../../lib/market/market.mapper';
+import { verdictFromJson, windowFromJson } from '../../lib/market/market.enums';
+import { metricsToJson, reportToJson, verifierListingToJson, verifierToJson } from '../../lib/market/market.mapper';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { partyFromJson } from '../../lib/acting-agent';
 import {

@@ -1,5 +1,6 @@
 import { marketV1 } from '@exchange/proto';
-import { contractStatusFilter, contractToJson, resaleReviewToJson, disputeOutcomeFromJson, disputeToJson, metricsToJson, payloadToJsonText, reportToJson, resultToJson, verdictFromJson, verificationModeFromJson, windowFromJson } from './market.mapper';
+import { contractStatusFilter, disputeOutcomeFromJson, verdictFromJson, verificationModeFromJson, windowFromJson } from './market.enums';
+import { contractToJson, resaleReviewToJson, disputeToJson, metricsToJson, payloadToJsonText, reportToJson, resultToJson } from './market.mapper';
 import { MarketContractError } from '../mapper-kit';
 import { nextCursorToJson, pageFromQuery } from '../pagination';
 import { partyFromJson } from '../acting-agent';

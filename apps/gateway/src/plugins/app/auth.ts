@@ -1,5 +1,4 @@
 import { sha256Hex } from '@exchange/crypto';
-import type { CallOptions } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,7 +13,8 @@ import { OperatorTokenVerifier, type OperatorToken } from '../../auth/operator-t
 import { RedisNonceStore } from '../../auth/redis-nonce-store';
 import { MemoryNonceStore, ReplayGuard } from '../../auth/replay-guard';
 import { AGENT_ID_REGEX } from '../../schemas/common';
-import { publicAccess, routeAuthMismatch, type AuthMode, type SecurityRequirement } from './auth-allow-list';
+import { routeAuthMismatch, type AuthMode, type SecurityRequirement } from './auth-allow-list';
+import { anonymous, bearerToken, routeMode, type AuthContext } from './auth-context';
 import { HttpProblem, problem } from './problem';
 
 // Who is calling (DESIGN §3 "Authentication" and "Acting agent"). Each route declares its mode
@@ -27,49 +27,12 @@ import { HttpProblem, problem } from './problem';
 //   preValidation: agent signature verified by identity over the raw body, then its nonce
 //                  claimed (401 agent_nonce_reused), self-only paths, the frozen check on mutations.
 // Every authentication failure counts against the client IP (never the claimed agent).
-
-export interface AuthContext {
-  kind: 'anonymous' | 'operator' | 'agent';
-  /** Operator name (from OPERATOR_TOKENS; "default" for OPERATOR_TOKEN). */
-  operator: string | null;
-  /** The agent the request acts for: X-Agent-Id (operator) or the signing agent. */
-  actingAgentId: string | null;
-  /** Rate-limit identity before the tier lookup: agent, else hashed token, else IP. */
-  rateKey: string;
-  /** Metadata for every gRPC call made for this request. */
-  callOptions: CallOptions;
-  /** The signing agent as identity returned it while verifying (kind agent only). */
-  agent: identityV1.Agent | null;
-  /** Kind agent: the signature has not verified yet (the request is not authenticated). */
-  signaturePending: boolean;
-}
+// AuthContext (request.auth) and the route options read here: auth-context.ts.
 
 export const SIGNATURE_PATTERN = /^[A-Za-z0-9+/]{86}==$/;
 const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="agent-exchange"' };
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EMPTY_BODY = new Uint8Array(0);
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    auth?: AuthMode;
-    /** Agent-signed requests must name the signing agent in this path parameter. */
-    agentSelfParam?: string;
-    /** false: a frozen acting agent may still call this mutation (operator actions such as unfreeze). */
-    frozenCheck?: boolean;
-    /**
-     * Multipart bodies are streamed to the backing service, so an agent signature over them is
-     * checked by the handler (`verifyStreamedBodySignature`) once the body has been read.
-     */
-    streamedBodySignature?: boolean;
-  }
-  interface FastifyInstance {
-    /** Verifies a deferred agent signature against the sha256 of the streamed body (403 when wrong). */
-    verifyStreamedBodySignature(request: FastifyRequest, bodySha256Hex: string): Promise<void>;
-  }
-  interface FastifyRequest {
-    auth: AuthContext;
-  }
-}
 
 export interface AuthOptions {
   operatorTokens: OperatorToken[];
@@ -77,28 +40,8 @@ export interface AuthOptions {
   now?: () => number;
 }
 
-function routeMode(request: FastifyRequest): AuthMode {
-  if (request.is404) return 'public';
-  // Open only when listed; a declaration alone never opens a route (checked at start as well).
-  const listed = publicAccess(request.method, request.routeOptions.url);
-  if (listed) return listed;
-  const declared = request.routeOptions.config.auth;
-  return declared === 'operator_or_agent' ? declared : 'operator';
-}
-
-function bearerToken(header: string | undefined): string | null | undefined {
-  if (header === undefined || header === '') return undefined; // no credentials at all
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null; // null: another scheme or a malformed header
-}
-
 const pendingSignature = Symbol('pendingSignature');
 type WithPending = FastifyRequest & { [pendingSignature]?: AgentSignatureHeaders };
-
-const anonymous = (request: FastifyRequest): AuthContext => ({
-  kind: 'anonymous', operator: null, actingAgentId: null, rateKey: `ip:${request.ip}`,
-  callOptions: { requestId: request.id, traceId: request.id }, agent: null, signaturePending: false,
-});
 
 export default fp<AuthOptions>(
   async (fastify, opts) => {
