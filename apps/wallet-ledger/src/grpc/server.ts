@@ -1,5 +1,7 @@
 import type pg from 'pg';
-import { startGrpcServer, type GrpcServerHandle, type Logger } from '@exchange/platform';
+import type { Server } from '@grpc/grpc-js';
+import type { Logger } from '@exchange/platform';
+import { mergeAreaHandlers, serviceArea } from '@exchange/service-host';
 import { walletV1 } from '@exchange/proto';
 import { balancesHandlers } from '../balances/balances.handlers';
 import { balancesCodecs } from '../balances/balances.mapper';
@@ -48,21 +50,22 @@ export interface WalletServices {
   ledger: LedgerService;
 }
 
-/**
- * WalletLedgerService from its areas, one row each: every area's handlers serve its own RPCs, and
- * the return type proves that together they serve all of them. A new area is one row here.
- */
+// Every area of the wallet, one entry each; their handlers together make WalletLedgerService.
+// Adding an area: its slice under src/<area>/ and one entry here.
+export const AREAS = [
+  serviceArea('balances', (s: WalletServices, logger: Logger) => balancesHandlers(s.balances, logger)),
+  serviceArea('deposits', (s: WalletServices, logger: Logger) => depositsHandlers(s.deposits, logger)),
+  serviceArea('holds', (s: WalletServices, logger: Logger) => holdsHandlers(s.holds, logger)),
+  serviceArea('payouts', (s: WalletServices, logger: Logger) => payoutsHandlers(s.payouts, logger)),
+  serviceArea('settlement', (s: WalletServices, logger: Logger) => settlementHandlers(s.settlement, logger)),
+  serviceArea('receipts', (s: WalletServices, logger: Logger) => receiptsHandlers(s.receipts, logger)),
+  serviceArea('operations', (s: WalletServices, logger: Logger) => operationsHandlers(s.operations, logger)),
+  serviceArea('ledger', (s: WalletServices, logger: Logger) => ledgerHandlers(s.ledger, logger)),
+] as const;
+
+/** WalletLedgerService's handlers: every area's, merged (typed as the server: a missing RPC does not compile). */
 export function walletHandlers(s: WalletServices, logger: Logger): walletV1.WalletLedgerServiceServer {
-  return {
-    ...balancesHandlers(s.balances, logger),
-    ...depositsHandlers(s.deposits, logger),
-    ...holdsHandlers(s.holds, logger),
-    ...payoutsHandlers(s.payouts, logger),
-    ...settlementHandlers(s.settlement, logger),
-    ...receiptsHandlers(s.receipts, logger),
-    ...operationsHandlers(s.operations, logger),
-    ...ledgerHandlers(s.ledger, logger),
-  };
+  return mergeAreaHandlers(AREAS, s, logger);
 }
 
 export interface WalletAreasDeps {
@@ -117,18 +120,7 @@ export function createWalletAreas(d: WalletAreasDeps): {
   };
 }
 
-/** Binds the wallet-ledger gRPC server; health starts NOT_SERVING until the caller flips it. */
-export function startWalletGrpcServer(opts: {
-  services: WalletServices;
-  logger: Logger;
-  host: string;
-  port: number;
-}): Promise<GrpcServerHandle> {
-  return startGrpcServer({
-    name: WALLET_LEDGER_SERVICE_NAME,
-    host: opts.host,
-    port: opts.port,
-    logger: opts.logger,
-    register: (server) => server.addService(walletV1.WalletLedgerServiceService, walletHandlers(opts.services, opts.logger)),
-  });
+/** Adds WalletLedgerService to the server libs/service-host starts (health is already there). */
+export function registerWalletLedger(server: Server, services: WalletServices, logger: Logger): void {
+  server.addService(walletV1.WalletLedgerServiceService, walletHandlers(services, logger));
 }
