@@ -34,7 +34,7 @@ import pg from 'pg';
 import { generateKeyPair, sign, toBase64 } from '@exchange/crypto';
 import { findFreePortRange } from '@exchange/db';
 import { createEventBus, type EventBus } from '@exchange/events';
-import { createServiceClient, errorInfoFromGrpc, formatAmount, uuidv7, type CallOptions, type GrpcErrorInfo, type PromiseClient } from '@exchange/platform';
+import { createServiceClient, formatAmount, uuidv7, type CallOptions, type PromiseClient } from '@exchange/platform';
 import { marketV1, walletV1 } from '@exchange/proto';
 import {
   createTestDatabase,
@@ -47,7 +47,10 @@ import {
 } from '@exchange/testing';
 import { MARKET_SERVICE_NAME, readMarketConfig, startMarket, type MarketConfig, type MarketHandle } from '../src/index';
 import { reportSigningPayload } from '../src/domain/verification';
+import { contractInput, offerInput } from './market-requests';
 import type { Verdict, VerificationCheck } from '../src/domain/model';
+
+export { contractInput, grpcError, offerInput } from './market-requests';
 
 export type MarketClient = PromiseClient<typeof marketV1.MarketServiceService>;
 export type WalletClient = PromiseClient<typeof walletV1.WalletLedgerServiceService>;
@@ -255,42 +258,7 @@ function clientFor(port: number): MarketClient {
   return createServiceClient(marketV1.MarketServiceService, `127.0.0.1:${port}`);
 }
 
-/** The error a call failed with, as the gateway sees it; fails the test when the call succeeded. */
-export async function grpcError(call: Promise<unknown>): Promise<GrpcErrorInfo> {
-  try {
-    await call;
-  } catch (err) {
-    return errorInfoFromGrpc(err);
-  }
-  throw new Error('expected the call to fail');
-}
-
 const HOUR = 3_600_000;
-
-/** A valid CreateContractRequest (budget 100 CREDIT, deadline in a day, mode buyer). */
-export function contractInput(overrides: Partial<marketV1.CreateContractRequest> = {}): marketV1.CreateContractRequest {
-  return marketV1.CreateContractRequest.fromPartial({
-    title: 'Summarise a paper',
-    description: 'Two paragraphs',
-    tags: ['nlp', 'summary'],
-    budget: { amount: '100', currency: 'CREDIT' },
-    deadline: new Date(Date.now() + 24 * HOUR),
-    acceptanceCriteria: 'Mentions the main result',
-    verificationMode: marketV1.VerificationMode.VERIFICATION_MODE_BUYER,
-    ...overrides,
-  });
-}
-
-/** A valid SubmitOfferRequest for a contract (price 100 CREDIT, eta in 12 hours). */
-export function offerInput(contractId: string, overrides: Partial<marketV1.SubmitOfferRequest> = {}): marketV1.SubmitOfferRequest {
-  return marketV1.SubmitOfferRequest.fromPartial({
-    contractId,
-    price: { amount: '100', currency: 'CREDIT' },
-    eta: new Date(Date.now() + 12 * HOUR),
-    terms: 'Within the day',
-    ...overrides,
-  });
-}
 
 /** An open contract of a fresh buyer (funded with `fund`) and a submitted offer of a fresh seller. */
 export async function openContract(
