@@ -1,13 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createPgPool, runMigrations } from '@exchange/db';
-import { createEventBus, OutboxRelay, type EventBus, type Subscription } from '@exchange/events';
-import { createServiceClient, Periodic, readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
-import { identityV1, walletV1 } from '@exchange/proto';
-import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
-import { startMarketGrpcServer } from './grpc/server';
-import { startFixtureConsumer } from './catalog/fixture-consumer.handlers';
+import type { EventBus, Subscription } from '@exchange/events';
 import { AgentDirectory } from '@exchange/identity-client';
+import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
+import { identityV1, walletV1 } from '@exchange/proto';
+import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
+import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
+import { MARKET_SERVICE_NAME, registerMarket } from './grpc/server';
+import { startFixtureConsumer } from './catalog/fixture-consumer.handlers';
 import { IdentityBuyerAliases } from './clients/buyer-aliases.client';
 import type { MarketRuntime } from './service/runtime';
 import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
@@ -54,29 +52,26 @@ export interface MarketHandle {
 const RECOVERY_MIN_AGE_MS = 1000;
 const WALLET_DEADLINE_MS = 5000;
 
-// tsx/jest run from apps/market/src; the bundle has prisma/ beside it; the all-in-one bundle
-// (apps/exchange) copies it to market/prisma/.
-function defaultMigrationsDir(): string {
-  const candidates = [
-    path.join(__dirname, '..', 'prisma', 'migrations'),
-    path.join(__dirname, 'prisma', 'migrations'),
-    path.join(__dirname, 'market', 'prisma', 'migrations'),
-  ];
-  return candidates.find((dir) => fs.existsSync(dir)) ?? candidates[0];
-}
-
 /**
- * Starts market: gRPC first (health NOT_SERVING), then migrations, event bus, outbox relay and a
- * first recovery pass over every pending saga step; only then SERVING and the periodic workers.
- * `stop()` drains gRPC, stops the workers, flushes the outbox and closes the pool and clients.
+ * Starts market on libs/service-host: gRPC (health NOT_SERVING), migrations, event bus, outbox
+ * relay, the fixtures consumer and a first recovery pass over every pending saga step; only then
+ * the periodic workers and SERVING. `stop()` drains gRPC, stops the workers and the consumer,
+ * flushes the outbox and closes the clients and pools.
  */
 export async function startMarket(config: MarketConfig, deps: MarketDeps): Promise<MarketHandle> {
   const logger = deps.logger;
-  const pool = createPgPool(config.DATABASE_URL, { max: config.MARKET_DB_POOL_MAX, applicationName: 'market', logger });
-  const claims = createPgPool(config.DATABASE_URL, { max: config.MARKET_DB_POOL_MAX, applicationName: 'market-idempotency', logger });
-  const identity = createServiceClient(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
-  const wallet = createServiceClient(walletV1.WalletLedgerServiceService, config.WALLET_LEDGER_GRPC_URL, { defaultDeadlineMs: WALLET_DEADLINE_MS });
-  let relay: OutboxRelay | undefined;
+  const host = new ServiceHost({
+    name: 'market',
+    grpcServiceName: MARKET_SERVICE_NAME,
+    config,
+    logger,
+    bus: deps.bus,
+    migrationsDir: deps.migrationsDir ?? findMigrationsDir(__dirname, 'market'),
+  });
+  const pool = host.pool({ max: config.MARKET_DB_POOL_MAX });
+  const claims = host.pool({ max: config.MARKET_DB_POOL_MAX, applicationName: 'market-idempotency' });
+  const identity = host.client(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
+  const wallet = host.client(walletV1.WalletLedgerServiceService, config.WALLET_LEDGER_GRPC_URL, { defaultDeadlineMs: WALLET_DEADLINE_MS });
   const runtime: MarketRuntime = {
     pool,
     claims,
@@ -91,7 +86,7 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     awardGraceMs: config.MARKET_AWARD_GRACE_MS,
     disputeWindowDays: config.MARKET_DISPUTE_WINDOW_DAYS,
     faults: faultPointsFrom(config),
-    notify: () => relay?.notify(),
+    notify: host.notify,
   };
   // The workers' own integrity service (the gRPC areas build theirs in grpc/server.ts; both stateless).
   const integrity = new IntegrityService(runtime);
@@ -100,54 +95,25 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
     recover: async () => (await recoverSteps(runtime, null)) + (await recoverBuyerAliases(runtime)),
     syncWalletControls: () => integrity.syncWallet(),
   };
-  const sweeper = new Periodic('deadline-sweeper', config.MARKET_SWEEP_INTERVAL_MS, workers.sweep, logger);
-  const recovery = new Periodic('saga-recovery', config.MARKET_RECOVERY_INTERVAL_MS, async () => (await recoverSteps(runtime, RECOVERY_MIN_AGE_MS)) + (await recoverBuyerAliases(runtime)), logger);
+  host.periodic('deadline-sweeper', config.MARKET_SWEEP_INTERVAL_MS, workers.sweep);
+  host.periodic('saga-recovery', config.MARKET_RECOVERY_INTERVAL_MS, async () => (await recoverSteps(runtime, RECOVERY_MIN_AGE_MS)) + (await recoverBuyerAliases(runtime)));
   // Retries the wallet controls push while wallet-ledger has not acknowledged the latest change.
-  const walletSync = new Periodic('integrity-wallet-sync', config.MARKET_RECOVERY_INTERVAL_MS, async () => ((await integrity.syncWallet()) ? 0 : 1), logger);
-
-  let grpc: GrpcServerHandle | undefined;
-  let bus: EventBus | undefined;
-  const ownsBus = deps.bus === undefined;
+  host.periodic('integrity-wallet-sync', config.MARKET_RECOVERY_INTERVAL_MS, async () => ((await integrity.syncWallet()) ? 0 : 1));
   let fixtureConsumer: Subscription | undefined;
-  const stop = async () => {
-    await grpc?.shutdown();
-    await Promise.all([sweeper.stop(), recovery.stop(), walletSync.stop()]);
-    await fixtureConsumer?.stop();
-    await relay?.stop();
-    if (ownsBus) await bus?.close();
-    identity.close();
-    wallet.close();
-    await pool.end();
-    await claims.end();
-  };
+  host.onStop('fixtures consumer', () => fixtureConsumer?.stop());
 
-  try {
-    grpc = await startMarketGrpcServer({ runtime, host: config.GRPC_HOST, port: config.GRPC_PORT });
-    const { applied } = await runMigrations({
-      connectionString: config.DATABASE_URL,
-      migrationsDir: deps.migrationsDir ?? defaultMigrationsDir(),
-      logger,
-    });
-    logger.info({ applied }, 'market migrations done');
-    bus = deps.bus ?? (await createEventBus({ natsUrl: config.NATS_URL, logger }));
-    relay = new OutboxRelay({ pool, bus, logger });
-    relay.start();
-    // The fixtures index follows the registry's object events (durable market-fixtures).
-    fixtureConsumer = await startFixtureConsumer({ bus, pool, logger, notify: runtime.notify });
-    // Whatever a crash left pending is finished (or found still unreachable) before we serve.
-    const recovered = await workers.recover();
-    if (recovered > 0) logger.info({ recovered }, 'market saga steps recovered at start');
-    // The market is the single writer of wallet-ledger's controls: a change not yet acknowledged is pushed now.
-    if (!(await integrity.syncWallet().catch(() => false))) logger.warn('wallet controls not pushed at start; retried by the worker');
-    sweeper.start();
-    recovery.start();
-    walletSync.start();
-    grpc.setServing();
-  } catch (err) {
-    await stop().catch((cleanupErr) => logger.error({ err: cleanupErr }, 'market cleanup after failed start failed'));
-    throw err;
-  }
-
-  let stopping: Promise<void> | undefined;
-  return { grpcPort: grpc.port, health: grpc, workers, stop: () => (stopping ??= stop()) };
+  const running = await host.start({
+    register: (server) => registerMarket(server, runtime),
+    outbox: pool,
+    beforeServing: async ({ bus }) => {
+      // The fixtures index follows the registry's object events (durable market-fixtures).
+      fixtureConsumer = await startFixtureConsumer({ bus, pool, logger, notify: runtime.notify });
+      // Whatever a crash left pending is finished (or found still unreachable) before we serve.
+      const recovered = await workers.recover();
+      if (recovered > 0) logger.info({ recovered }, 'market saga steps recovered at start');
+      // The market is the single writer of wallet-ledger's controls: a change not yet acknowledged is pushed now.
+      if (!(await integrity.syncWallet().catch(() => false))) logger.warn('wallet controls not pushed at start; retried by the worker');
+    },
+  });
+  return { grpcPort: running.grpcPort, health: running.health, workers, stop: running.stop };
 }

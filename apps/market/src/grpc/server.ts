@@ -1,5 +1,5 @@
-import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
-import { startGrpcServer, type GrpcServerHandle } from '@exchange/platform';
+import type { Server, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { mergeAreaHandlers, serviceArea } from '@exchange/service-host';
 import { marketV1, marketV1Catalog, marketV1Coordination, marketV1Governance, marketV1Insights, marketV1Integrity } from '@exchange/proto';
 import { catalogHandlers } from '../catalog/catalog.handlers';
 import { CatalogService } from '../catalog/catalog.service';
@@ -27,54 +27,36 @@ import { VerificationService } from '../verification/verification.service';
 
 export const MARKET_SERVICE_NAME = 'exchange.market.v1.MarketService';
 
-/** One spec area: the gRPC service it implements (several areas share MarketService) and its handlers. */
-function area<S extends ServiceDefinition, H extends object>(name: string, service: S, handlers: (rt: MarketRuntime) => H) {
-  return { name, service, handlers };
-}
-
-// Every area of the market, one entry each: its service built from the runtime (each takes only
-// the fields it declares) and its handlers. Services are registered in first-appearance order;
-// the areas of one service are merged. Adding an area: its slice under src/<area>/ and one entry.
-export const AREAS = [
-  area('listings', marketV1.MarketServiceService, (rt) => listingsHandlers(new ListingsService(rt), rt)),
-  area('contracts', marketV1.MarketServiceService, (rt) => contractsHandlers(new ContractsService(rt), rt)),
-  area('offers', marketV1.MarketServiceService, (rt) => offersHandlers(new OffersService(rt), rt)),
-  area('results', marketV1.MarketServiceService, (rt) => resultsHandlers(new ResultsService(rt), rt)),
-  area('verification', marketV1.MarketServiceService, (rt) => verificationHandlers(new VerificationService(rt), rt)),
-  area('disputes', marketV1.MarketServiceService, (rt) => disputesHandlers(new DisputesService(rt), rt)),
-  area('integrity', marketV1Integrity.MarketIntegrityServiceService, (rt) => integrityHandlers(new IntegrityService(rt), rt)),
-  area('insights', marketV1Insights.MarketInsightsServiceService, (rt) => insightsHandlers(new InsightsService(rt), rt)),
-  area('catalog', marketV1Catalog.MarketCatalogServiceService, (rt) => catalogHandlers(new CatalogService(rt.pool), rt)),
-  area('coordination', marketV1Coordination.CoordinationServiceService, (rt) => coordinationHandlers(new CoordinationService(rt), rt)),
-  area('governance', marketV1Governance.ContractGovernanceServiceService, (rt) => governanceHandlers(new GovernanceService(rt), rt)),
+// The areas of MarketService, one entry each: its service built from the runtime (each takes only
+// the fields it declares) and its handlers; merged into one MarketService. Adding an area: its
+// slice under src/<area>/ and one entry here (or, for an area with its own gRPC service, one line
+// in registerMarket).
+export const MARKET_SERVICE_AREAS = [
+  serviceArea('listings', (rt: MarketRuntime) => listingsHandlers(new ListingsService(rt), rt)),
+  serviceArea('contracts', (rt: MarketRuntime) => contractsHandlers(new ContractsService(rt), rt)),
+  serviceArea('offers', (rt: MarketRuntime) => offersHandlers(new OffersService(rt), rt)),
+  serviceArea('results', (rt: MarketRuntime) => resultsHandlers(new ResultsService(rt), rt)),
+  serviceArea('verification', (rt: MarketRuntime) => verificationHandlers(new VerificationService(rt), rt)),
+  serviceArea('disputes', (rt: MarketRuntime) => disputesHandlers(new DisputesService(rt), rt)),
 ] as const;
 
-// Compile-time check: the areas of each service together implement all of its RPCs (grpc-js
-// would answer a missing one UNIMPLEMENTED).
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-type HandlersOf<S> = UnionToIntersection<ReturnType<Extract<(typeof AREAS)[number], { service: S }>['handlers']>>;
-type Implements<S, Server> = HandlersOf<S> extends Server ? true : false;
-type Assert<T extends true> = T;
-export type _AllRpcsImplemented = Assert<
-  | Implements<typeof marketV1.MarketServiceService, marketV1.MarketServiceServer>
-  | Implements<typeof marketV1Integrity.MarketIntegrityServiceService, marketV1Integrity.MarketIntegrityServiceServer>
-  | Implements<typeof marketV1Insights.MarketInsightsServiceService, marketV1Insights.MarketInsightsServiceServer>
-  | Implements<typeof marketV1Catalog.MarketCatalogServiceService, marketV1Catalog.MarketCatalogServiceServer>
-  | Implements<typeof marketV1Coordination.CoordinationServiceService, marketV1Coordination.CoordinationServiceServer>
-  | Implements<typeof marketV1Governance.ContractGovernanceServiceService, marketV1Governance.ContractGovernanceServiceServer>
->;
+const untyped = (handlers: object) => handlers as UntypedServiceImplementation;
 
-/** Binds the market gRPC server with every area of AREAS; health starts NOT_SERVING until the caller flips it. */
-export function startMarketGrpcServer(opts: { runtime: MarketRuntime; host: string; port: number }): Promise<GrpcServerHandle> {
-  const services = new Map<ServiceDefinition, object>();
-  for (const a of AREAS) services.set(a.service, { ...services.get(a.service), ...a.handlers(opts.runtime) });
-  return startGrpcServer({
-    name: MARKET_SERVICE_NAME,
-    host: opts.host,
-    port: opts.port,
-    logger: opts.runtime.logger,
-    register: (server) => {
-      for (const [service, handlers] of services) server.addService(service, handlers as UntypedServiceImplementation);
-    },
-  });
+/**
+ * Adds every market gRPC service to the server libs/service-host starts (health is already there).
+ * Each handler set is typed as its generated server, so an RPC without a handler does not compile.
+ */
+export function registerMarket(server: Server, rt: MarketRuntime): void {
+  const market: marketV1.MarketServiceServer = mergeAreaHandlers(MARKET_SERVICE_AREAS, rt, rt.logger);
+  const integrity: marketV1Integrity.MarketIntegrityServiceServer = integrityHandlers(new IntegrityService(rt), rt);
+  const insights: marketV1Insights.MarketInsightsServiceServer = insightsHandlers(new InsightsService(rt), rt);
+  const catalog: marketV1Catalog.MarketCatalogServiceServer = catalogHandlers(new CatalogService(rt.pool), rt);
+  const coordination: marketV1Coordination.CoordinationServiceServer = coordinationHandlers(new CoordinationService(rt), rt);
+  const governance: marketV1Governance.ContractGovernanceServiceServer = governanceHandlers(new GovernanceService(rt), rt);
+  server.addService(marketV1.MarketServiceService, untyped(market));
+  server.addService(marketV1Integrity.MarketIntegrityServiceService, untyped(integrity));
+  server.addService(marketV1Insights.MarketInsightsServiceService, untyped(insights));
+  server.addService(marketV1Catalog.MarketCatalogServiceService, untyped(catalog));
+  server.addService(marketV1Coordination.CoordinationServiceService, untyped(coordination));
+  server.addService(marketV1Governance.ContractGovernanceServiceService, untyped(governance));
 }
