@@ -118,7 +118,7 @@ export interface ProtoFake {
 
 function serviceName(definition: ServiceDefinition): string {
   const first = Object.values(definition)[0];
-  return first ? first.path.split('/')[1]! : 'fake';
+  return first?.path.split('/')[1] ?? 'fake';
 }
 
 function implement(service: ProtoFakeService, log: CallLog, missing: ProtoFakeOptions['missing']): UntypedServiceImplementation {
