@@ -46,7 +46,9 @@ export async function spawnServiceProcess(opts: ServiceProcessOptions): Promise<
     tail = (tail + chunk.toString()).slice(-4000);
   });
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  const pid = child.pid!;
+  const pid = child.pid;
+  // A spawn that failed outright (node missing) has no pid.
+  if (pid === undefined) throw new Error(`could not start ${opts.script}`);
   const address = `127.0.0.1:${opts.port}`;
   const killGroup = (signal: NodeJS.Signals) => {
     try {
