@@ -26,16 +26,16 @@ export interface ThrownCode {
 const HELPERS = 'invalidArgument|alreadyExists|failedPrecondition|permissionDenied|unauthenticated|resourceExhausted|unavailable|aborted';
 const PATTERNS: Array<{ re: RegExp; code: (m: RegExpMatchArray) => string }> = [
   // errors.permissionDenied('code', …) and local helpers of the same name (market: unavailable(…)).
-  { re: new RegExp(`\\b(?:${HELPERS})\\(\\s*(['\`])([^'\`]+)\\1`, 'g'), code: (m) => m[2]! },
+  { re: new RegExp(`\\b(?:${HELPERS})\\(\\s*(['\`])([^'\`]+)\\1`, 'g'), code: (m) => m[2] ?? '' },
   // errors.notFound('contract', id) / notFound('offer', id) → contract_not_found.
   { re: /\bnotFound\(\s*'([a-z_]+)'/g, code: (m) => `${m[1]}_not_found` },
   { re: /\berrors\.invalidState\(/g, code: () => 'invalid_state' },
   // Gateway: problem(403, 'forbidden', …) and { status: 400, code: 'bad_url' } / { code: 'internal', … }.
-  { re: /\bproblem\(\s*\d{3},\s*(['`])([^'`]+)\1/g, code: (m) => m[2]! },
-  { re: /\bcode:\s*(['`])([a-z][a-z0-9_:]*(?:\$\{\w+\})?[a-z0-9_:]*)\1/g, code: (m) => m[2]! },
-  { re: /new DomainError\(\s*[\w.]+,\s*(['`])([^'`]+)\1/g, code: (m) => m[2]! },
+  { re: /\bproblem\(\s*\d{3},\s*(['`])([^'`]+)\1/g, code: (m) => m[2] ?? '' },
+  { re: /\bcode:\s*(['`])([a-z][a-z0-9_:]*(?:\$\{\w+\})?[a-z0-9_:]*)\1/g, code: (m) => m[2] ?? '' },
+  { re: /new DomainError\(\s*[\w.]+,\s*(['`])([^'`]+)\1/g, code: (m) => m[2] ?? '' },
   // Error classes: readonly code = 'casefile_unreadable'.
-  { re: /\breadonly code(?::\s*string)?\s*=\s*'([a-z_]+)'/g, code: (m) => m[1]! },
+  { re: /\breadonly code(?::\s*string)?\s*=\s*'([a-z_]+)'/g, code: (m) => m[1] ?? '' },
 ];
 
 // errors.notFound's own body builds `${entity}_not_found`; its callers are scanned instead.
