@@ -1,20 +1,15 @@
-import { marketV1 } from '@exchange/proto';
+import { marketV1, marketV1Wire } from '@exchange/proto';
 import type { ResaleReview, ResaleReviewStatus } from '../domain/model';
+import type { DomainEnum } from './wire-names';
 
-// ResaleReview domain ⇄ proto.
+// ResaleReview domain ⇄ proto; the status through the generated wire table (same names).
 
-const RS = marketV1.ResaleReviewStatus;
-const TO_PROTO: Record<ResaleReviewStatus, marketV1.ResaleReviewStatus> = {
-  pending: RS.RESALE_REVIEW_STATUS_PENDING,
-  approved: RS.RESALE_REVIEW_STATUS_APPROVED,
-  rejected: RS.RESALE_REVIEW_STATUS_REJECTED,
-};
+const status: DomainEnum<typeof marketV1Wire.resaleReviewStatus, ResaleReviewStatus> = marketV1Wire.resaleReviewStatus;
 
 /** A status filter: absent or UNSPECIFIED → none; an unknown number → null (the caller answers 400). */
 export function reviewStatusFromProto(value: marketV1.ResaleReviewStatus | undefined): ResaleReviewStatus | undefined | null {
-  if (value === undefined || value === RS.RESALE_REVIEW_STATUS_UNSPECIFIED) return undefined;
-  const found = (Object.keys(TO_PROTO) as ResaleReviewStatus[]).find((k) => TO_PROTO[k] === value);
-  return found ?? null;
+  if (value === undefined || value === marketV1.ResaleReviewStatus.RESALE_REVIEW_STATUS_UNSPECIFIED) return undefined;
+  return status.toWire(value) ?? null;
 }
 
 export function toProtoReview(r: ResaleReview): marketV1.ResaleReview {
@@ -25,7 +20,7 @@ export function toProtoReview(r: ResaleReview): marketV1.ResaleReview {
     rootContractId: r.rootContractId,
     depth: r.depth,
     lineage: r.lineage,
-    status: TO_PROTO[r.status],
+    status: status.toProto(r.status),
     decidedBy: r.decidedBy ?? undefined,
     reason: r.reason ?? undefined,
     decidedAt: r.decidedAt ?? undefined,

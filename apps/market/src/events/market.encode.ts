@@ -1,6 +1,5 @@
-import { must } from '../domain/invariant';
 import { formatAmount } from '@exchange/platform';
-import { marketV1 } from '@exchange/proto';
+import { marketV1, marketV1Wire } from '@exchange/proto';
 import type {
   Contract,
   ContractStatus,
@@ -21,82 +20,21 @@ import type {
 } from '../domain/model';
 import type { MetricsWindow } from '../domain/verification';
 import { toProtoReview } from './governance.encode';
+import type { DomainEnum } from './wire-names';
 
 // domain → proto, shared by the outbox events (data) and the gRPC answers (the areas' *.mapper.ts).
-// Enums: the proto's numbers ⇄ the domain's lowercase names.
-
-function enumMap<D extends string>(pairs: Array<[D, number]>) {
-  const toProto = new Map<D, number>(pairs);
-  const fromProto = new Map<number, D>(pairs.map(([d, p]) => [p, d]));
-  return {
-    toProto: (d: D) => must(toProto.get(d), `enum value ${d}`),
-    fromProto: (p: number | undefined): D | undefined => (p === undefined ? undefined : fromProto.get(p)),
-  };
-}
-
-const S = marketV1.ContractStatus;
-export const contractStatus = enumMap<ContractStatus>([
-  ['open', S.CONTRACT_STATUS_OPEN],
-  ['awarded', S.CONTRACT_STATUS_AWARDED],
-  ['delivered', S.CONTRACT_STATUS_DELIVERED],
-  ['accepted', S.CONTRACT_STATUS_ACCEPTED],
-  ['settled', S.CONTRACT_STATUS_SETTLED],
-  ['disputed', S.CONTRACT_STATUS_DISPUTED],
-  ['refunded', S.CONTRACT_STATUS_REFUNDED],
-  ['split', S.CONTRACT_STATUS_SPLIT],
-  ['cancelled', S.CONTRACT_STATUS_CANCELLED],
-  ['expired', S.CONTRACT_STATUS_EXPIRED],
-  ['corrected', S.CONTRACT_STATUS_CORRECTED],
-]);
-const M = marketV1.VerificationMode;
-export const verificationMode = enumMap<VerificationMode>([
-  ['verifier', M.VERIFICATION_MODE_VERIFIER],
-  ['buyer', M.VERIFICATION_MODE_BUYER],
-  ['auto', M.VERIFICATION_MODE_AUTO],
-]);
-const E = marketV1.EscrowStatus;
-export const escrowStatus = enumMap<EscrowStatus>([
-  ['none', E.ESCROW_STATUS_NONE],
-  ['held', E.ESCROW_STATUS_HELD],
-  ['settled', E.ESCROW_STATUS_SETTLED],
-  ['released', E.ESCROW_STATUS_RELEASED],
-]);
-const O = marketV1.OfferStatus;
-export const offerStatus = enumMap<OfferStatus>([
-  ['submitted', O.OFFER_STATUS_SUBMITTED],
-  ['awarded', O.OFFER_STATUS_AWARDED],
-  ['rejected', O.OFFER_STATUS_REJECTED],
-  ['withdrawn', O.OFFER_STATUS_WITHDRAWN],
-]);
-const R = marketV1.ResultStatus;
-export const resultStatus = enumMap<ResultStatus>([
-  ['submitted', R.RESULT_STATUS_SUBMITTED],
-  ['accepted', R.RESULT_STATUS_ACCEPTED],
-  ['rejected', R.RESULT_STATUS_REJECTED],
-]);
-const DS = marketV1.DisputeStatus;
-export const disputeStatus = enumMap<DisputeStatus>([
-  ['open', DS.DISPUTE_STATUS_OPEN],
-  ['resolved', DS.DISPUTE_STATUS_RESOLVED],
-]);
-const DO = marketV1.DisputeOutcome;
-export const disputeOutcome = enumMap<DisputeOutcome>([
-  ['seller', DO.DISPUTE_OUTCOME_SELLER],
-  ['buyer', DO.DISPUTE_OUTCOME_BUYER],
-  ['split', DO.DISPUTE_OUTCOME_SPLIT],
-]);
-const V = marketV1.Verdict;
-export const verdict = enumMap<Verdict>([
-  ['pass', V.VERDICT_PASS],
-  ['fail', V.VERDICT_FAIL],
-]);
-const W = marketV1.VerificationWindow;
-export const metricsWindow = enumMap<MetricsWindow>([
-  ['all', W.VERIFICATION_WINDOW_ALL],
-  ['1h', W.VERIFICATION_WINDOW_1H],
-  ['1d', W.VERIFICATION_WINDOW_1D],
-  ['7d', W.VERIFICATION_WINDOW_7D],
-]);
+// Enums: the generated proto ⇄ wire-name tables, typed with the domain's names (which must be
+// exactly the wire names, or this does not compile: see wire-names.ts).
+const W = marketV1Wire;
+export const contractStatus: DomainEnum<typeof W.contractStatus, ContractStatus> = W.contractStatus;
+export const verificationMode: DomainEnum<typeof W.verificationMode, VerificationMode> = W.verificationMode;
+export const escrowStatus: DomainEnum<typeof W.escrowStatus, EscrowStatus> = W.escrowStatus;
+export const offerStatus: DomainEnum<typeof W.offerStatus, OfferStatus> = W.offerStatus;
+export const resultStatus: DomainEnum<typeof W.resultStatus, ResultStatus> = W.resultStatus;
+export const disputeStatus: DomainEnum<typeof W.disputeStatus, DisputeStatus> = W.disputeStatus;
+export const disputeOutcome: DomainEnum<typeof W.disputeOutcome, DisputeOutcome> = W.disputeOutcome;
+export const verdict: DomainEnum<typeof W.verdict, Verdict> = W.verdict;
+export const metricsWindow: DomainEnum<typeof W.verificationWindow, MetricsWindow> = W.verificationWindow;
 
 const money = (amount: bigint, currency: string) => ({ amount: formatAmount(amount), currency });
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);

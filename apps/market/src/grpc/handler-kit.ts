@@ -1,4 +1,5 @@
 import { errors, type CallContext } from '@exchange/platform';
+import type { WireEnum } from '@exchange/proto';
 import type { Caller } from '../domain/caller';
 import type { MarketRuntime } from '../service/runtime';
 import type { IdempotencyDeps } from './idempotency';
@@ -11,17 +12,17 @@ export type HandlerDeps = IdempotencyDeps & Pick<MarketRuntime, 'logger'>;
 /** Who calls, as the gateway forwarded it (actor, acting agent, trace). */
 export const caller = (ctx: CallContext): Caller => ({ actor: ctx.actor, agentId: ctx.agentId, traceId: ctx.traceId });
 
-/** An enum a request must carry (UNSPECIFIED/unknown → 400 validation_failed naming the field). */
-export function requiredEnum<D extends string>(map: { fromProto: (p: number | undefined) => D | undefined }, value: number, field: string): D {
-  const d = map.fromProto(value);
+/** An enum a request must carry, read through its generated wire table (UNSPECIFIED/unknown → 400 validation_failed naming the field). */
+export function requiredEnum<D extends string>(table: WireEnum<number, D>, value: number, field: string): D {
+  const d = table.toWire(value);
   if (d === undefined) throw errors.invalidArgument('validation_failed', `${field} is required`, { field });
   return d;
 }
 
 /** An optional filter enum: absent or UNSPECIFIED → no filter. */
-export function optionalEnum<D extends string>(map: { fromProto: (p: number | undefined) => D | undefined }, value: number | undefined, field: string): D | undefined {
+export function optionalEnum<D extends string>(table: WireEnum<number, D>, value: number | undefined, field: string): D | undefined {
   if (value === undefined || value === 0) return undefined;
-  const d = map.fromProto(value);
+  const d = table.toWire(value);
   if (d === undefined) throw errors.invalidArgument('validation_failed', `${field} is not a known value`, { field });
   return d;
 }

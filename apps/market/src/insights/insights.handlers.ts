@@ -1,7 +1,7 @@
 import { unary } from '@exchange/platform';
 import type { marketV1Insights } from '@exchange/proto';
 import type { MarketRuntime } from '../service/runtime';
-import { resolveWindow, WINDOW_ENUM } from './insights.mapper';
+import { insightWindow, resolveWindow } from './insights.mapper';
 import type { InsightsService } from './insights.service';
 
 /** proto in, proto out; recommendations fall back to the gateway's request id to seed exploration. */
@@ -16,11 +16,11 @@ export function insightsHandlers(s: InsightsService, deps: Pick<MarketRuntime, '
     ),
     getPriceIndex: unary(logger, 'GetPriceIndex', async (req: marketV1Insights.GetPriceIndexRequest) => {
       const res = await s.getPriceIndex({ ...req, window: resolveWindow(req.window, ['all', '1h', '1d', '7d', '30d']) });
-      return { ...res, window: WINDOW_ENUM[res.window] };
+      return { ...res, window: insightWindow.toProto(res.window) };
     }),
     getTaskTape: unary(logger, 'GetTaskTape', async (req: marketV1Insights.GetTaskTapeRequest) => {
       const res = await s.getTaskTape({ ...req, window: resolveWindow(req.window, ['all', '1h', '1d', '7d']) });
-      return { ...res, window: WINDOW_ENUM[res.window] };
+      return { ...res, window: insightWindow.toProto(res.window) };
     }),
   };
 }

@@ -1,9 +1,10 @@
 import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
 import { canonicalize } from '@exchange/crypto';
-import { marketV1Events, marketV1Integrity } from '@exchange/proto';
+import { marketV1Events, marketV1IntegrityWire, type marketV1Integrity } from '@exchange/proto';
 import type pg from 'pg';
 import type { Caller } from '../domain/caller';
 import { MARKET_EVENT_SOURCE } from '../events/market.events';
+import type { DomainEnum } from '../events/wire-names';
 import type { AuditEntry } from './integrity.repo';
 import type { Integrity, IntegrityStateName } from './integrity-states';
 
@@ -24,19 +25,13 @@ export async function integrityChanged(client: pg.ClientBase, audit: AuditEntry,
   );
 }
 
-// domain → proto, shared with the gRPC answers (integrity.mapper).
-const S = marketV1Integrity.IntegrityState;
-
-export const INTEGRITY_STATE_TO_PROTO: Record<IntegrityStateName, marketV1Integrity.IntegrityState> = {
-  normal: S.INTEGRITY_STATE_NORMAL,
-  elevated: S.INTEGRITY_STATE_ELEVATED,
-  restricted: S.INTEGRITY_STATE_RESTRICTED,
-  halted: S.INTEGRITY_STATE_HALTED,
-};
+// domain → proto, shared with the gRPC answers (integrity.mapper). The state through the generated
+// wire table, typed with the domain's state names (which must be exactly its wire names).
+export const integrityState: DomainEnum<typeof marketV1IntegrityWire.integrityState, IntegrityStateName> = marketV1IntegrityWire.integrityState;
 
 export function toProtoSnapshot(i: Integrity): marketV1Integrity.IntegritySnapshot {
   return {
-    state: INTEGRITY_STATE_TO_PROTO[i.state],
+    state: integrityState.toProto(i.state),
     since: i.since,
     reason: i.reason ?? undefined,
     setBy: i.setBy ?? undefined,

@@ -1,14 +1,13 @@
 import { errors } from '@exchange/platform';
 import type { marketV1Integrity } from '@exchange/proto';
-import { INTEGRITY_STATE_TO_PROTO as TO_PROTO } from './integrity.events';
+import { integrityState } from './integrity.events';
 import type { IntegrityStateName } from './integrity-states';
-
 
 /** The requested state; unspecified or unknown → 400 validation_failed naming `state`. */
 export function stateFromProto(value: marketV1Integrity.IntegrityState): IntegrityStateName {
-  const found = (Object.entries(TO_PROTO) as Array<[IntegrityStateName, number]>).find(([, v]) => v === value);
-  if (!found) throw errors.invalidArgument('validation_failed', 'state must be one of normal, elevated, restricted, halted', { field: 'state' });
-  return found[0];
+  const found = integrityState.toWire(value);
+  if (found === undefined) throw errors.invalidArgument('validation_failed', `state must be one of ${integrityState.names.join(', ')}`, { field: 'state' });
+  return found;
 }
 
 // The encoders are shared with the outbox events.
