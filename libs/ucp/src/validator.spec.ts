@@ -9,8 +9,10 @@ describe('the vendored schemas', () => {
   it('all compile in every view (strict mode, annotation keywords registered)', () => {
     expect(ucp.schemaIds).toHaveLength(79);
     for (const id of ucp.schemaIds) expect(() => ucp.validate(id, {})).not.toThrow();
+    const every = ['dev.ucp.shopping.discount', 'dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.buyer_consent', 'dev.ucp.shopping.ap2_mandate'];
     for (const message of ['create_request', 'update_request', 'complete_request', 'response'] as const) {
       expect(typeof ucp.validateCheckout(message, {}).valid).toBe('boolean');
+      expect(typeof ucp.validateCheckout(message, {}, every).valid).toBe('boolean');
     }
   });
 
