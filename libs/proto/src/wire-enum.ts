@@ -28,3 +28,15 @@ export function wireEnum<P extends number, W extends string>(pairs: ReadonlyArra
     },
   };
 }
+
+/** `true` when A and B are the same set of names, `false` otherwise. */
+export type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * The generated table T seen with a service's domain names D: `never` (nothing assigns to it)
+ * unless D is exactly T's wire names, so a domain or .proto that gains, loses or renames a name
+ * fails to compile. A domain file may not import proto; the mapper or encoder that uses a table
+ * types it: `const contractStatus: DomainEnum<typeof marketV1Wire.contractStatus, ContractStatus> = marketV1Wire.contractStatus;`
+ */
+export type DomainEnum<T, D extends string> =
+  T extends WireEnum<infer P, infer W> ? (SameNames<D, W> extends true ? WireEnum<P, D> : never) : never;

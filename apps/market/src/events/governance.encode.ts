@@ -1,6 +1,5 @@
-import { marketV1, marketV1Wire } from '@exchange/proto';
+import { marketV1, marketV1Wire, type DomainEnum } from '@exchange/proto';
 import type { ResaleReview, ResaleReviewStatus } from '../domain/model';
-import type { DomainEnum } from './wire-names';
 
 // ResaleReview domain ⇄ proto; the status through the generated wire table (same names).
 

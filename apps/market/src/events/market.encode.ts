@@ -1,5 +1,5 @@
 import { formatAmount } from '@exchange/platform';
-import { marketV1, marketV1Wire } from '@exchange/proto';
+import { marketV1, marketV1Wire, type DomainEnum } from '@exchange/proto';
 import type {
   Contract,
   ContractStatus,
@@ -20,11 +20,10 @@ import type {
 } from '../domain/model';
 import type { MetricsWindow } from '../domain/verification';
 import { toProtoReview } from './governance.encode';
-import type { DomainEnum } from './wire-names';
 
 // domain → proto, shared by the outbox events (data) and the gRPC answers (the areas' *.mapper.ts).
 // Enums: the generated proto ⇄ wire-name tables, typed with the domain's names (which must be
-// exactly the wire names, or this does not compile: see wire-names.ts).
+// exactly the wire names, or this does not compile: see DomainEnum in libs/proto).
 const W = marketV1Wire;
 export const contractStatus: DomainEnum<typeof W.contractStatus, ContractStatus> = W.contractStatus;
 export const verificationMode: DomainEnum<typeof W.verificationMode, VerificationMode> = W.verificationMode;

@@ -1,6 +1,5 @@
 import { errors } from '@exchange/platform';
-import { marketV1Insights, marketV1InsightsWire } from '@exchange/proto';
-import type { DomainEnum } from '../events/wire-names';
+import { marketV1Insights, marketV1InsightsWire, type DomainEnum } from '@exchange/proto';
 import type { InsightWindowName } from './window';
 
 // The insight window: proto enum ⇄ the service's window name, through the generated wire table

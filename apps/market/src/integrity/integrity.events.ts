@@ -1,10 +1,9 @@
 import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
 import { canonicalize } from '@exchange/crypto';
-import { marketV1Events, marketV1IntegrityWire, type marketV1Integrity } from '@exchange/proto';
+import { marketV1Events, marketV1IntegrityWire, type marketV1Integrity, type DomainEnum } from '@exchange/proto';
 import type pg from 'pg';
 import type { Caller } from '../domain/caller';
 import { MARKET_EVENT_SOURCE } from '../events/market.events';
-import type { DomainEnum } from '../events/wire-names';
 import type { AuditEntry } from './integrity.repo';
 import type { Integrity, IntegrityStateName } from './integrity-states';
 
