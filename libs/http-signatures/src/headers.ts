@@ -7,8 +7,8 @@ export function headerValue(headers: HeaderMap, name: string): string | undefine
   const parts: string[] = [];
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() !== wanted) continue;
-    if (Array.isArray(value)) parts.push(...value);
-    else parts.push(value);
+    // Typed callers can still hand in undefined or numbers from loose JSON: only strings count.
+    for (const part of Array.isArray(value) ? value : [value]) if (typeof part === 'string') parts.push(part);
   }
   return parts.length ? parts.join(', ') : undefined;
 }

@@ -61,6 +61,7 @@ export function ed25519PublicKeyFromRaw(raw: Uint8Array): KeyObject {
 }
 
 export function ed25519RawPublicKey(key: KeyObject): Buffer {
-  const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
+  // createPublicKey derives the public half of a private key but refuses a public KeyObject.
+  const spki = (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'der', type: 'spki' });
   return spki.subarray(ED25519_SPKI_PREFIX.length);
 }

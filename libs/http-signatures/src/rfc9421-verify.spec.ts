@@ -143,5 +143,8 @@ describe('verifyHttpMessage reasons', () => {
     await expect(verifyHttpMessage(both, verifyOptions())).resolves.toMatchObject({ valid: true, label: 'sig1' });
     await expect(verifyHttpMessage(both, verifyOptions({ label: 'sig10' }))).resolves.toMatchObject({ reason: 'unknown_key', label: 'sig10' });
     await expect(verifyHttpMessage(both, verifyOptions({ label: 'nope' }))).resolves.toMatchObject({ reason: 'missing_signature' });
+    let many = both.headers;
+    for (let i = 0; i < 7; i++) many = await signHttpMessage({ ...req, headers: many }, { key: other.privateKey, keyid: 'other', now: at(T0) });
+    await expect(verifyHttpMessage({ ...req, headers: many }, verifyOptions())).resolves.toMatchObject({ reason: 'malformed_signature', detail: 'more than 8 signatures' });
   });
 });

@@ -8,6 +8,8 @@ import { ALL_ALGORITHMS, algorithmOf, toKeyObject, type KeyInput, type Signature
 import { isRequest, type HttpMessage, type HttpRequest } from './message';
 import { fail, type Failure } from './results';
 
+const MAX_SIGNATURES = 8;
+
 /** The parameters of one signature (RFC 9421 §2.3), as the resolver sees them. */
 export interface SignatureParams {
   label: string;
@@ -73,6 +75,8 @@ export async function verifyHttpMessage(message: HttpMessage, options: VerifyOpt
     const labels = options.label !== undefined ? [options.label] : [...inputs.keys()];
     if (options.label !== undefined && !inputs.has(options.label)) return fail('missing_signature', `no signature labelled ${options.label}`);
     if (!labels.length) return fail('missing_signature');
+    // Each label may cost a key lookup (a profile fetch): a sender has no reason to send many.
+    if (labels.length > MAX_SIGNATURES) return fail('malformed_signature', `more than ${MAX_SIGNATURES} signatures`);
     let firstFailure: SignatureVerification | undefined;
     for (const label of labels) {
       const result = await verifyOne(message, label, inputs, signatures, options);
@@ -135,6 +139,16 @@ async function verifyOne(message: HttpMessage, label: string, inputs: Dictionary
   const checked = await checkSignature(message, label, input, signature, key, algorithm, options.request);
   if (checked) return failWith(checked);
   return { valid: true, label, keyid, algorithm, created: params.created, expires: params.expires, components: params.components };
+}
+
+/** The covered component names (bare, lower case) of every signature in the headers; [] if unparsable. */
+export function coveredComponentNames(headers: HeaderMap): string[] {
+  try {
+    const inputs = parseDictionary(headerValue(headers, 'signature-input') ?? '');
+    return [...inputs.values()].flatMap((input) => (isInnerList(input) ? input[0].map(([name]) => String(name).toLowerCase()) : []));
+  } catch {
+    return [];
+  }
 }
 
 function readParams(label: string, input: [unknown[], Map<string, unknown>]): SignatureParams | Failure {

@@ -2,7 +2,7 @@ import type { Clock } from './body';
 import { headerValue, sanitizeHeaders, type HeaderLimits, type HeaderMap } from './headers';
 import type { SignatureAlgorithm } from './keys';
 import { fail, type Failure } from './results';
-import { verifyHttpMessage, type KeyResolver } from './rfc9421-verify';
+import { coveredComponentNames, verifyHttpMessage, type KeyResolver } from './rfc9421-verify';
 import { verifyStandardWebhook, type StandardWebhookKey } from './standard-webhooks';
 
 export type WebhookScheme = 'rfc9421' | 'standard-webhooks';
@@ -36,6 +36,7 @@ export type WebhookVerification =
   | { valid: true; scheme: WebhookScheme; keyid?: string; version?: 'v1' | 'v1a'; webhookId?: string }
   | (Failure & { scheme: WebhookScheme | null });
 
+const URL_COMPONENTS = new Set(['@authority', '@path', '@query', '@query-param', '@target-uri', '@scheme', '@request-target']);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
@@ -82,6 +83,10 @@ async function verifyRfc9421(input: VerifyWebhookInput, headers: HeaderMap, body
   } catch {
     return fail('invalid_input', 'the delivery URL is not a URL');
   }
+  // Without the URL the placeholder would only ever give bad_signature: say what is missing instead.
+  if (input.url === undefined && coveredComponentNames(headers).some((c) => URL_COMPONENTS.has(c))) {
+    return fail('missing_component', 'the signature covers the delivery URL but none was given');
+  }
   const required = body.length > 0 ? (input.requiredComponents ?? UCP_WEBHOOK_COMPONENTS) : (input.requiredComponents ?? []).filter((c) => c !== 'content-digest' && c !== 'content-type');
   const result = await verifyHttpMessage(
     { method, url, headers, body },
@@ -94,8 +99,5 @@ async function verifyRfc9421(input: VerifyWebhookInput, headers: HeaderMap, body
     },
   );
   if (!result.valid) return result.detail === undefined ? fail(result.reason) : fail(result.reason, result.detail);
-  if (input.url === undefined && result.components.some((c) => /^"@(authority|path|query|target-uri|scheme|request-target)"/.test(c))) {
-    return fail('missing_component', 'the signature covers the delivery URL but none was given');
-  }
   return { valid: true, keyid: result.keyid };
 }
