@@ -1,63 +1,17 @@
 import { status } from '@grpc/grpc-js';
-import { createServiceClient, type PromiseClient } from '@exchange/platform';
+import { integrityTestKit, type IntegrityClient } from './integrity-kit';
 import { marketV1, marketV1Integrity, walletV1 } from '@exchange/proto';
-import { awardedContract, grpcError, startMarketHarness, type MarketHarness, type TestAgent } from './market-harness';
+import { awardedContract, grpcError, type MarketHarness } from './market-harness';
 
 const CS = marketV1.ContractStatus;
 const IS = marketV1Integrity.IntegrityState;
-type IntegrityClient = PromiseClient<typeof marketV1Integrity.MarketIntegrityServiceService>;
 
 describe('market integrity (state, kill switches, enforcement, wallet controls)', () => {
+  const kit = integrityTestKit('market_integrity');
+  const { setState, setSwitch, delivered, verify } = kit;
   let h: MarketHarness;
   let integrity: IntegrityClient;
-
-  beforeAll(async () => {
-    h = await startMarketHarness({ name: 'market_integrity' });
-    integrity = createServiceClient(marketV1Integrity.MarketIntegrityServiceService, `127.0.0.1:${h.market.grpcPort}`);
-  }, 120_000);
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  const setState = (state: marketV1Integrity.IntegrityState, reason = 'test') =>
-    integrity.setIntegrityState({ state, reason, idempotencyKey: '' }, h.operator());
-  const setSwitch = (name: string, enabled: boolean, reason = 'test') =>
-    integrity.setKillSwitch({ name, enabled, reason, idempotencyKey: '' }, h.operator());
-
-  /** Back to normal with every switch off (the database is shared by the whole file). */
-  afterEach(async () => {
-    const { integrity: now } = await integrity.getIntegrityState({});
-    for (const k of now!.killSwitches) if (k.enabled) await setSwitch(k.name, false, 'test cleanup');
-    if (now!.state !== IS.INTEGRITY_STATE_NORMAL) await setState(IS.INTEGRITY_STATE_NORMAL, 'test cleanup');
-  });
-
-  /** An awarded contract with a delivered result, ready for the buyer's report. */
-  async function delivered() {
-    const a = await awardedContract(h);
-    const { result } = await h.client.submitResult(
-      { contractId: a.contract.contractId, sellerId: '', summary: 'done', artifactRefs: [], payloadJson: '{}', idempotencyKey: '' },
-      h.as(a.seller),
-    );
-    return { ...a, result: result! };
-  }
-
-  function verify(buyer: TestAgent, contractId: string, resultId: string, verdict: 'pass' | 'fail' = 'pass') {
-    const checks = [{ name: 'ok', ok: verdict === 'pass' }];
-    const signature = h.signReport(buyer, { verifierId: buyer.agentId, resultId, verdict, score: 1, checks });
-    return h.client.submitVerification(
-      {
-        contractId,
-        verifierId: '',
-        resultId,
-        verdict: verdict === 'pass' ? marketV1.Verdict.VERDICT_PASS : marketV1.Verdict.VERDICT_FAIL,
-        score: 1,
-        checks,
-        signature,
-        idempotencyKey: '',
-      },
-      h.as(buyer),
-    );
-  }
+  beforeAll(() => void ({ h, integrity } = kit));
 
   async function settled() {
     const d = await delivered();
