@@ -14,7 +14,7 @@ const optAmount = (v: bigint | null) => (v === null ? undefined : formatAmount(v
  * The proto value of a domain name, from the generated wire tables (@exchange/proto
  * walletV1Wire): the domain's names are the wire names, so every domain value has one.
  */
-const protoOf = <P extends number, W extends string>(table: WireEnum<P, W>, name: W): P => table.fromWire(name) as P;
+const protoOf = <P extends number, W extends string>(table: WireEnum<P, W>, name: W): P => table.toProto(name);
 
 export function toProtoBalance(b: Balance): walletV1.Balance {
   return {
