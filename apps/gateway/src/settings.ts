@@ -1,6 +1,6 @@
 import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
 import { ConfigError } from '@exchange/platform';
-import { identityV1 } from '@exchange/proto';
+import { identityV1, identityV1Wire } from '@exchange/proto';
 import { parseOperatorTokens, MIN_OPERATOR_TOKEN_LENGTH, type OperatorToken } from './auth/operator-tokens';
 import type { GatewayConfig } from './config';
 import type { RateLimits } from './plugins/external/rate-limit';
@@ -83,11 +83,7 @@ export function rateLimitsFrom(config: GatewayConfig): RateLimits {
 export function rateLimitTable(limits: RateLimits): string {
   const perWindow = limits.windowMs === 60_000 ? 'per minute' : `per ${limits.windowMs / 1000} s`;
   const rows: Array<[string, number]> = [
-    ['SANDBOX_UNVERIFIED', limits.byLevel[L.IDENTITY_LEVEL_SANDBOX_UNVERIFIED]],
-    ['MAINNET_BASIC', limits.byLevel[L.IDENTITY_LEVEL_MAINNET_BASIC]],
-    ['MAINNET_ATTESTED', limits.byLevel[L.IDENTITY_LEVEL_MAINNET_ATTESTED]],
-    ['MAINNET_VERIFIED', limits.byLevel[L.IDENTITY_LEVEL_MAINNET_VERIFIED]],
-    ['MAINNET_INSTITUTIONAL', limits.byLevel[L.IDENTITY_LEVEL_MAINNET_INSTITUTIONAL]],
+    ...identityV1Wire.identityLevel.names.map((level): [string, number] => [level, limits.byLevel[identityV1Wire.identityLevel.toProto(level)]]),
     ['operator token, no agent', limits.operator],
     ['no credentials (per IP)', limits.anonymous],
     ['failed authentications (per IP)', limits.authFailures],

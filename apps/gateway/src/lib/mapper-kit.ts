@@ -1,5 +1,7 @@
-// What every proto → REST mapper shares: the contract checks on a backing service's answers and
-// the inversion of enum tables. Pure functions, no I/O.
+import type { WireEnum } from '@exchange/proto';
+
+// What every proto → REST mapper shares: the contract checks on a backing service's answers.
+// The enum tables themselves are generated (`@exchange/proto` *Wire). Pure functions, no I/O.
 
 /**
  * The service answered without a field the contract guarantees (a bug there → 500 here).
@@ -27,8 +29,9 @@ export function contractChecks(contractError: (what: string) => Error) {
       if (value === undefined || value === null) throw contractError(what);
       return value;
     },
-    enumToJson<N extends string>(table: Readonly<Record<number, N>>, value: number, what: string): N {
-      const name = table[value];
+    /** The wire name of a proto enum value; UNSPECIFIED or an unknown number is a contract breach. */
+    enumToJson<N extends string>(table: Pick<WireEnum<number, N>, 'toWire'>, value: number, what: string): N {
+      const name = table.toWire(value);
       if (name === undefined) throw contractError(what);
       return name;
     },
@@ -41,9 +44,4 @@ export function contractChecks(contractError: (what: string) => Error) {
       }
     },
   };
-}
-
-/** `{ 1: 'open' }` → `{ open: 1 }` (enum table → its JSON-to-proto lookup). */
-export function invert<N extends string>(table: Readonly<Record<number, N>>): Readonly<Record<N, number>> {
-  return Object.fromEntries(Object.entries(table).map(([k, v]) => [v, Number(k)])) as Record<N, number>;
 }

@@ -1,40 +1,24 @@
-import { identityV1 } from '@exchange/proto';
+import { identityV1, identityV1Wire } from '@exchange/proto';
 import type { AgentJson, IdentityLevelName, IdentityTransitionJson } from './agents.schemas';
 
-// Proto ⇄ REST for the Agents area: enums `IDENTITY_LEVEL_X` ⇄ `X`, Dates ⇄ RFC 3339 strings,
-// absent optionals ⇄ null. Pure functions, no I/O.
+// Proto ⇄ REST for the Agents area: enums `IDENTITY_LEVEL_X` ⇄ `X` (tables generated from
+// identity.proto), Dates ⇄ RFC 3339 strings, absent optionals ⇄ null. Pure functions, no I/O.
 
-const { IdentityLevel, AgentStatus, KeyStatus } = identityV1;
-
-const LEVEL_TO_JSON: Record<number, IdentityLevelName> = {
-  [IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED]: 'SANDBOX_UNVERIFIED',
-  [IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC]: 'MAINNET_BASIC',
-  [IdentityLevel.IDENTITY_LEVEL_MAINNET_ATTESTED]: 'MAINNET_ATTESTED',
-  [IdentityLevel.IDENTITY_LEVEL_MAINNET_VERIFIED]: 'MAINNET_VERIFIED',
-  [IdentityLevel.IDENTITY_LEVEL_MAINNET_INSTITUTIONAL]: 'MAINNET_INSTITUTIONAL',
-};
-
-const LEVEL_FROM_JSON: Record<IdentityLevelName, identityV1.IdentityLevel> = {
-  SANDBOX_UNVERIFIED: IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED,
-  MAINNET_BASIC: IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC,
-  MAINNET_ATTESTED: IdentityLevel.IDENTITY_LEVEL_MAINNET_ATTESTED,
-  MAINNET_VERIFIED: IdentityLevel.IDENTITY_LEVEL_MAINNET_VERIFIED,
-  MAINNET_INSTITUTIONAL: IdentityLevel.IDENTITY_LEVEL_MAINNET_INSTITUTIONAL,
-};
+const { IdentityLevel, AgentStatus } = identityV1;
+const { identityLevel, agentStatus, keyStatus } = identityV1Wire;
 
 /** UNSPECIFIED (or an unknown value) → null. */
 export function identityLevelToJson(level: identityV1.IdentityLevel): IdentityLevelName | null {
-  return LEVEL_TO_JSON[level] ?? null;
+  return identityLevel.toWire(level) ?? null;
 }
 
 export function identityLevelFromJson(level: IdentityLevelName | undefined): identityV1.IdentityLevel {
-  return level === undefined ? IdentityLevel.IDENTITY_LEVEL_UNSPECIFIED : LEVEL_FROM_JSON[level];
+  return level === undefined ? IdentityLevel.IDENTITY_LEVEL_UNSPECIFIED : identityLevel.toProto(level);
 }
 
-export function agentStatusFromJson(status: 'active' | 'frozen' | undefined): identityV1.AgentStatus {
-  if (status === 'active') return AgentStatus.AGENT_STATUS_ACTIVE;
-  if (status === 'frozen') return AgentStatus.AGENT_STATUS_FROZEN;
-  return AgentStatus.AGENT_STATUS_UNSPECIFIED;
+/** Absent (or any other string) → UNSPECIFIED, no filter. */
+export function agentStatusFromJson(status: identityV1Wire.AgentStatusWire | undefined): identityV1.AgentStatus {
+  return agentStatus.fromWire(status) ?? AgentStatus.AGENT_STATUS_UNSPECIFIED;
 }
 
 function iso(date: Date | undefined): string {
@@ -58,13 +42,13 @@ export function agentToJson(agent: identityV1.Agent | undefined): AgentJson {
     keys: agent.keys.map((k) => ({
       pubkey: k.pubkey,
       primary: k.primary,
-      status: k.status === KeyStatus.KEY_STATUS_REVOKED ? 'revoked' : 'active',
+      status: keyStatus.toWire(k.status) ?? 'active', // UNSPECIFIED (or unknown) reads as active, as does the agent's
       added_at: iso(k.addedAt),
       revoked_at: k.revokedAt ? k.revokedAt.toISOString() : null,
       revoked_reason: k.revokedReason ?? null,
     })),
     identity_level: identityLevelToJson(agent.identityLevel) ?? 'SANDBOX_UNVERIFIED',
-    status: agent.status === AgentStatus.AGENT_STATUS_FROZEN ? 'frozen' : 'active',
+    status: agentStatus.toWire(agent.status) ?? 'active',
     frozen_reason: agent.frozenReason ?? null,
     created_at: iso(agent.createdAt),
     updated_at: iso(agent.updatedAt),

@@ -1,19 +1,15 @@
+import { identityV1Wire } from '@exchange/proto';
 import { Type, type Static } from 'typebox';
 import { AgentId, Cursor, Limit, NextCursor, Nullable, PublicKey, Reason, StringEnum, Timestamp } from '../../schemas/common';
 
 // REST shapes of the Agents area (common brief "Public REST shapes"; spec §2 Agent payload).
 
-export const IDENTITY_LEVELS = [
-  'SANDBOX_UNVERIFIED',
-  'MAINNET_BASIC',
-  'MAINNET_ATTESTED',
-  'MAINNET_VERIFIED',
-  'MAINNET_INSTITUTIONAL',
-] as const;
+// The enums' REST names, in proto order, from the tables generated from identity.proto.
+export const IDENTITY_LEVELS = identityV1Wire.identityLevel.names;
 export type IdentityLevelName = (typeof IDENTITY_LEVELS)[number];
 
-export const AGENT_STATUSES = ['active', 'frozen'] as const;
-export const KEY_STATUSES = ['active', 'revoked'] as const;
+export const AGENT_STATUSES = identityV1Wire.agentStatus.names;
+export const KEY_STATUSES = identityV1Wire.keyStatus.names;
 
 export const IdentityLevel = StringEnum(IDENTITY_LEVELS, { description: 'Identity level', examples: ['SANDBOX_UNVERIFIED'] });
 

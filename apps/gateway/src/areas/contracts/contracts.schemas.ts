@@ -1,3 +1,4 @@
+import { marketV1Wire } from '@exchange/proto';
 import { BUYER, CatalogId, ContractId, CTR, Description, HLD, Key, ListingId, LongText, MoneyOut, OFR, Page, partyNote, SELLER, T, T_DEADLINE, Tags, Title, VERIFIER } from '../../lib/market/market-kit';
 import { CONTRACT_STATUSES, ESCROW_STATUSES, Money, VERIFICATION_MODES } from '../../lib/market/market.schemas';
 import { AgentId, Nullable, StringEnum, Timestamp } from '../../schemas/common';
@@ -85,7 +86,7 @@ export type CancelContractBodyJson = Static<typeof CancelContractBody>;
 
 // ─── resources ──────────────────────────────────────────────────────────────────────────────
 
-export const RESALE_REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const RESALE_REVIEW_STATUSES = marketV1Wire.resaleReviewStatus.names;
 export type ResaleReviewStatusName = (typeof RESALE_REVIEW_STATUSES)[number];
 
 export const resaleReviewExample = {

@@ -1,4 +1,4 @@
-import { marketV1Insights, type commonV1 } from '@exchange/proto';
+import { marketV1Insights, marketV1InsightsWire, type commonV1 } from '@exchange/proto';
 import type {
   ContractRecommendationsJson,
   InsightWindowName,
@@ -8,26 +8,18 @@ import type {
   TaskTapeJson,
   VerifierReputationJson,
 } from './insights.schemas';
-import { contractChecks, invert } from '../../lib/mapper-kit';
+import { contractChecks } from '../../lib/mapper-kit';
 import { MarketContractError } from '../../lib/mapper-kit';
 
-// Proto ⇄ REST for the market insights: `INSIGHT_WINDOW_7D` ⇄ `7d`, Dates ⇄ RFC 3339, int64
-// strings ⇄ numbers, absent optionals ⇄ null. Pure functions, no I/O.
+// Proto ⇄ REST for the market insights: `INSIGHT_WINDOW_7D` ⇄ `7d` (the table generated from
+// insights.proto), Dates ⇄ RFC 3339, int64 strings ⇄ numbers, absent optionals ⇄ null. Pure
+// functions, no I/O.
 
-const W = marketV1Insights.InsightWindow;
+const WINDOW = marketV1InsightsWire.insightWindow;
 const { required, enumToJson } = contractChecks((what) => new MarketContractError(what));
 
-const WINDOW: Readonly<Record<number, InsightWindowName>> = {
-  [W.INSIGHT_WINDOW_ALL]: 'all',
-  [W.INSIGHT_WINDOW_1H]: '1h',
-  [W.INSIGHT_WINDOW_1D]: '1d',
-  [W.INSIGHT_WINDOW_7D]: '7d',
-  [W.INSIGHT_WINDOW_30D]: '30d',
-};
-const WINDOW_FROM_JSON = invert(WINDOW) as Readonly<Record<InsightWindowName, marketV1Insights.InsightWindow>>;
-
 /** Default window: all. */
-export const insightWindowFromJson = (window: InsightWindowName | undefined): marketV1Insights.InsightWindow => WINDOW_FROM_JSON[window ?? 'all'];
+export const insightWindowFromJson = (window: InsightWindowName | undefined): marketV1Insights.InsightWindow => WINDOW.toProto(window ?? 'all');
 /** `as_of` query → Date; absent stays absent (the market uses now). */
 export const asOfFromJson = (asOf: string | undefined): Date | undefined => (asOf === undefined ? undefined : new Date(asOf));
 

@@ -1,10 +1,12 @@
+import { marketV1InsightsWire } from '@exchange/proto';
 import { Type, type Static } from 'typebox';
 import { AgentId, Nullable, StringEnum, Timestamp } from '../../schemas/common';
 
 // REST shapes of the market insights (issue 6 §1, §2, §7): reputation, verifier reputation,
 // recommendations, the price index and the task tape. Every figure is "as of" a time.
 
-export const PRICE_INDEX_WINDOWS = ['all', '1h', '1d', '7d', '30d'] as const;
+export const PRICE_INDEX_WINDOWS = marketV1InsightsWire.insightWindow.names;
+// The task tape offers the insight windows but `30d` (its mapper refuses an answer in 30d).
 export const TASK_TAPE_WINDOWS = ['all', '1h', '1d', '7d'] as const;
 export type InsightWindowName = (typeof PRICE_INDEX_WINDOWS)[number];
 

@@ -1,24 +1,17 @@
-import { marketV1Integrity } from '@exchange/proto';
+import { marketV1Integrity, marketV1IntegrityWire } from '@exchange/proto';
 import type { AuditEntryJson, IntegrityStateName, IntegritySnapshotJson, KillSwitchName } from './integrity.schemas';
 import { KILL_SWITCH_NAMES } from './integrity.schemas';
-import { contractChecks, invert } from '../../lib/mapper-kit';
+import { contractChecks } from '../../lib/mapper-kit';
 import { MarketContractError } from '../../lib/mapper-kit';
 
-// Proto ⇄ REST for market integrity: `INTEGRITY_STATE_HALTED` ⇄ `halted`, absent optionals ⇄
-// null, `details_json` ⇄ `details` (parsed). Pure functions, no I/O.
+// Proto ⇄ REST for market integrity: `INTEGRITY_STATE_HALTED` ⇄ `halted` (the table generated
+// from integrity.proto), absent optionals ⇄ null, `details_json` ⇄ `details` (parsed). Pure
+// functions, no I/O.
 
-const I = marketV1Integrity;
+const STATE = marketV1IntegrityWire.integrityState;
 const { required, enumToJson, parsedJson } = contractChecks((what) => new MarketContractError(what));
 
-const STATE: Readonly<Record<number, IntegrityStateName>> = {
-  [I.IntegrityState.INTEGRITY_STATE_NORMAL]: 'normal',
-  [I.IntegrityState.INTEGRITY_STATE_ELEVATED]: 'elevated',
-  [I.IntegrityState.INTEGRITY_STATE_RESTRICTED]: 'restricted',
-  [I.IntegrityState.INTEGRITY_STATE_HALTED]: 'halted',
-};
-const STATE_FROM_JSON = invert(STATE) as Readonly<Record<IntegrityStateName, marketV1Integrity.IntegrityState>>;
-
-export const integrityStateFromJson = (state: IntegrityStateName): marketV1Integrity.IntegrityState => STATE_FROM_JSON[state];
+export const integrityStateFromJson = (state: IntegrityStateName): marketV1Integrity.IntegrityState => STATE.toProto(state);
 
 const isSwitchName = (name: string): name is KillSwitchName => (KILL_SWITCH_NAMES as readonly string[]).includes(name);
 

@@ -1,3 +1,4 @@
+import { marketV1IntegrityWire } from '@exchange/proto';
 import { Type, type Static } from 'typebox';
 import { Cursor, Limit, NextCursor, Nullable, StringEnum, Timestamp } from '../../schemas/common';
 import { Contract } from '../contracts/contracts.schemas';
@@ -7,7 +8,7 @@ import { IdempotencyKey } from '../wallets/wallets.schemas';
 // REST shapes of market integrity (issue 6 §6): the state machine, the kill switches, the
 // erroneous-clear correction and the audit log. Operators change them; everyone may read the state.
 
-export const INTEGRITY_STATES = ['normal', 'elevated', 'restricted', 'halted'] as const;
+export const INTEGRITY_STATES = marketV1IntegrityWire.integrityState.names;
 export const KILL_SWITCH_NAMES = ['new_contracts', 'awards', 'settlements', 'withdrawals', 'faucet', 'read_only'] as const;
 export const AUDIT_ACTIONS = ['state_changed', 'kill_switch_set', 'erroneous_clear', 'buyer_alias_updated', 'resale_review_decided'] as const;
 

@@ -1,4 +1,4 @@
-import { identityV1, marketV1 } from '@exchange/proto';
+import { identityV1Wire, marketV1 } from '@exchange/proto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problem } from '../../plugins/app/problem';
 import { SECURITY } from '../../schemas/common';
@@ -11,8 +11,6 @@ import { objectToJson, parseJsonText } from './registry.mapper';
 // Minting party alias tokens and identity reveals (issue 5, DESIGN §4 Identity). The gateway
 // resolves which agent holds the role (market GetContract) and who may mint; identity keeps
 // alias → agent private and stores the exchange-signed token in the registry. Prefix /v1.
-
-const ROLE_TO_PROTO = { buyer: identityV1.PartyRole.PARTY_ROLE_BUYER, seller: identityV1.PartyRole.PARTY_ROLE_SELLER } as const;
 
 /** The agent holding `role` in the contract; a seller exists only once the contract is awarded. */
 export function roleAgent(contract: marketV1.Contract, role: 'buyer' | 'seller'): string {
@@ -57,7 +55,7 @@ const aliasMintRoutes: FastifyPluginAsyncTypebox<{ exchangePublicKey: string | n
       // The buyer's alias may have been rotated (POST …/buyer-alias): ask for the market's current
       // generation, else identity would hand back the first (stale) alias.
       const generation = role === 'buyer' ? contract.buyerAliasGeneration : undefined;
-      const minted = await identity.mintPartyAlias({ contractId: contract_id, role: ROLE_TO_PROTO[role], agentId, generation }, auth.callOptions);
+      const minted = await identity.mintPartyAlias({ contractId: contract_id, role: identityV1Wire.partyRole.toProto(role), agentId, generation }, auth.callOptions);
       // Identity signed it with the exchange key, which this gateway publishes on /health.
       return reply.code(minted.created ? 201 : 200).send({
         object_id: minted.objectId,

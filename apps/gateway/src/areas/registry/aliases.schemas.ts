@@ -1,3 +1,4 @@
+import { identityV1Wire } from '@exchange/proto';
 import { ContractId, CTR, OBJ, ObjectId, PUB, SIG, SIGNER } from './registry.schemas';
 import { AgentId, StringEnum } from '../../schemas/common';
 import { Type } from 'typebox';
@@ -6,7 +7,7 @@ import { Type } from 'typebox';
 
 // ─── aliases and identity reveals ───────────────────────────────────────────────────────────
 
-export const ROLES = ['buyer', 'seller'] as const;
+export const ROLES = identityV1Wire.partyRole.names;
 export type RoleName = (typeof ROLES)[number];
 const Alias = Type.String({ pattern: '^anon:[a-z2-7]{12}$', description: '`anon:` + 12 base32 characters', examples: ['anon:k3xq7m2pz4ab'] });
 

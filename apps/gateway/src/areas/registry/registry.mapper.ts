@@ -1,32 +1,20 @@
-import { registryV1 } from '@exchange/proto';
+import { registryV1, registryV1Wire } from '@exchange/proto';
 import type { ArtifactJson, EnvelopeJson } from './artifacts.schemas';
 import type { DocketExportJson } from './attestations.schemas';
 import type { RegistryObjectJson, VisibilityName } from './registry.schemas';
 
-// registry gRPC ⇄ REST JSON (snake_case, ISO timestamps, null for absent optional fields).
+// registry gRPC ⇄ REST JSON (snake_case, ISO timestamps, null for absent optional fields, enums
+// through the tables generated from registry.proto).
 
-const V = registryV1.Visibility;
-
-const VISIBILITY_FROM_JSON: Record<VisibilityName, registryV1.Visibility> = {
-  public: V.VISIBILITY_PUBLIC,
-  parties: V.VISIBILITY_PARTIES,
-  operator: V.VISIBILITY_OPERATOR,
-};
+const { visibility, artifactStatus } = registryV1Wire;
 
 export const visibilityFromJson = (value: VisibilityName | undefined, fallback: VisibilityName): registryV1.Visibility =>
-  VISIBILITY_FROM_JSON[value ?? fallback];
+  visibility.toProto(value ?? fallback);
 
 export function visibilityToJson(value: registryV1.Visibility): VisibilityName {
-  switch (value) {
-    case V.VISIBILITY_PUBLIC:
-      return 'public';
-    case V.VISIBILITY_PARTIES:
-      return 'parties';
-    case V.VISIBILITY_OPERATOR:
-      return 'operator';
-    default:
-      throw new Error(`registry answered an unknown visibility ${String(value)}`);
-  }
+  const name = visibility.toWire(value);
+  if (name === undefined) throw new Error(`registry answered an unknown visibility ${String(value)}`);
+  return name;
 }
 
 const iso = (date: Date | undefined, what: string): string => {
@@ -79,7 +67,7 @@ export function artifactToJson(artifact: registryV1.Artifact | undefined): Artif
     access: visibilityToJson(artifact.access),
     parties: artifact.parties,
     envelope: envelopeToJson(artifact.envelope),
-    status: artifact.status === registryV1.ArtifactStatus.ARTIFACT_STATUS_REMOVED ? 'removed' : 'active',
+    status: artifactStatus.toWire(artifact.status) ?? 'active', // UNSPECIFIED (or unknown) reads as active
     removed_reason: artifact.removedReason ?? null,
     uploaded_by: artifact.uploadedBy === '' ? null : artifact.uploadedBy,
     created_at: iso(artifact.createdAt, 'created_at'),

@@ -1,3 +1,4 @@
+import { registryV1Wire } from '@exchange/proto';
 import { AgentId, Cursor, Limit, NextCursor, StringEnum, Timestamp } from '../../schemas/common';
 import { type Static, type TSchema, Type } from 'typebox';
 
@@ -5,9 +6,9 @@ import { type Static, type TSchema, Type } from 'typebox';
 // and casefiles, Aliases and identity reveals). The registry service owns the domain checks
 // (signatures, access, reserved types, contract parties); shapes, enums and limits are refused here.
 
-export const VISIBILITIES = ['public', 'parties', 'operator'] as const;
+export const VISIBILITIES = registryV1Wire.visibility.names;
 export type VisibilityName = (typeof VISIBILITIES)[number];
-export const ARTIFACT_STATUSES = ['active', 'removed'] as const;
+export const ARTIFACT_STATUSES = registryV1Wire.artifactStatus.names;
 export const ENTRY_KINDS = [
   'contract', 'offer', 'result', 'verification_report', 'dispute', 'receipt', 'object', 'attestation', 'delivery_receipt', 'ack', 'artifact',
 ] as const;

@@ -1,14 +1,15 @@
-import { walletV1 } from '@exchange/proto';
+import { walletV1, walletV1Wire as W } from '@exchange/proto';
 import type { ReceiptJson } from '../receipts/receipts.schemas';
 import type { BalanceSnapshotJson, FaucetGrantJson, HoldJson, TransferJson } from './funds.schemas';
 import type { CreatePayoutDestinationBodyJson, DepositJson, PayoutDestinationJson, WithdrawalJson } from './payments.schemas';
-import type { DepositMethodName, DepositStatusName, HoldStatusName, PayoutDestinationTypeName, ReceiptKindName, WithdrawalStatusName } from './wallets.schemas';
-import { contractChecks, invert, ServiceContractError } from '../../lib/mapper-kit';
+import type { DepositMethodName, DepositStatusName, PayoutDestinationTypeName } from './wallets.schemas';
+import { contractChecks, ServiceContractError } from '../../lib/mapper-kit';
 
-// Proto ⇄ REST for the Wallets area and receipts: enums `HOLD_STATUS_ACTIVE` ⇄ `active`, Dates ⇄
-// RFC 3339 strings, absent optionals ⇄ null. Pure functions, no I/O.
+// Proto ⇄ REST for the Wallets area and receipts: enums `HOLD_STATUS_ACTIVE` ⇄ `active` (tables
+// generated from wallet.proto), Dates ⇄ RFC 3339 strings, absent optionals ⇄ null. Pure
+// functions, no I/O.
 
-const { HoldStatus, DepositStatus, DepositMethod, PayoutDestinationType, WithdrawalStatus, ReceiptKind } = walletV1;
+const { DepositStatus } = walletV1;
 
 /** The service answered without a field the contract guarantees (a bug there → 500 here). */
 export class WalletContractError extends ServiceContractError {
@@ -20,49 +21,11 @@ export class WalletContractError extends ServiceContractError {
 
 const { required, enumToJson } = contractChecks((what) => new WalletContractError(what));
 
-const HOLD_STATUS: Readonly<Record<number, HoldStatusName>> = {
-  [HoldStatus.HOLD_STATUS_ACTIVE]: 'active',
-  [HoldStatus.HOLD_STATUS_RELEASED]: 'released',
-  [HoldStatus.HOLD_STATUS_CONSUMED]: 'consumed',
-  [HoldStatus.HOLD_STATUS_EXPIRED]: 'expired',
-};
-const DEPOSIT_STATUS: Readonly<Record<number, DepositStatusName>> = {
-  [DepositStatus.DEPOSIT_STATUS_PENDING]: 'pending',
-  [DepositStatus.DEPOSIT_STATUS_CONFIRMED]: 'confirmed',
-  [DepositStatus.DEPOSIT_STATUS_EXPIRED]: 'expired',
-};
-const DEPOSIT_METHOD: Readonly<Record<number, DepositMethodName>> = {
-  [DepositMethod.DEPOSIT_METHOD_SANDBOX]: 'sandbox',
-  [DepositMethod.DEPOSIT_METHOD_BANK]: 'bank',
-  [DepositMethod.DEPOSIT_METHOD_CRYPTO]: 'crypto',
-};
-const PAYOUT_TYPE: Readonly<Record<number, PayoutDestinationTypeName>> = {
-  [PayoutDestinationType.PAYOUT_DESTINATION_TYPE_BANK_ACCOUNT]: 'bank_account',
-  [PayoutDestinationType.PAYOUT_DESTINATION_TYPE_CRYPTO_ADDRESS]: 'crypto_address',
-  [PayoutDestinationType.PAYOUT_DESTINATION_TYPE_SANDBOX]: 'sandbox',
-};
-const WITHDRAWAL_STATUS: Readonly<Record<number, WithdrawalStatusName>> = {
-  [WithdrawalStatus.WITHDRAWAL_STATUS_REQUESTED]: 'requested',
-  [WithdrawalStatus.WITHDRAWAL_STATUS_PROCESSING]: 'processing',
-  [WithdrawalStatus.WITHDRAWAL_STATUS_COMPLETED]: 'completed',
-  [WithdrawalStatus.WITHDRAWAL_STATUS_FAILED]: 'failed',
-  [WithdrawalStatus.WITHDRAWAL_STATUS_CANCELLED]: 'cancelled',
-};
-const RECEIPT_KIND: Readonly<Record<number, ReceiptKindName>> = {
-  [ReceiptKind.RECEIPT_KIND_SETTLEMENT]: 'settlement',
-  [ReceiptKind.RECEIPT_KIND_REFUND]: 'refund',
-  [ReceiptKind.RECEIPT_KIND_CORRECTION]: 'correction',
-};
-
-const DEPOSIT_METHOD_FROM_JSON = invert(DEPOSIT_METHOD) as Readonly<Record<DepositMethodName, walletV1.DepositMethod>>;
-const PAYOUT_TYPE_FROM_JSON = invert(PAYOUT_TYPE) as Readonly<Record<PayoutDestinationTypeName, walletV1.PayoutDestinationType>>;
-const DEPOSIT_STATUS_FROM_JSON = invert(DEPOSIT_STATUS) as Readonly<Record<DepositStatusName, walletV1.DepositStatus>>;
-
-export const depositMethodFromJson = (method: DepositMethodName): walletV1.DepositMethod => DEPOSIT_METHOD_FROM_JSON[method];
-export const payoutDestinationTypeFromJson = (type: PayoutDestinationTypeName): walletV1.PayoutDestinationType => PAYOUT_TYPE_FROM_JSON[type];
+export const depositMethodFromJson = (method: DepositMethodName): walletV1.DepositMethod => W.depositMethod.toProto(method);
+export const payoutDestinationTypeFromJson = (type: PayoutDestinationTypeName): walletV1.PayoutDestinationType => W.payoutDestinationType.toProto(type);
 /** An absent filter is UNSPECIFIED (any status). */
 export const depositStatusFromJson = (status: DepositStatusName | undefined): walletV1.DepositStatus =>
-  status === undefined ? DepositStatus.DEPOSIT_STATUS_UNSPECIFIED : DEPOSIT_STATUS_FROM_JSON[status];
+  status === undefined ? DepositStatus.DEPOSIT_STATUS_UNSPECIFIED : W.depositStatus.toProto(status);
 
 /** The body's destination fields in proto form (the key travels separately). */
 export function payoutDestinationFromJson(
@@ -120,7 +83,7 @@ export function holdToJson(hold: walletV1.Hold | undefined): HoldJson {
     agent_id: h.agentId,
     amount: h.amount,
     currency: h.currency,
-    status: enumToJson(HOLD_STATUS, h.status, 'hold status'),
+    status: enumToJson(W.holdStatus, h.status, 'hold status'),
     expires_at: isoOrNull(h.expiresAt),
     reference: orNull(h.reference),
     consumed_amount: orNull(h.consumedAmount),
@@ -139,9 +102,9 @@ export function depositToJson(deposit: walletV1.Deposit | undefined): DepositJso
     agent_id: d.agentId,
     amount: d.amount,
     currency: d.currency,
-    method: enumToJson(DEPOSIT_METHOD, d.method, 'deposit method'),
+    method: enumToJson(W.depositMethod, d.method, 'deposit method'),
     reference: orNull(d.reference),
-    status: enumToJson(DEPOSIT_STATUS, d.status, 'deposit status'),
+    status: enumToJson(W.depositStatus, d.status, 'deposit status'),
     journal_entry_id: orNull(d.journalEntryId),
     created_at: iso(d.createdAt, 'created_at'),
     updated_at: iso(d.updatedAt, 'updated_at'),
@@ -153,7 +116,7 @@ export function payoutDestinationToJson(destination: walletV1.PayoutDestination 
   return {
     payout_destination_id: p.payoutDestinationId,
     agent_id: p.agentId,
-    type: enumToJson(PAYOUT_TYPE, p.type, 'payout destination type'),
+    type: enumToJson(W.payoutDestinationType, p.type, 'payout destination type'),
     details: { ...p.details },
     label: p.label,
     created_at: iso(p.createdAt, 'created_at'),
@@ -168,7 +131,7 @@ export function withdrawalToJson(withdrawal: walletV1.Withdrawal | undefined): W
     amount: w.amount,
     currency: w.currency,
     payout_destination_id: w.payoutDestinationId,
-    status: enumToJson(WITHDRAWAL_STATUS, w.status, 'withdrawal status'),
+    status: enumToJson(W.withdrawalStatus, w.status, 'withdrawal status'),
     failure_reason: orNull(w.failureReason),
     journal_entry_ids: [...w.journalEntryIds],
     created_at: iso(w.createdAt, 'created_at'),
@@ -185,7 +148,7 @@ export function receiptToJson(receipt: walletV1.Receipt | undefined): ReceiptJso
   const r = required(receipt, 'receipt');
   return {
     receipt_id: r.receiptId,
-    kind: enumToJson(RECEIPT_KIND, r.kind, 'receipt kind'),
+    kind: enumToJson(W.receiptKind, r.kind, 'receipt kind'),
     contract_id: r.contractId,
     hold_id: r.holdId,
     payer: r.payer,

@@ -1,3 +1,4 @@
+import { walletV1Wire } from '@exchange/proto';
 import { AgentId, Cursor, Limit, StringEnum } from '../../schemas/common';
 import { ISO_4217_PUBLISHED, isSupportedCurrency } from '@exchange/platform';
 import { type Static, Type } from 'typebox';
@@ -11,12 +12,13 @@ import { Format } from 'typebox/format';
 // types. Currencies are the exception: checked here against the shared list (format `currency`,
 // registered below) and again by the services, 400 `unsupported_currency` naming the pointer.
 
-export const HOLD_STATUSES = ['active', 'released', 'consumed', 'expired'] as const;
-export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'expired'] as const;
-export const DEPOSIT_METHODS = ['sandbox', 'bank', 'crypto'] as const;
-export const PAYOUT_DESTINATION_TYPES = ['bank_account', 'crypto_address', 'sandbox'] as const;
-export const WITHDRAWAL_STATUSES = ['requested', 'processing', 'completed', 'failed', 'cancelled'] as const;
-export const RECEIPT_KINDS = ['settlement', 'refund', 'correction'] as const;
+// The enums' REST names, in proto order, from the tables generated from wallet.proto.
+export const HOLD_STATUSES = walletV1Wire.holdStatus.names;
+export const DEPOSIT_STATUSES = walletV1Wire.depositStatus.names;
+export const DEPOSIT_METHODS = walletV1Wire.depositMethod.names;
+export const PAYOUT_DESTINATION_TYPES = walletV1Wire.payoutDestinationType.names;
+export const WITHDRAWAL_STATUSES = walletV1Wire.withdrawalStatus.names;
+export const RECEIPT_KINDS = walletV1Wire.receiptKind.names;
 
 export type HoldStatusName = (typeof HOLD_STATUSES)[number];
 export type DepositStatusName = (typeof DEPOSIT_STATUSES)[number];

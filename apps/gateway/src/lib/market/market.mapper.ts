@@ -1,4 +1,4 @@
-import { commonV1, marketV1 } from '@exchange/proto';
+import { commonV1, marketV1, marketV1Wire as W } from '@exchange/proto';
 import type { ContractJson, ResaleReviewJson } from '../../areas/contracts/contracts.schemas';
 import type { DisputeJson } from '../../areas/disputes/disputes.schemas';
 import type { ListingJson } from '../../areas/listings/listings.schemas';
@@ -6,11 +6,10 @@ import type { OfferJson } from '../../areas/offers/offers.schemas';
 import type { ResultJson } from '../../areas/results/results.schemas';
 import type { VerificationMetricsJson, VerificationReportJson, VerifierJson, VerifierListingJson } from '../../areas/verification/verification.schemas';
 import { contractChecks, MarketContractError } from '../mapper-kit';
-import { CONTRACT_STATUS, DISPUTE_OUTCOME, DISPUTE_STATUS, ESCROW_STATUS, OFFER_STATUS, RESALE_REVIEW_STATUS, RESULT_STATUS, VERDICT, VERIFICATION_MODE, WINDOW } from './market.enums';
 
-// Proto ⇄ REST for the market areas: enums `CONTRACT_STATUS_OPEN` ⇄ `open` (tables in
-// market.enums.ts), Dates ⇄ RFC 3339, absent optionals ⇄ null, int64 strings ⇄ numbers,
-// `payload_json` ⇄ `payload` (parsed JSON). Pure functions, no I/O.
+// Proto ⇄ REST for the market areas: enums `CONTRACT_STATUS_OPEN` ⇄ `open` (tables generated
+// from market.proto; the request side in market.enums.ts), Dates ⇄ RFC 3339, absent optionals ⇄
+// null, int64 strings ⇄ numbers, `payload_json` ⇄ `payload` (parsed JSON). Pure functions, no I/O.
 
 const { required, enumToJson, parsedJson } = contractChecks((what) => new MarketContractError(what));
 
@@ -48,17 +47,17 @@ export function contractToJson(contract: marketV1.Contract | undefined): Contrac
     budget: money(c.budget, 'contract budget'),
     deadline: iso(c.deadline, 'contract deadline'),
     acceptance_criteria: c.acceptanceCriteria,
-    verification_mode: enumToJson(VERIFICATION_MODE, c.verificationMode, 'verification mode'),
+    verification_mode: enumToJson(W.verificationMode, c.verificationMode, 'verification mode'),
     verifier_id: orNull(c.verifierId),
     listing_id: orNull(c.listingId),
-    status: enumToJson(CONTRACT_STATUS, c.status, 'contract status'),
+    status: enumToJson(W.contractStatus, c.status, 'contract status'),
     seller_id: orNull(c.sellerId),
     awarded_offer_id: orNull(c.awardedOfferId),
     price: moneyOrNull(c.price),
     hold_id: orNull(c.holdId),
-    escrow_status: enumToJson(ESCROW_STATUS, c.escrowStatus, 'escrow status'),
+    escrow_status: enumToJson(W.escrowStatus, c.escrowStatus, 'escrow status'),
     receipt_id: orNull(c.receiptId),
-    disputed_from: c.disputedFrom === undefined ? null : enumToJson(CONTRACT_STATUS, c.disputedFrom, 'disputed_from'),
+    disputed_from: c.disputedFrom === undefined ? null : enumToJson(W.contractStatus, c.disputedFrom, 'disputed_from'),
     cancel_reason: orNull(c.cancelReason),
     created_at: iso(c.createdAt, 'contract created_at'),
     updated_at: iso(c.updatedAt, 'contract updated_at'),
@@ -85,7 +84,7 @@ export function resaleReviewToJson(review: marketV1.ResaleReview | undefined): R
     root_contract_id: r.rootContractId,
     depth: r.depth,
     lineage: [...r.lineage],
-    status: enumToJson(RESALE_REVIEW_STATUS, r.status, 'resale review status'),
+    status: enumToJson(W.resaleReviewStatus, r.status, 'resale review status'),
     decided_by: orNull(r.decidedBy),
     reason: orNull(r.reason),
     decided_at: isoOrNull(r.decidedAt),
@@ -118,7 +117,7 @@ export function offerToJson(offer: marketV1.Offer | undefined): OfferJson {
     price: money(o.price, 'offer price'),
     eta: iso(o.eta, 'offer eta'),
     terms: o.terms,
-    status: enumToJson(OFFER_STATUS, o.status, 'offer status'),
+    status: enumToJson(W.offerStatus, o.status, 'offer status'),
     created_at: iso(o.createdAt, 'offer created_at'),
     updated_at: iso(o.updatedAt, 'offer updated_at'),
   };
@@ -134,7 +133,7 @@ export function resultToJson(result: marketV1.Result | undefined): ResultJson {
     summary: r.summary,
     artifact_refs: [...r.artifactRefs],
     payload,
-    status: enumToJson(RESULT_STATUS, r.status, 'result status'),
+    status: enumToJson(W.resultStatus, r.status, 'result status'),
     created_at: iso(r.createdAt, 'result created_at'),
     updated_at: iso(r.updatedAt, 'result updated_at'),
   };
@@ -147,7 +146,7 @@ export function reportToJson(report: marketV1.VerificationReport | undefined): V
     contract_id: r.contractId,
     result_id: r.resultId,
     verifier_id: r.verifierId,
-    verdict: enumToJson(VERDICT, r.verdict, 'verdict'),
+    verdict: enumToJson(W.verdict, r.verdict, 'verdict'),
     score: r.score,
     // Exactly as signed: a check sent without `detail` has no `detail` key (a null would change the
     // canonical JSON and the signature could not be re-verified from what this returns).
@@ -159,7 +158,7 @@ export function reportToJson(report: marketV1.VerificationReport | undefined): V
 
 export function metricsToJson(res: marketV1.GetVerificationMetricsResponse): VerificationMetricsJson {
   return {
-    window: enumToJson(WINDOW, res.window, 'verification window'),
+    window: enumToJson(W.verificationWindow, res.window, 'verification window'),
     reports: int(res.reports, 'reports'),
     passed: int(res.passed, 'passed'),
     failed: int(res.failed, 'failed'),
@@ -203,8 +202,8 @@ export function disputeToJson(dispute: marketV1.Dispute | undefined): DisputeJso
     opened_by: d.openedBy,
     reason: d.reason,
     evidence_refs: [...d.evidenceRefs],
-    status: enumToJson(DISPUTE_STATUS, d.status, 'dispute status'),
-    outcome: d.outcome === undefined ? null : enumToJson(DISPUTE_OUTCOME, d.outcome, 'dispute outcome'),
+    status: enumToJson(W.disputeStatus, d.status, 'dispute status'),
+    outcome: d.outcome === undefined ? null : enumToJson(W.disputeOutcome, d.outcome, 'dispute outcome'),
     seller_share_bps: orNull(d.sellerShareBps),
     rationale: orNull(d.rationale),
     resolved_by: orNull(d.resolvedBy),

@@ -1,3 +1,4 @@
+import { marketV1Wire } from '@exchange/proto';
 import { Amount, Currency } from '../../areas/wallets/wallets.schemas';
 import { ContractId, DisputeId, Key, ListingId, OfferId, PageFields, ResultId } from './market-kit';
 import { AgentId, StringEnum } from '../../schemas/common';
@@ -10,27 +11,16 @@ import { Type } from 'typebox';
 // range-checked: a schema failure would hide the specific code behind `validation_failed`.
 // Shapes, unknown fields, enums and plain length limits are refused here.
 
-export const CONTRACT_STATUSES = [
-  'open',
-  'awarded',
-  'delivered',
-  'accepted',
-  'settled',
-  'disputed',
-  'refunded',
-  'split',
-  'cancelled',
-  'expired',
-  'corrected',
-] as const;
-export const VERIFICATION_MODES = ['verifier', 'buyer', 'auto'] as const;
-export const ESCROW_STATUSES = ['none', 'held', 'settled', 'released'] as const;
-export const OFFER_STATUSES = ['submitted', 'awarded', 'rejected', 'withdrawn'] as const;
-export const RESULT_STATUSES = ['submitted', 'accepted', 'rejected'] as const;
-export const DISPUTE_STATUSES = ['open', 'resolved'] as const;
-export const DISPUTE_OUTCOMES = ['seller', 'buyer', 'split'] as const;
-export const VERDICTS = ['pass', 'fail'] as const;
-export const VERIFICATION_WINDOWS = ['all', '1h', '1d', '7d'] as const;
+// The enums' REST names, in proto order, from the tables generated from market.proto.
+export const CONTRACT_STATUSES = marketV1Wire.contractStatus.names;
+export const VERIFICATION_MODES = marketV1Wire.verificationMode.names;
+export const ESCROW_STATUSES = marketV1Wire.escrowStatus.names;
+export const OFFER_STATUSES = marketV1Wire.offerStatus.names;
+export const RESULT_STATUSES = marketV1Wire.resultStatus.names;
+export const DISPUTE_STATUSES = marketV1Wire.disputeStatus.names;
+export const DISPUTE_OUTCOMES = marketV1Wire.disputeOutcome.names;
+export const VERDICTS = marketV1Wire.verdict.names;
+export const VERIFICATION_WINDOWS = marketV1Wire.verificationWindow.names;
 
 export type ContractStatusName = (typeof CONTRACT_STATUSES)[number];
 export type VerificationModeName = (typeof VERIFICATION_MODES)[number];
