@@ -49,7 +49,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: CheckoutRoute
     const key = request.headers['idempotency-key'];
     if (key === undefined) return send(reply, answer(run));
     if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw invalidRequest(`Idempotency-Key must be one header of 1–${MAX_KEY_LENGTH} characters`);
+      return send(reply, errorAnswer(invalidRequest(`Idempotency-Key must be one header of 1–${MAX_KEY_LENGTH} characters`)));
     }
     const print = fingerprint(`${request.method} ${request.routeOptions.url} ${JSON.stringify(request.params)}`, canonicalJson(request.body ?? null));
     const seen = deps.idempotency.lookup(key, print);
