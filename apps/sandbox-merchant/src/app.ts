@@ -2,7 +2,11 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { UcpValidator } from '@exchange/ucp';
 import { registerCheckoutRoutes, type CheckoutRouteDeps } from './checkout/checkout.routes';
 import { renderError } from './checkout/checkout.view';
+import { jsonDepth } from './json-depth';
 import { PROFILE_CACHE_CONTROL } from './profile/profile';
+
+/** Deeper than any UCP message (checkout nests about 6 levels). */
+const MAX_JSON_DEPTH = 32;
 
 // The HTTP server (transport): body parsing and limits, UCP-shaped errors, the profile route and
 // the checkout routes. Hostile input gets a clear 4xx, never a crash.
@@ -22,10 +26,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     const raw = String(text);
     if (raw.trim() === '') return done(null, undefined);
+    if (jsonDepth(raw) > MAX_JSON_DEPTH) {
+      return done(Object.assign(new Error(`The body is nested deeper than ${MAX_JSON_DEPTH} levels.`), { statusCode: 400 }), undefined);
+    }
     try {
       done(null, JSON.parse(raw));
     } catch {
-      done(Object.assign(new Error('The body is not valid JSON.'), { statusCode: 400, code: 'invalid_json' }), undefined);
+      done(Object.assign(new Error('The body is not valid JSON.'), { statusCode: 400 }), undefined);
     }
   });
 

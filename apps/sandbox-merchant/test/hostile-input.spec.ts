@@ -43,8 +43,9 @@ describe('sandbox merchant: idempotency and hostile input', () => {
     ['a line item without item', JSON.stringify({ line_items: [{ quantity: 1 }] }), 400, 'invalid_request'],
     ['a zero quantity', JSON.stringify(cart([['bouquet_roses', 0]])), 400, 'invalid_request'],
     ['an absurd quantity', JSON.stringify(cart([['bouquet_roses', 10 ** 12]])), 400, 'invalid_request'],
+    ['a body nested 1500 deep', `{"line_items":${'['.repeat(1500)}${']'.repeat(1500)}}`, 400, 'invalid_request'],
     ['a huge body', JSON.stringify(cart([['bouquet_roses', 1]], { buyer: { first_name: 'x'.repeat(10_000) } })), 413, 'payload_too_large'],
-  ])('create with %s → %i', async (_name, body, status, code) => {
+  ])('create with %s', async (_name, body, status, code) => {
     const res = await h.call('POST', '/checkout-sessions', body);
     expect(res.status).toBe(status);
     expectUcp(res.json);
@@ -63,6 +64,23 @@ describe('sandbox merchant: idempotency and hostile input', () => {
     }
     const put = await h.call('PUT', '/checkout-sessions/nope', cart([['bouquet_roses', 1]]));
     expect(put.status).toBe(404);
+  });
+
+  it('a deeply nested body with an Idempotency-Key is a 400, not a stack overflow', async () => {
+    const body = `{"line_items":${'['.repeat(1500)}${']'.repeat(1500)}}`;
+    const res = await h.call('POST', '/checkout-sessions', body, { 'idempotency-key': 'a0d1c1a2-0000-4000-8000-000000000003' });
+    expect(res.status).toBe(400);
+    expectUcp(res.json);
+  });
+
+  it('complete without payment and PUT without a body are 400', async () => {
+    const created = await h.call('POST', '/checkout-sessions', cart([['bouquet_roses', 1]], { buyer }));
+    for (const [method, path] of [['POST', '/complete'], ['PUT', '']]) {
+      const res = await h.call(method, `/checkout-sessions/${created.json.id}${path}`, {});
+      expect(res.status).toBe(400);
+      expectUcp(res.json);
+    }
+    expect((await h.call('GET', `/checkout-sessions/${created.json.id}`)).json.status).toBe('ready_for_complete');
   });
 
   it('an over-long Idempotency-Key is refused', async () => {
