@@ -1,6 +1,4 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import type { UcpValidator } from '@exchange/ucp';
-import { registerCheckoutRoutes, type CheckoutRouteDeps } from './checkout/checkout.routes';
 import { renderError } from './checkout/checkout.view';
 import { jsonDepth } from './json-depth';
 import { PROFILE_CACHE_CONTROL } from './profile/profile';
@@ -8,11 +6,10 @@ import { PROFILE_CACHE_CONTROL } from './profile/profile';
 /** Deeper than any UCP message (checkout nests about 6 levels). */
 const MAX_JSON_DEPTH = 32;
 
-// The HTTP server (transport): body parsing and limits, UCP-shaped errors, the profile route and
-// the checkout routes. Hostile input gets a clear 4xx, never a crash.
+// The HTTP server: body parsing and limits, UCP-shaped errors, the profile route (index.ts adds
+// the checkout handlers). Hostile input gets a clear 4xx, never a crash.
 
-export interface AppDeps extends CheckoutRouteDeps {
-  ucp: UcpValidator;
+export interface AppDeps {
   profile: () => Record<string, unknown>;
   bodyLimit: number;
   logError: (err: unknown) => void;
@@ -49,6 +46,5 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   app.get('/.well-known/ucp', (_request, reply) => reply.header('cache-control', PROFILE_CACHE_CONTROL).type('application/json').send(deps.profile()));
   app.get('/health', () => ({ status: 'ok' }));
-  registerCheckoutRoutes(app, deps);
   return app;
 }

@@ -2,6 +2,7 @@ import type { Logger } from '@exchange/platform';
 import { createUcpValidator } from '@exchange/ucp';
 import { buildApp } from './app';
 import { loadCatalog } from './catalog/catalog.repo';
+import { registerCheckoutHandlers } from './checkout/checkout.handlers';
 import { CheckoutService } from './checkout/checkout.service';
 import { CheckoutStore } from './checkout/checkout.store';
 import type { SandboxMerchantConfig } from './config';
@@ -64,14 +65,11 @@ export async function startSandboxMerchant(config: SandboxMerchantConfig, deps: 
   });
 
   const app = buildApp({
-    service,
-    idempotency: new IdempotencyStore(now),
-    ucp: createUcpValidator(),
-    baseUrl: () => baseUrl,
     profile: () => businessProfile(baseUrl, key),
     bodyLimit: config.BODY_LIMIT_BYTES,
     logError: (err) => deps.logger.error({ err }, 'sandbox merchant request failed'),
   });
+  registerCheckoutHandlers(app, { service, idempotency: new IdempotencyStore(now), ucp: createUcpValidator(), baseUrl: () => baseUrl });
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -10,7 +10,7 @@ import { continueUrl, renderCheckout, renderError, type CheckoutView } from './c
 // The UCP REST binding of checkout (transport): /checkout-sessions create, get, update (PUT, full
 // replacement), complete, cancel; plus the sandbox's business UI for escalated sessions.
 
-export interface CheckoutRouteDeps {
+export interface CheckoutHandlerDeps {
   service: CheckoutService;
   idempotency: IdempotencyStore;
   ucp: UcpValidator;
@@ -28,7 +28,7 @@ export function invalidRequest(content: string): CheckoutError {
   return new CheckoutError(400, 'invalid_request', content);
 }
 
-export function registerCheckoutRoutes(app: FastifyInstance, deps: CheckoutRouteDeps): void {
+export function registerCheckoutHandlers(app: FastifyInstance, deps: CheckoutHandlerDeps): void {
   const { service, ucp } = deps;
   const render = (view: CheckoutView) => renderCheckout(view, { baseUrl: deps.baseUrl() });
 
