@@ -3,7 +3,7 @@ import nx from '@nx/eslint-plugin';
 // Project tags (DESIGN §2): scope:<service>|gateway|launcher|shared and
 // type:app|feature|data-access|util|proto|testing. Apps never import apps; the one launcher
 // (apps/exchange) is the only project allowed to start services in-process.
-const services = ['identity', 'market', 'wallet-ledger', 'commerce', 'workflows', 'registry', 'telemetry'];
+const services = ['identity', 'market', 'wallet-ledger', 'commerce', 'workflows', 'registry', 'telemetry', 'sandbox-merchant'];
 
 // Apps whose start function the launcher (apps/exchange) may import to run them in one process.
 const launchableApps = ['identity', 'wallet-ledger', 'market', 'registry', 'gateway'];
@@ -35,7 +35,7 @@ function boundaryOptions(inTests, extraAllow = []) {
 // (repositories, outbound clients, event encoders) beside the domain. An import that points back
 // up (domain → anything, data → application/transport, application → transport or proto) fails
 // lint. Roles come from folder or file name, so layer folders and per-area slices read the same.
-const serviceSrc = ['identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows', 'telemetry'].map((s) => `apps/${s}/src`);
+const serviceSrc = ['identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows', 'telemetry', 'sandbox-merchant'].map((s) => `apps/${s}/src`);
 const transport = ['grpc', '*.handlers', '*.mapper'];
 const application = ['service', '*.service', 'workers', '*.worker', 'saga'];
 const dataRole = ['data', '*.repo', 'store', '*.store', 'clients', '*.client', 'events', '*.events', 'generated'];
