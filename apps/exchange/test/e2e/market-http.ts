@@ -1,6 +1,6 @@
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { expectProblem, type HttpResult } from './http';
-import { RawAgent, uniqueAgentId } from './raw-agent';
+import { RawAgent } from './raw-agent';
 import { newKey, WalletHttp, walletPath, type CreditBalance } from './wallet-http';
 
 // Raw-HTTP helpers for the market e2e suites (market-*.e2e.spec.ts): agents that sign their own
@@ -52,15 +52,25 @@ export const money = (amount: string, currency = 'CREDIT') => ({ amount, currenc
 export const SHA = (c: string) => `sha256:${c.repeat(64).slice(0, 64)}`;
 
 export class MarketHttp extends WalletHttp {
-  async newAgent(name: string): Promise<RawAgent> {
-    const agent = new RawAgent(uniqueAgentId(name));
-    await this.register(agent);
-    return agent;
+  /** Faucet credits (≤ 200 per call; a fresh category each time so the daily cap never bites), not a deposit. */
+  override async fund(agent: RawAgent, amount: string): Promise<void> {
+    await this.expectStatus(this.as(agent, 'POST', walletPath(agent, '/faucet'), { amount, category: `mkt-${randomBytes(4).toString('hex')}`, idempotency_key: newKey('fund') }), 201);
   }
 
-  /** Faucet credits (≤ 200 per call; a fresh category each time so the daily cap never bites). */
-  async fund(agent: RawAgent, amount: string): Promise<void> {
-    await this.expectStatus(this.as(agent, 'POST', walletPath(agent, '/faucet'), { amount, category: `mkt-${randomBytes(4).toString('hex')}`, idempotency_key: newKey('fund') }), 201);
+  /** Walks a list with `limit` until next_cursor is null, returning every id seen (in order). */
+  async walk(path: string, idField: string, limit: number, as?: RawAgent): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 50; pages++) {
+      const sep = path.includes('?') ? '&' : '?';
+      const url = `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page: any = await this.expectStatus(as ? this.as(as, 'GET', url) : this.op('GET', url), 200);
+      expect(page.data.length).toBeLessThanOrEqual(limit);
+      ids.push(...page.data.map((x: any) => x[idField]));
+      cursor = page.next_cursor;
+      if (!cursor) return ids;
+    }
+    throw new Error('pagination did not end');
   }
 
   async expectBalance(agent: RawAgent | string, expected: CreditBalance): Promise<void> {

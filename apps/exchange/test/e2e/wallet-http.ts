@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { http, type HttpResult } from './http';
-import type { RawAgent } from './raw-agent';
+import { RawAgent, uniqueAgentId } from './raw-agent';
 
 // Raw-HTTP helpers for the wallet e2e suites: the operator, agent-signed requests (the exact
 // bytes signed are the bytes sent) and balance reads.
@@ -38,6 +38,46 @@ export class WalletHttp {
     if (res.status !== 200) throw new Error(`balance of ${agent.agentId}: ${res.status} ${res.text}`);
     const row = (res.body.balances as Array<{ currency: string; available: string; held: string }>).find((b) => b.currency === currency);
     return row ? { available: row.available, held: row.held } : { available: '0', held: '0' };
+  }
+
+  /** A registered agent named after `name`. */
+  async newAgent(name: string): Promise<RawAgent> {
+    const agent = new RawAgent(uniqueAgentId(name));
+    await this.register(agent);
+    return agent;
+  }
+
+  /** Funds a wallet through a sandbox deposit the operator confirms (no faucet cap involved). */
+  async fund(agent: RawAgent, amount: string): Promise<void> {
+    const deposit = await this.expectStatus(this.as(agent, 'POST', walletPath(agent, '/deposits'), { amount, currency: 'CREDIT', method: 'sandbox', idempotency_key: newKey('fund') }), 201);
+    await this.expectStatus(this.op('POST', walletPath(agent, `/deposits/${deposit.deposit_id}/confirm`), { idempotency_key: newKey('fund-confirm') }), 200);
+  }
+
+  faucet(agent: RawAgent, amount: string, category = 'e2e') {
+    return this.expectStatus(this.as(agent, 'POST', walletPath(agent, '/faucet'), { amount, category, idempotency_key: newKey('faucet') }), 201);
+  }
+
+  /** An agent with `amount` CREDIT, raised to MAINNET_ATTESTED by the operator through the identity API. */
+  async attestedAgent(name: string, amount: string): Promise<RawAgent> {
+    const agent = await this.newAgent(name);
+    await this.fund(agent, amount);
+    for (const level of ['MAINNET_BASIC', 'MAINNET_ATTESTED']) {
+      await this.expectStatus(this.op('POST', `/v1/agents/${agent.agentId}/identity_level`, { identity_level: level, reason: 'e2e KYC' }), 200);
+    }
+    return agent;
+  }
+
+  /**
+   * Creates a withdrawal, retrying (with a fresh key each time) while wallet-ledger still has the
+   * agent's previous level cached (AGENT_CACHE_TTL_MS): a refusal is stored with its key.
+   */
+  async createWithdrawal(agent: RawAgent, body: Record<string, unknown>) {
+    const res = await eventually(
+      () => this.as(agent, 'POST', walletPath(agent, '/withdrawals'), { ...body, idempotency_key: newKey('wdr') }),
+      (r) => !(r.status === 403 && r.body?.code === 'identity_level_insufficient'),
+      40,
+    );
+    return this.expectStatus(res, 201);
   }
 
   /** Asserts a success status, returning the body (the error text otherwise, for a readable failure). */
