@@ -53,11 +53,15 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Every problem code thrown or answered in apps/<app>/src and libs/<lib>/src (generated proto code aside). */
+// Not the exchange's API: generated proto code, and the sandbox merchant, a stand-in UCP business
+// whose message codes (out_of_stock, discount_code_expired…) belong to UCP, not to /skill.md.
+const NOT_EXCHANGE_API = new Set(['libs/proto', 'apps/sandbox-merchant']);
+
+/** Every problem code thrown or answered in apps/<app>/src and libs/<lib>/src (see NOT_EXCHANGE_API). */
 export function scanThrownCodes(root = REPO_ROOT): ThrownCode[] {
   const dirs = ['apps', 'libs'].flatMap((top) =>
     readdirSync(join(root, top), { withFileTypes: true })
-      .filter((d) => d.isDirectory() && !(top === 'libs' && d.name === 'proto'))
+      .filter((d) => d.isDirectory() && !NOT_EXCHANGE_API.has(`${top}/${d.name}`))
       .map((d) => join(root, top, d.name, 'src')),
   );
   const found: ThrownCode[] = [];
