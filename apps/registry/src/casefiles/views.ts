@@ -1,4 +1,4 @@
-import type { ArtifactAck, ArtifactUpload, DeliveryReceipt, RegistryObject } from '../domain/records';
+import type { ArtifactAck, DeliveryReceipt, RegistryObject } from '../domain/records';
 
 // The HTTP JSON shapes of registry records (common5 "Shared shapes"): docket `content`.
 
@@ -14,23 +14,6 @@ export function objectView(o: RegistryObject): Record<string, unknown> {
     parties: o.parties,
     tags: o.tags,
     created_at: o.createdAt.toISOString(),
-  };
-}
-
-export function artifactView(a: ArtifactUpload): Record<string, unknown> {
-  return {
-    artifact_ref: a.artifactRef,
-    size_bytes: a.sizeBytes,
-    media_type: a.mediaType,
-    contract_id: a.contractId,
-    access: a.access,
-    parties: a.parties,
-    envelope: a.envelope,
-    status: a.status,
-    removed_reason: a.removedReason,
-    uploaded_by: a.uploadedBy,
-    created_at: a.createdAt.toISOString(),
-    updated_at: a.updatedAt.toISOString(),
   };
 }
 

@@ -1,5 +1,5 @@
 import { formatAmount } from '@exchange/platform';
-import { walletV1Wire, type walletV1, type WireEnum } from '@exchange/proto';
+import { walletV1Wire, type walletV1 } from '@exchange/proto';
 import type { Controls } from '../domain/controls';
 import type { Receipt } from '../domain/receipt';
 import type { Balance, Deposit, FaucetGrant, Hold, PayoutDestination, Transfer, Withdrawal } from '../domain/wallet.model';
@@ -10,11 +10,8 @@ import type { Balance, Deposit, FaucetGrant, Hold, PayoutDestination, Transfer, 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 const optAmount = (v: bigint | null) => (v === null ? undefined : formatAmount(v));
 
-/**
- * The proto value of a domain name, from the generated wire tables (@exchange/proto
- * walletV1Wire): the domain's names are the wire names, so every domain value has one.
- */
-const protoOf = <P extends number, W extends string>(table: WireEnum<P, W>, name: W): P => table.toProto(name);
+// Enum values: the domain's names are the wire names, so the generated tables (@exchange/proto
+// walletV1Wire) map them; toProto throws on a name outside the table.
 
 export function toProtoBalance(b: Balance): walletV1.Balance {
   return {
@@ -59,7 +56,7 @@ export function toProtoHold(h: Hold): walletV1.Hold {
     agentId: h.agentId,
     amount: formatAmount(h.amount),
     currency: h.currency,
-    status: protoOf(walletV1Wire.holdStatus, h.status),
+    status: walletV1Wire.holdStatus.toProto(h.status),
     expiresAt: opt(h.expiresAt),
     reference: opt(h.reference),
     consumedAmount: optAmount(h.consumedAmount),
@@ -78,9 +75,9 @@ export function toProtoDeposit(d: Deposit): walletV1.Deposit {
     agentId: d.agentId,
     amount: formatAmount(d.amount),
     currency: d.currency,
-    method: protoOf(walletV1Wire.depositMethod, d.method),
+    method: walletV1Wire.depositMethod.toProto(d.method),
     reference: opt(d.reference),
-    status: protoOf(walletV1Wire.depositStatus, d.status),
+    status: walletV1Wire.depositStatus.toProto(d.status),
     journalEntryId: opt(d.journalEntryId),
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
@@ -91,7 +88,7 @@ export function toProtoPayoutDestination(p: PayoutDestination): walletV1.PayoutD
   return {
     payoutDestinationId: p.payoutDestinationId,
     agentId: p.agentId,
-    type: protoOf(walletV1Wire.payoutDestinationType, p.type),
+    type: walletV1Wire.payoutDestinationType.toProto(p.type),
     details: { ...p.details },
     label: p.label,
     createdAt: p.createdAt,
@@ -105,7 +102,7 @@ export function toProtoWithdrawal(w: Withdrawal): walletV1.Withdrawal {
     amount: formatAmount(w.amount),
     currency: w.currency,
     payoutDestinationId: w.payoutDestinationId,
-    status: protoOf(walletV1Wire.withdrawalStatus, w.status),
+    status: walletV1Wire.withdrawalStatus.toProto(w.status),
     failureReason: opt(w.failureReason),
     journalEntryIds: [...w.journalEntryIds],
     createdAt: w.createdAt,
@@ -116,7 +113,7 @@ export function toProtoWithdrawal(w: Withdrawal): walletV1.Withdrawal {
 export function toProtoReceipt(r: Receipt): walletV1.Receipt {
   return {
     receiptId: r.receiptId,
-    kind: protoOf(walletV1Wire.receiptKind, r.kind),
+    kind: walletV1Wire.receiptKind.toProto(r.kind),
     contractId: r.contractId,
     holdId: r.holdId,
     payer: r.payer,
