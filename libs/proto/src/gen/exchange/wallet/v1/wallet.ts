@@ -658,6 +658,15 @@ export interface SettleRequest {
   /** Taken from `amount` to the fees account; "0" or absent means no fee. */
   fee?: string | undefined;
   idempotencyKey: string;
+  /** The service whose hold this is: "market" (absent) or "commerce". Only that service's holds move. */
+  controller?:
+    | string
+    | undefined;
+  /**
+   * Commerce purchases: pay the merchant's settlement account ("merchant:<domain>") instead of
+   * `payee_agent_id` (then empty); `contract_id` carries the purchase's deal_id.
+   */
+  payeeMerchantDomain?: string | undefined;
 }
 
 export interface SettleResponse {
@@ -671,6 +680,8 @@ export interface RefundRequest {
   holdId: string;
   contractId: string;
   idempotencyKey: string;
+  /** As in SettleRequest: "market" (absent) or "commerce". */
+  controller?: string | undefined;
 }
 
 export interface RefundResponse {
@@ -6327,6 +6338,8 @@ function createBaseSettleRequest(): SettleRequest {
     amount: undefined,
     fee: undefined,
     idempotencyKey: "",
+    controller: undefined,
+    payeeMerchantDomain: undefined,
   };
 }
 
@@ -6352,6 +6365,12 @@ export const SettleRequest: MessageFns<SettleRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(58).string(message.idempotencyKey);
+    }
+    if (message.controller !== undefined) {
+      writer.uint32(66).string(message.controller);
+    }
+    if (message.payeeMerchantDomain !== undefined) {
+      writer.uint32(74).string(message.payeeMerchantDomain);
     }
     return writer;
   },
@@ -6425,6 +6444,22 @@ export const SettleRequest: MessageFns<SettleRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.controller = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.payeeMerchantDomain = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6466,6 +6501,12 @@ export const SettleRequest: MessageFns<SettleRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      controller: isSet(object.controller) ? globalThis.String(object.controller) : undefined,
+      payeeMerchantDomain: isSet(object.payeeMerchantDomain)
+        ? globalThis.String(object.payeeMerchantDomain)
+        : isSet(object.payee_merchant_domain)
+        ? globalThis.String(object.payee_merchant_domain)
+        : undefined,
     };
   },
 
@@ -6492,6 +6533,12 @@ export const SettleRequest: MessageFns<SettleRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.controller !== undefined) {
+      obj.controller = message.controller;
+    }
+    if (message.payeeMerchantDomain !== undefined) {
+      obj.payeeMerchantDomain = message.payeeMerchantDomain;
+    }
     return obj;
   },
 
@@ -6507,6 +6554,8 @@ export const SettleRequest: MessageFns<SettleRequest> = {
     message.amount = object.amount ?? undefined;
     message.fee = object.fee ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.controller = object.controller ?? undefined;
+    message.payeeMerchantDomain = object.payeeMerchantDomain ?? undefined;
     return message;
   },
 };
@@ -6619,7 +6668,7 @@ export const SettleResponse: MessageFns<SettleResponse> = {
 };
 
 function createBaseRefundRequest(): RefundRequest {
-  return { agentId: "", holdId: "", contractId: "", idempotencyKey: "" };
+  return { agentId: "", holdId: "", contractId: "", idempotencyKey: "", controller: undefined };
 }
 
 export const RefundRequest: MessageFns<RefundRequest> = {
@@ -6635,6 +6684,9 @@ export const RefundRequest: MessageFns<RefundRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(34).string(message.idempotencyKey);
+    }
+    if (message.controller !== undefined) {
+      writer.uint32(42).string(message.controller);
     }
     return writer;
   },
@@ -6684,6 +6736,14 @@ export const RefundRequest: MessageFns<RefundRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.controller = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6718,6 +6778,7 @@ export const RefundRequest: MessageFns<RefundRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      controller: isSet(object.controller) ? globalThis.String(object.controller) : undefined,
     };
   },
 
@@ -6735,6 +6796,9 @@ export const RefundRequest: MessageFns<RefundRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.controller !== undefined) {
+      obj.controller = message.controller;
+    }
     return obj;
   },
 
@@ -6747,6 +6811,7 @@ export const RefundRequest: MessageFns<RefundRequest> = {
     message.holdId = object.holdId ?? "";
     message.contractId = object.contractId ?? "";
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.controller = object.controller ?? undefined;
     return message;
   },
 };
