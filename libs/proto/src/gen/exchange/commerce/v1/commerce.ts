@@ -325,10 +325,12 @@ export function approvalDecisionToJSON(object: ApprovalDecision): string {
 export enum PaymentStage {
   PAYMENT_STAGE_UNSPECIFIED = 0,
   PAYMENT_STAGE_NONE = 1,
-  PAYMENT_STAGE_HOLD_PLACED = 2,
-  PAYMENT_STAGE_MERCHANT_COMPLETED = 3,
-  PAYMENT_STAGE_SETTLED = 4,
-  PAYMENT_STAGE_RELEASED = 5,
+  /** PAYMENT_STAGE_RESERVED - The amount is reserved against the mandate (spent + reserved <= total limit); no hold yet. */
+  PAYMENT_STAGE_RESERVED = 2,
+  PAYMENT_STAGE_HOLD_PLACED = 3,
+  PAYMENT_STAGE_MERCHANT_COMPLETED = 4,
+  PAYMENT_STAGE_SETTLED = 5,
+  PAYMENT_STAGE_RELEASED = 6,
   UNRECOGNIZED = -1,
 }
 
@@ -341,15 +343,18 @@ export function paymentStageFromJSON(object: any): PaymentStage {
     case "PAYMENT_STAGE_NONE":
       return PaymentStage.PAYMENT_STAGE_NONE;
     case 2:
+    case "PAYMENT_STAGE_RESERVED":
+      return PaymentStage.PAYMENT_STAGE_RESERVED;
+    case 3:
     case "PAYMENT_STAGE_HOLD_PLACED":
       return PaymentStage.PAYMENT_STAGE_HOLD_PLACED;
-    case 3:
+    case 4:
     case "PAYMENT_STAGE_MERCHANT_COMPLETED":
       return PaymentStage.PAYMENT_STAGE_MERCHANT_COMPLETED;
-    case 4:
+    case 5:
     case "PAYMENT_STAGE_SETTLED":
       return PaymentStage.PAYMENT_STAGE_SETTLED;
-    case 5:
+    case 6:
     case "PAYMENT_STAGE_RELEASED":
       return PaymentStage.PAYMENT_STAGE_RELEASED;
     case -1:
@@ -365,6 +370,8 @@ export function paymentStageToJSON(object: PaymentStage): string {
       return "PAYMENT_STAGE_UNSPECIFIED";
     case PaymentStage.PAYMENT_STAGE_NONE:
       return "PAYMENT_STAGE_NONE";
+    case PaymentStage.PAYMENT_STAGE_RESERVED:
+      return "PAYMENT_STAGE_RESERVED";
     case PaymentStage.PAYMENT_STAGE_HOLD_PLACED:
       return "PAYMENT_STAGE_HOLD_PLACED";
     case PaymentStage.PAYMENT_STAGE_MERCHANT_COMPLETED:

@@ -48,9 +48,10 @@ export const approvalDecision = wireEnum<ApprovalDecision, ApprovalDecisionWire>
   [ApprovalDecision.APPROVAL_DECISION_DENY, 'deny'],
 ]);
 
-export type PaymentStageWire = 'none' | 'hold_placed' | 'merchant_completed' | 'settled' | 'released';
+export type PaymentStageWire = 'none' | 'reserved' | 'hold_placed' | 'merchant_completed' | 'settled' | 'released';
 export const paymentStage = wireEnum<PaymentStage, PaymentStageWire>([
   [PaymentStage.PAYMENT_STAGE_NONE, 'none'],
+  [PaymentStage.PAYMENT_STAGE_RESERVED, 'reserved'],
   [PaymentStage.PAYMENT_STAGE_HOLD_PLACED, 'hold_placed'],
   [PaymentStage.PAYMENT_STAGE_MERCHANT_COMPLETED, 'merchant_completed'],
   [PaymentStage.PAYMENT_STAGE_SETTLED, 'settled'],
