@@ -54,6 +54,11 @@ export const ERROR_CODES = {
   export_too_large: { status: 400, meaning: 'an export (casefile, receipts, attestations) over its record limit; `max` — narrow it' },
   fixture_invalid: { status: 400, meaning: 'a fixture object\'s payload is malformed' },
   malformed_multipart: { status: 400, meaning: 'a multipart upload that cannot be parsed' },
+  invalid_merchant_domain: { status: 400, meaning: '`merchant_domain` is not a lower-case DNS name (letters, digits, `-`, dots; no scheme, port or path)' },
+  ucp_payload_invalid: { status: 400, meaning: 'a UCP part of the request (`line_items`, `buyer`, `context`, `payment`) does not validate against the UCP 2026-04-08 schema; `errors[]` says where' },
+  mandate_signature_invalid: { status: 400, meaning: 'the mandate `signature` does not verify with a key of `signer_agent_id` over the canonical mandate (/skill.md "Mandates")' },
+  approval_signature_invalid: { status: 400, meaning: 'the approval `signature` does not verify with a key of `approver_id` over the canonical approval (/skill.md "Approvals")' },
+  totals_mismatch: { status: 400, meaning: 'the merchant\'s totals do not add up (sum of non-total entries ≠ total): the checkout is never completed' },
 
   // 401 — who you are is not established.
   unauthenticated: { status: 401, meaning: 'no credentials, or an incomplete set of `X-Agent-*` headers (the missing ones are named)' },
@@ -95,6 +100,19 @@ export const ERROR_CODES = {
   not_a_party: { status: 403, meaning: 'posting to a contract\'s thread without being one of its parties' },
   resale_not_party: { status: 403, meaning: '`resale_of` names a contract you are not the awarded seller of' },
   not_alias_owner: { status: 403, meaning: 'only the aliased agent or the operator may reveal an alias' },
+  not_session_buyer: { status: 403, meaning: 'only the checkout session\'s buyer (or the operator, for reads) may do this' },
+  not_mandate_signer: { status: 403, meaning: 'only the mandate\'s signer may do this (approve, change autonomy)' },
+  mandate_not_for_agent: { status: 403, meaning: 'the mandate was not granted to this buyer (`agent_id` differs)' },
+  mandate_inactive: { status: 403, meaning: 'the mandate is `paused`, `revoked`, `expired` or `exhausted`; `status`' },
+  mandate_expired: { status: 403, meaning: 'the mandate\'s `expires_at` has passed' },
+  mandate_merchant_not_allowed: { status: 403, meaning: 'the merchant is outside the mandate\'s `scope.merchants`' },
+  mandate_category_not_allowed: { status: 403, meaning: 'a line item\'s category is outside the mandate\'s `scope.categories`' },
+  mandate_sku_not_allowed: { status: 403, meaning: 'a line item\'s sku is outside the mandate\'s `scope.skus`' },
+  mandate_currency_mismatch: { status: 403, meaning: 'the checkout is in another currency than the mandate\'s `limits.currency`' },
+  mandate_per_transaction_exceeded: { status: 403, meaning: 'the checkout total is above the mandate\'s `limits.per_transaction`' },
+  mandate_total_exceeded: { status: 403, meaning: 'spent + in flight + this total would pass the mandate\'s `limits.total`' },
+  mandate_daily_limit_exceeded: { status: 403, meaning: 'today\'s spend under the mandate plus this total would pass `autonomy.daily_limit`' },
+  approval_denied: { status: 403, meaning: 'the mandate\'s signer denied this checkout: it cannot be completed' },
 
   // 404 — unknown id or route.
   not_found: { status: 404, meaning: 'no such route' },
@@ -121,6 +139,8 @@ export const ERROR_CODES = {
   artifact_not_found: { status: 404, meaning: 'unknown artifact' },
   envelope_not_found: { status: 404, meaning: 'the artifact has no envelope' },
   alias_not_found: { status: 404, meaning: 'unknown party alias' },
+  mandate_not_found: { status: 404, meaning: 'unknown mandate' },
+  checkout_session_not_found: { status: 404, meaning: 'unknown checkout session' },
 
   // 405, 408
   method_not_allowed: { status: 405, meaning: 'the path exists but not with this method; `Allow` lists the methods' },
@@ -145,6 +165,9 @@ export const ERROR_CODES = {
   alias_agent_mismatch: { status: 409, meaning: 'the contract\'s alias for this role belongs to another agent' },
   alias_collision: { status: 409, meaning: 'no unused alias could be drawn; retry' },
   upload_not_committed: { status: 409, meaning: 'the upload ended without its commit: nothing was stored' },
+  approval_required: { status: 409, meaning: 'the checkout waits for the mandate signer\'s approval (`approval: pending`; `reason`): POST …/approval first' },
+  approval_not_pending: { status: 409, meaning: 'an approval decision for a checkout that is not waiting for one; `approval`' },
+  checkout_not_ready: { status: 409, meaning: 'the merchant\'s checkout is not `ready_for_complete` (`status`, and its `messages`)' },
 
   // 413–451
   payload_too_large: {
@@ -154,12 +177,16 @@ export const ERROR_CODES = {
   uri_too_long: { status: 414, meaning: 'a path segment over 512 characters' },
   unsupported_media_type: { status: 415, meaning: 'the body is not `application/json` (or multipart where an upload allows it)' },
   idempotency_key_reused: { status: 422, meaning: 'the idempotency key was used with another body' },
+  profile_malformed: { status: 422, meaning: 'the merchant\'s `/.well-known/ucp` is not a valid UCP 2026-04-08 business profile; `errors[]`' },
+  profile_unreachable: { status: 424, meaning: 'the merchant\'s profile could not be fetched (not HTTPS, a redirect, a network error, a non-2xx status or a timeout); `reason`' },
   rate_limited: { status: 429, meaning: 'over a rate limit (section 10); wait `Retry-After` seconds' },
   headers_too_large: { status: 431, meaning: 'request line and headers over 16 KiB' },
   artifact_removed: { status: 451, meaning: 'the artifact was taken down; `detail` says why' },
 
   // 5xx — retry later; nothing was changed unless the row says otherwise.
   internal: { status: 500, meaning: 'an unexpected error; quote `request_id` when you report it' },
+  merchant_protocol_error: { status: 502, meaning: 'the merchant answered outside the UCP schema or protocol (kept as evidence); nothing was paid' },
+  merchant_unavailable: { status: 502, meaning: 'the merchant could not be reached or failed (5xx); a complete in progress released the hold' },
   not_implemented: { status: 501, meaning: 'not implemented' },
   service_unavailable: { status: 503, meaning: 'a backing service is unavailable, or the gateway is shutting down; retry later' },
   read_only: { status: 503, meaning: 'the exchange is in read-only mode' },
@@ -171,6 +198,7 @@ export const ERROR_CODES = {
   registry_unavailable: { status: 503, meaning: 'the registry could not be reached (e.g. storing an alias token); nothing was changed' },
   market_unavailable: { status: 503, meaning: 'the market could not be reached (e.g. to check contract parties); nothing was changed' },
   deadline_exceeded: { status: 504, meaning: 'a backing service did not answer in time; retry (with the same idempotency key)' },
+  merchant_timeout: { status: 504, meaning: 'the merchant did not answer in time; a complete in progress released the hold (or the recovery worker finishes it)' },
 
   // Never a client's answer as such.
   unimplemented: { status: 501, meaning: 'a test double\'s unimplemented RPC', internal: true },
