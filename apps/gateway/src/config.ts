@@ -15,6 +15,14 @@ export const GatewayConfigSchema = Type.Object({
   MARKET_GRPC_URL: Type.String({ minLength: 1 }),
   /** registry gRPC `host:port` (objects, artifacts, attestations, casefiles, alias tokens). */
   REGISTRY_GRPC_URL: Type.String({ minLength: 1 }),
+  /** commerce gRPC `host:port` (UCP platform: merchant profiles, checkouts, mandates, order webhooks). */
+  COMMERCE_GRPC_URL: Type.String({ minLength: 1 }),
+  /**
+   * The gateway's public base URL (`https://exchange.example`), when it sits behind a proxy: the
+   * order-webhook receiver rebuilds the URL a merchant signed (RFC 9421 `@authority`, `@path`) from it.
+   * Unset: from the request's protocol and Host header.
+   */
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1, pattern: '^https?://[^/?#]+(/[^?#]*)?$' })),
   /** Largest artifact content accepted by POST /v1/artifacts (and archive by /ui/casefile/verify). */
   ARTIFACT_MAX_BYTES: Type.Integer({ minimum: 1, default: 25 * 1024 * 1024 }),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),

@@ -3,7 +3,7 @@ import { identityV1 } from '@exchange/proto';
 import { readGatewayConfig } from './config';
 import { rateLimitsFrom, rateLimitTable, resolveExchangePublicKey, resolveOperatorTokens } from './settings';
 
-const base = { IDENTITY_GRPC_URL: '127.0.0.1:1', WALLET_LEDGER_GRPC_URL: '127.0.0.1:2', MARKET_GRPC_URL: '127.0.0.1:3', REGISTRY_GRPC_URL: '127.0.0.1:4' };
+const base = { IDENTITY_GRPC_URL: '127.0.0.1:1', WALLET_LEDGER_GRPC_URL: '127.0.0.1:2', MARKET_GRPC_URL: '127.0.0.1:3', REGISTRY_GRPC_URL: '127.0.0.1:4', COMMERCE_GRPC_URL: '127.0.0.1:5' };
 const SEED = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1)).toString('base64');
 
 describe('readGatewayConfig', () => {
@@ -29,6 +29,9 @@ describe('readGatewayConfig', () => {
     expect(() => readGatewayConfig({})).toThrow(/IDENTITY_GRPC_URL/);
     expect(() => readGatewayConfig({ IDENTITY_GRPC_URL: '127.0.0.1:1' })).toThrow(/WALLET_LEDGER_GRPC_URL/);
     expect(() => readGatewayConfig({ IDENTITY_GRPC_URL: '127.0.0.1:1', WALLET_LEDGER_GRPC_URL: '127.0.0.1:2' })).toThrow(/MARKET_GRPC_URL/);
+    const { COMMERCE_GRPC_URL: _commerce, ...withoutCommerce } = base;
+    expect(() => readGatewayConfig(withoutCommerce)).toThrow(/COMMERCE_GRPC_URL/);
+    expect(() => readGatewayConfig({ ...base, PUBLIC_BASE_URL: 'exchange.example' })).toThrow(/PUBLIC_BASE_URL/);
     expect(() => readGatewayConfig({ ...base, PORT: 'abc' })).toThrow(/PORT must be an integer/);
     expect(() => readGatewayConfig({ ...base, EXCHANGE_ENV: 'prod' })).toThrow(ConfigError);
   });

@@ -1,5 +1,6 @@
 import { canonicalBytes, generateKeyPair, publicKeyFromPrivate, sha256Hex, sign, signCanonical, toBase64 } from '@exchange/crypto';
-import { testLogger } from '@exchange/testing';
+import { commerceV1 } from '@exchange/proto';
+import { startProtoFake, testLogger, type ProtoFake } from '@exchange/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { buildGateway, readGatewayConfig } from '../src/index';
@@ -18,6 +19,8 @@ export interface Harness {
   wallet: FakeWalletLedger;
   market: FakeMarket;
   registry: FakeRegistry;
+  /** Commerce answers every RPC with its default message unless a spec passes its own fake. */
+  commerce: ProtoFake;
   close(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export async function startHarness(
     wallet?: FakeWalletLedger;
     market?: FakeMarket;
     registry?: FakeRegistry;
+    commerce?: ProtoFake;
     healthCheckDeadlineMs?: number;
   } = {},
 ): Promise<Harness> {
@@ -36,11 +40,13 @@ export async function startHarness(
   const wallet = opts.wallet ?? (await startFakeWalletLedger());
   const market = opts.market ?? (await startFakeMarket());
   const registry = opts.registry ?? (await startFakeRegistry());
+  const commerce = opts.commerce ?? (await startProtoFake(commerceV1.CommerceServiceService));
   const config = readGatewayConfig({
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: wallet.address,
     MARKET_GRPC_URL: market.address,
     REGISTRY_GRPC_URL: registry.address,
+    COMMERCE_GRPC_URL: commerce.address,
     OPERATOR_TOKEN,
     EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
     ...opts.env,
@@ -53,12 +59,14 @@ export async function startHarness(
     wallet,
     market,
     registry,
+    commerce,
     close: async () => {
       await app.close();
       if (!opts.identity) await identity.stop();
       if (!opts.wallet) await wallet.stop();
       if (!opts.market) await market.stop();
       if (!opts.registry) await registry.stop();
+      if (!opts.commerce) await commerce.stop();
     },
   };
 }

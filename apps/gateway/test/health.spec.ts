@@ -22,6 +22,7 @@ describe('GET /health', () => {
           'wallet-ledger': { status: 'SERVING', address: h.wallet.address },
           market: { status: 'SERVING', address: h.market.address },
           registry: { status: 'SERVING', address: h.registry.address },
+          commerce: { status: 'SERVING', address: h.commerce.address },
         },
         time: expect.stringMatching(/Z$/),
       });

@@ -1,5 +1,6 @@
 import { createServiceClient, type PromiseClient } from '@exchange/platform';
 import {
+  commerceV1,
   identityV1,
   marketV1,
   marketV1Catalog,
@@ -35,7 +36,7 @@ const unary =
     createServiceClient(definition as unknown as ServiceDefinition & D, address, { defaultDeadlineMs }) as PromiseClient<D>;
 
 /** The gateway config keys holding a backing service's address. */
-type AddressKey = 'IDENTITY_GRPC_URL' | 'WALLET_LEDGER_GRPC_URL' | 'MARKET_GRPC_URL' | 'REGISTRY_GRPC_URL';
+type AddressKey = 'IDENTITY_GRPC_URL' | 'WALLET_LEDGER_GRPC_URL' | 'MARKET_GRPC_URL' | 'REGISTRY_GRPC_URL' | 'COMMERCE_GRPC_URL';
 
 interface ClientEntry {
   /** The backing service's name (as /health reports it). */
@@ -71,6 +72,8 @@ export const GRPC_CLIENTS = {
     create: (address: string, defaultDeadlineMs: number | undefined) => createRegistryClient(address, { defaultDeadlineMs, healthCheck: healthCheckMethod }),
     health: true,
   },
+  /** Commerce (UCP platform): merchant profiles, negotiation, checkouts, evidence, mandates, webhooks. */
+  commerce: { service: 'commerce', address: 'COMMERCE_GRPC_URL', create: unary(withHealth(commerceV1.CommerceServiceService)), health: true },
 } satisfies Record<string, ClientEntry>;
 
 type ClientName = keyof typeof GRPC_CLIENTS;
@@ -84,6 +87,7 @@ export type InsightsClient = GrpcClients['insights'];
 export type CatalogClient = GrpcClients['catalog'];
 export type CoordinationClient = GrpcClients['coordination'];
 export type GovernanceClient = GrpcClients['governance'];
+export type CommerceClient = GrpcClients['commerce'];
 
 export interface BackingService {
   name: string;
