@@ -21,7 +21,7 @@ export class BalancesRepo {
     return [...byCurrency.values()];
   }
 
-  /** A system account's balance (0 when it was never posted to). */
+  /** A system or merchant settlement account's balance (0 when it was never posted to). */
   async systemBalance(accountId: string): Promise<bigint> {
     const { rows } = await this.pool.query<{ balance: string }>('SELECT balance FROM accounts WHERE account_id = $1', [accountId]);
     return rows[0] ? BigInt(rows[0].balance) : 0n;

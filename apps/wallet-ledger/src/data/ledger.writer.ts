@@ -81,7 +81,7 @@ function toOutcome(row: ApplyRow): ApplyOutcome {
 function checkViolation(plan: MutationPlan) {
   return (err: unknown): never => {
     if ((err as { code?: string }).code === '23514') {
-      const debit = plan.entry?.postings.find((p) => p.amount < 0n && isAgentKind(p.account.kind));
+      const debit = plan.entry?.postings.find((p) => p.amount < 0n && (isAgentKind(p.account.kind) || p.account.kind === 'merchant_settlement'));
       throw walletErrors.insufficientFunds(plan.entry?.currency ?? '', '0', debit ? formatAmount(-debit.amount) : '0');
     }
     throw err;

@@ -2,7 +2,9 @@
 export type AgentAccountKind = 'available' | 'held';
 /** One of each per currency, owned by SYSTEM_OWNER; their balances mirror money in and out. */
 export type SystemAccountKind = 'faucet' | 'deposits_clearing' | 'withdrawals_clearing' | 'fees';
-export type AccountKind = AgentAccountKind | SystemAccountKind;
+/** A merchant's settlement account per currency (commerce purchases); CHECK balance >= 0. */
+export type MerchantAccountKind = 'merchant_settlement';
+export type AccountKind = AgentAccountKind | SystemAccountKind | MerchantAccountKind;
 
 /** Owner of the system accounts; agent ids always contain ":agent:", so never collide with it. */
 export const SYSTEM_OWNER = 'system';
@@ -21,9 +23,14 @@ export function systemAccount(currency: string, kind: SystemAccountKind): Accoun
   return { owner: SYSTEM_OWNER, currency, kind };
 }
 
+/** `owner` is "merchant:<domain>" (merchantOwner, merchant.ts). */
+export function merchantAccount(owner: string, currency: string): AccountRef {
+  return { owner, currency, kind: 'merchant_settlement' };
+}
+
 /**
  * The account's primary key, derived so the hot path needs no id lookup: "<owner>/<currency>/<kind>".
- * Agent ids and currencies contain no "/", so the mapping is one to one.
+ * Agent ids, merchant domains and currencies contain no "/", so the mapping is one to one.
  */
 export function accountId(ref: AccountRef): string {
   return `${ref.owner}/${ref.currency}/${ref.kind}`;

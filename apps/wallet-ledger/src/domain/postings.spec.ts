@@ -1,4 +1,4 @@
-import { accountId } from './accounts';
+import { accountId, agentAccount, merchantAccount } from './accounts';
 import {
   balancedPostings,
   consumePostings,
@@ -30,7 +30,7 @@ describe('posting builders', () => {
   });
 
   it('should split a consume into payee, fee and refund', () => {
-    const ps = consumePostings({ payer: A, payee: B, currency: 'CREDIT', held: 100n, amount: 60n, fee: 6n });
+    const ps = consumePostings({ payer: A, payee: agentAccount(B, 'CREDIT', 'available'), currency: 'CREDIT', held: 100n, amount: 60n, fee: 6n });
     expect(sum(ps)).toBe(0n);
     expect(lines(ps)).toEqual({
       [`${A}/CREDIT/held`]: -100n,
@@ -41,13 +41,19 @@ describe('posting builders', () => {
   });
 
   it('should drop zero lines of a whole consume without fee', () => {
-    const ps = consumePostings({ payer: A, payee: B, currency: 'CREDIT', held: 100n, amount: 100n, fee: 0n });
+    const ps = consumePostings({ payer: A, payee: agentAccount(B, 'CREDIT', 'available'), currency: 'CREDIT', held: 100n, amount: 100n, fee: 0n });
     expect(lines(ps)).toEqual({ [`${A}/CREDIT/held`]: -100n, [`${B}/CREDIT/available`]: 100n });
   });
 
+  it("should pay a merchant's settlement account when the payee is one", () => {
+    const shop = merchantAccount('merchant:shop.example.com', 'CREDIT');
+    const ps = consumePostings({ payer: A, payee: shop, currency: 'CREDIT', held: 100n, amount: 100n, fee: 0n });
+    expect(lines(ps)).toEqual({ [`${A}/CREDIT/held`]: -100n, 'merchant:shop.example.com/CREDIT/merchant_settlement': 100n });
+  });
+
   it('should refuse consume amounts outside the hold', () => {
-    expect(() => consumePostings({ payer: A, payee: B, currency: 'CREDIT', held: 10n, amount: 11n, fee: 0n })).toThrow();
-    expect(() => consumePostings({ payer: A, payee: B, currency: 'CREDIT', held: 10n, amount: 5n, fee: 6n })).toThrow();
+    expect(() => consumePostings({ payer: A, payee: agentAccount(B, 'CREDIT', 'available'), currency: 'CREDIT', held: 10n, amount: 11n, fee: 0n })).toThrow();
+    expect(() => consumePostings({ payer: A, payee: agentAccount(B, 'CREDIT', 'available'), currency: 'CREDIT', held: 10n, amount: 5n, fee: 6n })).toThrow();
   });
 
   it('should sort lines by account id, the lock order', () => {

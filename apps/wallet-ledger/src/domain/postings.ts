@@ -52,12 +52,13 @@ export function releasePostings(agentId: string, currency: string, amount: bigin
 }
 
 /**
- * Consume a hold of `held`: `amount` leaves it — `amount - fee` to the payee, `fee` to the fees
- * account — and `held - amount` goes back to the payer's available balance.
+ * Consume a hold of `held`: `amount` leaves it — `amount - fee` to the payee's account (an agent's
+ * available balance or a merchant's settlement account), `fee` to the fees account — and
+ * `held - amount` goes back to the payer's available balance.
  */
 export function consumePostings(input: {
   payer: string;
-  payee: string;
+  payee: AccountRef;
   currency: string;
   held: bigint;
   amount: bigint;
@@ -67,7 +68,7 @@ export function consumePostings(input: {
   if (amount < 0n || amount > held || fee < 0n || fee > amount) throw new Error('consume amounts out of range');
   return balancedPostings([
     { account: agentAccount(payer, currency, 'held'), amount: -held },
-    { account: agentAccount(payee, currency, 'available'), amount: amount - fee },
+    { account: payee, amount: amount - fee },
     { account: systemAccount(currency, 'fees'), amount: fee },
     { account: agentAccount(payer, currency, 'available'), amount: held - amount },
   ]);
@@ -84,15 +85,16 @@ export function withdrawalPayoutPostings(agentId: string, currency: string, amou
 }
 
 /**
- * Erroneous clear: reverses a settlement in one entry — the payee pays back `amount - fee`, the
+ * Erroneous clear: reverses a settlement in one entry — the payee's account (as in consumePostings)
+ * pays back `amount - fee`, the
  * fees account pays back `fee`, the payer gets `amount` back as available. What the settlement
  * returned to the payer (refunded_amount) is already theirs and is not touched.
  */
-export function correctionPostings(input: { payer: string; payee: string; currency: string; amount: bigint; fee: bigint }): Posting[] {
+export function correctionPostings(input: { payer: string; payee: AccountRef; currency: string; amount: bigint; fee: bigint }): Posting[] {
   const { payer, payee, currency, amount, fee } = input;
   if (amount <= 0n || fee < 0n || fee > amount) throw new Error('correction amounts out of range');
   return balancedPostings([
-    { account: agentAccount(payee, currency, 'available'), amount: -(amount - fee) },
+    { account: payee, amount: -(amount - fee) },
     { account: systemAccount(currency, 'fees'), amount: -fee },
     { account: agentAccount(payer, currency, 'available'), amount },
   ]);

@@ -99,10 +99,15 @@ export interface SettleCommand extends HoldCommand {
   payeeAgentId: string;
   amount?: string;
   fee?: string;
+  /** "market" (absent or "") or "commerce": only that service's holds move. */
+  controller?: string;
+  /** Commerce only, instead of payeeAgentId: pay the merchant's settlement account. */
+  payeeMerchantDomain?: string;
 }
 
 export interface RefundCommand extends HoldCommand {
   contractId: string;
+  controller?: string;
 }
 
 export interface CorrectSettlementCommand extends Keyed {

@@ -4,13 +4,16 @@ import { walletErrors } from '../domain/wallet.errors';
 // Who controls a hold (DESIGN §4 Wallet-ledger, issue 12 finding 2). A hold made through the
 // wallet routes is the agent's own: ReleaseHold / ConsumeHold move it. A hold a service made for
 // its own process (the market's escrow) is that service's: only its own RPCs move it (the
-// market's Settle / Refund), so neither the agent nor the operator can take escrow back through
-// the wallet routes. The controller is fixed at creation.
+// market's Settle / Refund; commerce's purchases through Settle / Refund with controller
+// "commerce"), so neither the agent nor the operator can take escrow back through the wallet
+// routes. The controller is fixed at creation.
 
 /** The controller of holds made through the wallet routes. */
 export const AGENT_CONTROLLER = 'agent';
 /** The market's escrow; Settle and Refund are its path. */
 export const MARKET_CONTROLLER = 'market';
+/** Commerce purchases (a buyer agent paying a merchant); Settle and Refund with controller "commerce". */
+export const COMMERCE_CONTROLLER = 'commerce';
 
 const SERVICE_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 

@@ -1,4 +1,5 @@
 import { errors, formatAmount, newId, parsePositiveAmount } from '@exchange/platform';
+import { agentAccount } from '../domain/accounts';
 import { parseCurrency } from '../domain/currency';
 import { consumePostings, holdPostings, releasePostings } from '../domain/postings';
 import { walletErrors } from '../domain/wallet.errors';
@@ -146,7 +147,7 @@ export class HoldsService {
         const after = decided.value;
         const postings = consumePostings({
           payer: agentId,
-          payee: to,
+          payee: agentAccount(to, hold.currency, 'available'),
           currency: hold.currency,
           held: hold.amount,
           amount: after.consumedAmount ?? hold.amount,

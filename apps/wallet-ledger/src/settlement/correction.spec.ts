@@ -1,5 +1,6 @@
 import type { Receipt } from '../domain/receipt';
 import { planCorrection } from './correction';
+import { agentAccount } from '../domain/accounts';
 import { correctionPostings } from '../domain/postings';
 
 const settlement: Receipt = {
@@ -24,6 +25,7 @@ const base = {
   original: settlement,
   existingCorrection: undefined,
   feesBalance: 10_000_000n,
+  merchantBalance: null,
   receiptId: 'rcpt_2',
   journalEntryId: 'jrn_2',
   reason: 'wrong seller',
@@ -50,14 +52,24 @@ describe('planCorrection', () => {
     ['a refund receipt', { original: { ...settlement, kind: 'refund' as const } }, 'invalid_state'],
     ['already corrected', { existingCorrection: { ...settlement, receiptId: 'rcpt_9', kind: 'correction' as const } }, 'invalid_state'],
     ['the fees account short', { feesBalance: 1_000_000n }, 'insufficient_funds'],
+    ["the merchant's settlement account short", { merchantBalance: 58_499_999n }, 'insufficient_funds'],
   ])('should refuse %s', (_name, change, code) => {
     expect(() => planCorrection({ ...base, ...change })).toThrow(expect.objectContaining({ code }));
+  });
+
+  it("should correct a merchant's settlement its settlement account can pay back (amount - fee)", () => {
+    const merchantPaid = { ...settlement, payee: 'merchant:shop.example.com' };
+    expect(planCorrection({ ...base, original: merchantPaid, merchantBalance: 58_500_000n })).toMatchObject({
+      kind: 'correction',
+      payee: 'merchant:shop.example.com',
+      amount: 60_000_000n,
+    });
   });
 });
 
 describe('correctionPostings', () => {
   it('should debit the payee and the fees account and credit the payer, balanced', () => {
-    const postings = correctionPostings({ payer: 'buyer', payee: 'seller', currency: 'CREDIT', amount: 60n, fee: 2n });
+    const postings = correctionPostings({ payer: 'buyer', payee: agentAccount('seller', 'CREDIT', 'available'), currency: 'CREDIT', amount: 60n, fee: 2n });
     expect(postings.map((p) => [p.account.owner, p.account.kind, p.amount])).toEqual([
       ['buyer', 'available', 60n],
       ['seller', 'available', -58n],
@@ -66,6 +78,6 @@ describe('correctionPostings', () => {
   });
 
   it('should drop the fees line when there was no fee', () => {
-    expect(correctionPostings({ payer: 'b', payee: 's', currency: 'CREDIT', amount: 5n, fee: 0n })).toHaveLength(2);
+    expect(correctionPostings({ payer: 'b', payee: agentAccount('s', 'CREDIT', 'available'), currency: 'CREDIT', amount: 5n, fee: 0n })).toHaveLength(2);
   });
 });

@@ -5,7 +5,8 @@ import { walletErrors } from '../domain/wallet.errors';
 /**
  * The rules of an erroneous-clear correction, decided from the stored receipts: only a
  * settlement receipt of this payer, only once, and the fees account must be able to pay its
- * share back (the payee's share is checked by the store with the other agent balances).
+ * share back, as must a merchant payee's settlement account (`merchantBalance`; an agent payee's
+ * share is checked by the store with the other agent balances).
  * Returns the unsigned correction receipt.
  */
 export function planCorrection(input: {
@@ -13,6 +14,8 @@ export function planCorrection(input: {
   original: Receipt | undefined;
   existingCorrection: Receipt | undefined;
   feesBalance: bigint;
+  /** The merchant payee's settlement balance; null when the payee is an agent. */
+  merchantBalance: bigint | null;
   receiptId: string;
   journalEntryId: string;
   reason: string;
@@ -37,6 +40,10 @@ export function planCorrection(input: {
   }
   if (input.feesBalance < original.fee) {
     throw walletErrors.insufficientFunds(original.currency, formatAmount(input.feesBalance), formatAmount(original.fee));
+  }
+  const payeeShare = original.amount - original.fee;
+  if (input.merchantBalance !== null && input.merchantBalance < payeeShare) {
+    throw walletErrors.insufficientFunds(original.currency, formatAmount(input.merchantBalance), formatAmount(payeeShare));
   }
   return {
     receiptId: input.receiptId,

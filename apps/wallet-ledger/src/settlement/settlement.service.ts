@@ -1,5 +1,6 @@
 import { errors, formatAmount, newId, parseAmount, parsePositiveAmount } from '@exchange/platform';
 import { accountId, systemAccount } from '../domain/accounts';
+import { merchantDomainOf, payeeAccount } from '../domain/merchant';
 import { consumePostings, correctionPostings, releasePostings } from '../domain/postings';
 import type { MutationPlan } from '../domain/ledger.ports';
 import { signReceipt, type Receipt } from '../domain/receipt';
@@ -8,7 +9,6 @@ import type { Hold } from '../domain/wallet.model';
 import { walletErrors } from '../domain/wallet.errors';
 import type { BalancesRepo } from '../balances/balances.repo';
 import type { Caller } from '../events/wallet.events';
-import { MARKET_CONTROLLER } from '../holds/hold-control';
 import { consumedHold, releasedHold } from '../holds/holds';
 import type { HoldsRepo } from '../holds/holds.repo';
 import type { HoldsService } from '../holds/holds.service';
@@ -16,6 +16,7 @@ import type { ReceiptsRepo } from '../receipts/receipts.repo';
 import { decide, execute, type Planned, type ResponseCodec } from '../service/execute';
 import { activeAgent, claimFor, requireText, type MutationDeps } from '../service/use-case';
 import { planCorrection } from './correction';
+import { parseSettlementController, settlementPayee, settlementPayeeAccount } from './settlement-payee';
 import { settlementEvents } from './settlement.events';
 
 function must<T>(value: T | undefined): T {
@@ -42,8 +43,9 @@ export interface ExchangeSigner {
 }
 
 /**
- * Market settlement and refund of a buyer's hold, each with a receipt signed by the exchange key.
- * They are the market's path: they move only holds the market controls (its escrow). Settle obeys
+ * Settlement and refund of a buyer's hold, each with a receipt signed by the exchange key. They
+ * are the path of the service the request names (`controller`: the market's escrow, or commerce's
+ * purchases, which Settle pays to a merchant's settlement account) and move only its holds. Settle obeys
  * the `settlements` kill switch (also forced on while the market is halted); Refund does not:
  * money going back to the payer is always allowed (read-only mode still applies) — a frozen
  * payer included, as the contract's lifecycle requires (README.md "Frozen agents").
@@ -59,23 +61,24 @@ export class SettlementService {
     const payer = requireText(req.agentId, 'agent_id');
     const idempotency = claimFor(payer, req, 'settle');
     const contractId = requireText(req.contractId, 'contract_id');
-    const payee = requireText(req.payeeAgentId, 'payee_agent_id');
-    if (payee === payer) throw walletErrors.selfTransfer();
+    const controller = parseSettlementController(req.controller);
+    const payee = settlementPayee({ controller, payer, payeeAgentId: req.payeeAgentId, payeeMerchantDomain: req.payeeMerchantDomain });
     const amount = req.amount === undefined ? null : parsePositiveAmount(req.amount);
     const fee = req.fee === undefined || req.fee === '' ? 0n : parseAmount(req.fee);
     if (fee < 0n) throw errors.invalidArgument('invalid_amount', 'fee must not be negative', { value: req.fee });
-    await Promise.all([activeAgent(this.ctx, payer), this.ctx.agents.get(payee)]);
+    // A payee agent must exist (money coming in: frozen is fine); a merchant is not an agent.
+    await Promise.all([activeAgent(this.ctx, payer), payee.kind === 'agent' ? this.ctx.agents.get(payee.owner) : undefined]);
 
     return execute(this.ctx.writer, {
       idempotency,
       control: 'settlements',
       codec: this.ctx.codecs.settle,
       plan: async () => {
-        const hold = await this.holds.controlledHold(payer, req.holdId, MARKET_CONTROLLER);
+        const hold = await this.holds.controlledHold(payer, req.holdId, controller);
         const now = this.ctx.clock();
         const entryId = newId('jrn');
         const decided = decide(now, () => {
-          const after = consumedHold(hold, { amount, toAgentId: payee }, entryId, now);
+          const after = consumedHold(hold, { amount, toAgentId: payee.owner }, entryId, now);
           const paid = after.consumedAmount ?? hold.amount;
           if (fee > paid) {
             throw errors.invalidArgument('invalid_amount', `fee ${formatAmount(fee)} exceeds the settled amount ${formatAmount(paid)}`, {
@@ -91,7 +94,7 @@ export class SettlementService {
           contractId,
           hold,
           after,
-          payee,
+          payee: payee.owner,
           amount: paid,
           fee,
           now,
@@ -99,7 +102,14 @@ export class SettlementService {
             entryId,
             kind: 'settle',
             currency: hold.currency,
-            postings: consumePostings({ payer, payee, currency: hold.currency, held: hold.amount, amount: paid, fee }),
+            postings: consumePostings({
+              payer,
+              payee: settlementPayeeAccount(payee, hold.currency),
+              currency: hold.currency,
+              held: hold.amount,
+              amount: paid,
+              fee,
+            }),
           },
           caller,
         });
@@ -111,6 +121,7 @@ export class SettlementService {
     const payer = requireText(req.agentId, 'agent_id');
     const idempotency = claimFor(payer, req, 'refund');
     const contractId = requireText(req.contractId, 'contract_id');
+    const controller = parseSettlementController(req.controller);
     // Existence only: a refund gives the payer back its own escrow, frozen or not.
     await this.ctx.agents.get(payer);
 
@@ -118,7 +129,7 @@ export class SettlementService {
       idempotency,
       codec: this.ctx.codecs.refund,
       plan: async () => {
-        const hold = await this.holds.controlledHold(payer, req.holdId, MARKET_CONTROLLER);
+        const hold = await this.holds.controlledHold(payer, req.holdId, controller);
         const now = this.ctx.clock();
         const entryId = newId('jrn');
         const decided = decide(now, () => releasedHold(hold, entryId, now));
@@ -202,8 +213,11 @@ export class SettlementService {
     const reason = requireText(req.reason, 'reason', 500);
     await this.ctx.agents.get(payer);
     // The correction takes the money back from the payee: a frozen payee's money does not move.
+    // A merchant payee is not an agent (its settlement account pays back; checked in the plan).
     const settled = await this.ctx.receipts.receipt(receiptId);
-    if (settled && settled.payer === payer && settled.kind === 'settlement') await activeAgent(this.ctx, settled.payee);
+    if (settled && settled.payer === payer && settled.kind === 'settlement' && merchantDomainOf(settled.payee) === null) {
+      await activeAgent(this.ctx, settled.payee);
+    }
 
     try {
       return await execute(this.ctx.writer, {
@@ -211,9 +225,11 @@ export class SettlementService {
         codec: this.ctx.codecs.correctSettlement,
         plan: async () => {
           const original = await this.ctx.receipts.receipt(receiptId);
-          const [existingCorrection, feesBalance, hold] = await Promise.all([
+          const merchantPaid = original !== undefined && merchantDomainOf(original.payee) !== null;
+          const [existingCorrection, feesBalance, merchantBalance, hold] = await Promise.all([
             this.ctx.receipts.correctionOf(receiptId),
             original ? this.ctx.balances.systemBalance(accountId(systemAccount(original.currency, 'fees'))) : Promise.resolve(0n),
+            merchantPaid ? this.ctx.balances.systemBalance(accountId(payeeAccount(original.payee, original.currency))) : Promise.resolve(null),
             original ? this.ctx.holds.hold(original.holdId) : Promise.resolve(undefined),
           ]);
           const now = this.ctx.clock();
@@ -224,6 +240,7 @@ export class SettlementService {
               original,
               existingCorrection,
               feesBalance,
+              merchantBalance,
               receiptId: newId('rcpt'),
               journalEntryId: entryId,
               reason,
@@ -239,7 +256,7 @@ export class SettlementService {
             onInsufficient: (available) => walletErrors.insufficientFunds(currency, formatAmount(available), formatAmount(amount - fee)),
             plan: {
               now,
-              entry: { entryId, kind: 'correction', currency, postings: correctionPostings({ payer, payee, currency, amount, fee }) },
+              entry: { entryId, kind: 'correction', currency, postings: correctionPostings({ payer, payee: payeeAccount(payee, currency), currency, amount, fee }) },
               writes: [{ table: 'receipts', value: receipt }],
               events: [settlementEvents.receiptIssued(receipt, must(hold), caller)],
             },
