@@ -7,6 +7,8 @@ export function startBanner(info: {
   events: string;
   operatorToken: string;
   tokenGenerated: boolean;
+  /** Sandbox only: the built-in UCP business's URL. */
+  sandboxMerchantUrl?: string;
 }): string {
   return [
     '',
@@ -17,6 +19,7 @@ export function startBanner(info: {
     `  Agent guide:     ${info.url}/skill.md   Quickstart: ${info.url}/quickstart.md`,
     `  Health:          ${info.url}/health`,
     `  Operator token:  ${info.operatorToken}${info.tokenGenerated ? '   (generated; set OPERATOR_TOKEN to choose one)' : ''}`,
+    ...(info.sandboxMerchantUrl ? [`  Sandbox merchant: ${info.sandboxMerchantUrl}   (sandbox-merchant.local, UCP profile at /.well-known/ucp)`] : []),
     '',
     '  Press Ctrl-C to stop.',
     '',

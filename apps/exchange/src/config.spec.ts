@@ -12,6 +12,7 @@ describe('readExchangeConfig', () => {
     expect(() => readExchangeConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => readExchangeConfig({ EXCHANGE_ENV: 'prod' })).toThrow(/EXCHANGE_ENV/);
     expect(() => readExchangeConfig({ OPERATOR_TOKEN: 'short' })).toThrow(/OPERATOR_TOKEN/);
+    expect(() => readExchangeConfig({ SANDBOX_MERCHANT_PORT: '70000' })).toThrow(/SANDBOX_MERCHANT_PORT/);
   });
 
   it('refuses an OPERATOR_TOKEN under 16 characters with the fix, without echoing the token', () => {

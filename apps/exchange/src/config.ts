@@ -16,6 +16,9 @@ export const exchangeConfigSchema = Type.Object({
   OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 16 })), // see readExchangeConfig
   EXCHANGE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 40 })),
   LOG_LEVEL: Type.String({ default: 'info' }),
+  // Sandbox merchant (sandbox only): its port, default a free loopback port. Its other settings
+  // are SANDBOX_MERCHANT_<KEY> (src/sandbox-merchant.ts), checked when it starts.
+  SANDBOX_MERCHANT_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
 });
 
 export type ExchangeConfig = ReturnType<typeof readExchangeConfig>;

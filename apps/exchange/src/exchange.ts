@@ -11,6 +11,7 @@ import { artifactStoreEnv } from './artifact-store';
 import { readExchangeConfig } from './config';
 import { openDatabases } from './databases';
 import { resolveOperatorToken } from './operator-token';
+import { localUrl, runsSandboxMerchant, startLocalSandboxMerchant, type LocalSandboxMerchant } from './sandbox-merchant';
 import { loadOrCreateSigningKey } from './signing-key';
 
 /** A free loopback port (for a service whose address another must know before it starts). */
@@ -35,6 +36,8 @@ export interface RunningExchange {
   events: 'nats' | 'in-process';
   /** gRPC `host:port` of each service by name (tests call services directly, e.g. wallet Settle). */
   grpcUrls: Record<string, string>;
+  /** Sandbox only: the built-in UCP business (`url`) and the MERCHANT_DIRECTORY that names it. */
+  sandboxMerchant?: Omit<LocalSandboxMerchant, 'stop'>;
   stop(): Promise<void>;
 }
 
@@ -139,10 +142,26 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     );
     stops.push(() => registry.stop());
 
+    // Sandbox only: the UCP business commerce buys from (MERCHANT_DIRECTORY = sandboxMerchant.directory).
+    // It posts order webhooks to the gateway, which starts last, so the gateway's port is fixed first.
+    let gatewayPort = config.PORT;
+    let sandboxMerchant: LocalSandboxMerchant | undefined;
+    if (runsSandboxMerchant(config.EXCHANGE_ENV)) {
+      if (gatewayPort === 0) gatewayPort = await freeLoopbackPort();
+      const merchant = await startLocalSandboxMerchant({
+        env,
+        gatewayUrl: localUrl(config.HOST, gatewayPort),
+        logLevel: config.LOG_LEVEL,
+        logger: logger.child({ app: 'sandbox-merchant' }),
+      });
+      stops.push(() => merchant.stop());
+      sandboxMerchant = merchant;
+    }
+
     const gateway = await startGateway(
       readGatewayConfig({
         ...common,
-        PORT: String(config.PORT),
+        PORT: String(gatewayPort),
         HOST: config.HOST,
         IDENTITY_GRPC_URL: identityUrl,
         WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
@@ -164,6 +183,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       database: databases.kind,
       events: bus.kind,
       grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl, registry: registryUrl },
+      sandboxMerchant: sandboxMerchant && { url: sandboxMerchant.url, profileUrl: sandboxMerchant.profileUrl, directory: sandboxMerchant.directory, webhookUrl: sandboxMerchant.webhookUrl },
       stop,
     };
   } catch (err) {

@@ -16,6 +16,7 @@ async function main() {
       events: exchange.events === 'nats' ? 'NATS JetStream' : 'in-process events',
       operatorToken: exchange.operatorToken,
       tokenGenerated: exchange.tokenGenerated,
+      sandboxMerchantUrl: exchange.sandboxMerchant?.url,
     }),
   );
 }

@@ -1,3 +1,4 @@
+import { findFreePort } from '@exchange/db';
 import { createLogger } from '@exchange/platform';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -6,6 +7,7 @@ import { readExchangeConfig } from './config';
 import { openDatabases } from './databases';
 import { resolveOperatorToken } from './operator-token';
 import { artifactStoreEnv } from './artifact-store';
+import { localUrl, merchantDirectory, orderWebhookUrl, readMerchantConfig, runsSandboxMerchant, sandboxMerchantEnv, sandboxMerchantUrl } from './sandbox-merchant';
 import { SERVICES, serviceGrpcUrls } from './services';
 import { loadOrCreateSigningKey } from './signing-key';
 
@@ -60,6 +62,19 @@ async function main() {
     children.push({ name, proc });
   };
 
+  const url = localUrl(config.HOST, config.PORT);
+  // Sandbox only: the built-in UCP business as its own process, first, so that it answers by the
+  // time commerce looks it up; every service is given MERCHANT_DIRECTORY (commerce reads it).
+  const merchantEnv = runsSandboxMerchant(config.EXCHANGE_ENV)
+    ? sandboxMerchantEnv(process.env, { port: await findFreePort(), webhookUrl: orderWebhookUrl(url), logLevel: config.LOG_LEVEL })
+    : undefined;
+  const merchantUrl = merchantEnv && sandboxMerchantUrl(merchantEnv);
+  if (merchantEnv) {
+    readMerchantConfig(merchantEnv); // a bad SANDBOX_MERCHANT_* fails here, named, before anything starts
+    launch('sandbox-merchant', 'apps/sandbox-merchant/src/main.ts', merchantEnv);
+  }
+  const directoryEnv = merchantUrl ? { MERCHANT_DIRECTORY: merchantDirectory(merchantUrl) } : {};
+
   const basePort = Number(process.env.GRPC_BASE_PORT ?? 50051);
   const grpcUrls = serviceGrpcUrls(basePort);
   for (const [i, svc] of SERVICES.entries()) {
@@ -76,6 +91,7 @@ async function main() {
       LOG_LEVEL: config.LOG_LEVEL,
       // Read by registry only: artifact bytes under the data dir unless configured.
       ...artifactStoreEnv(process.env, dataDir),
+      ...directoryEnv,
     });
   }
   launch('gateway', 'apps/gateway/src/main.ts', {
@@ -91,20 +107,22 @@ async function main() {
   process.once('SIGINT', () => void stopAll(0));
   process.once('SIGTERM', () => void stopAll(0));
 
-  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) break;
-    } catch {
-      // not listening yet
+  for (const healthUrl of [`${url}/health`, ...(merchantUrl ? [`${merchantUrl}/health`] : [])]) {
+    for (;;) {
+      try {
+        if ((await fetch(healthUrl)).status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        logger.error({ healthUrl }, 'the exchange did not become healthy within 60 s');
+        return stopAll(1);
+      }
+      await new Promise((r) => setTimeout(r, 300));
     }
-    if (Date.now() > deadline) {
-      logger.error('the exchange did not become healthy within 60 s');
-      return stopAll(1);
-    }
-    await new Promise((r) => setTimeout(r, 300));
   }
+  if (merchantUrl) logger.info({ url: merchantUrl, merchantDirectory: directoryEnv.MERCHANT_DIRECTORY }, 'sandbox merchant listening');
   process.stdout.write(
     startBanner({
       url,
@@ -113,6 +131,7 @@ async function main() {
       events: 'NATS JetStream',
       operatorToken: token,
       tokenGenerated: generated,
+      sandboxMerchantUrl: merchantUrl,
     }),
   );
 }
