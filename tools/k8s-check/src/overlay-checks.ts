@@ -6,6 +6,7 @@ import { checkHighAvailability } from './checks/availability';
 import { checkImages } from './checks/images';
 import { checkNetworkPolicies } from './checks/network-policy';
 import { checkProbes } from './checks/probes';
+import { checkAbsentApps } from './checks/sandbox-only';
 import { type ExternalSecrets, checkReferences } from './checks/references';
 import { checkContainerSecurity } from './checks/security';
 import { checkServicePorts } from './checks/service-ports';
@@ -20,9 +21,14 @@ export interface OverlayRules {
   externalSecrets: ExternalSecrets;
   /** Deployments that must run several replicas behind a PodDisruptionBudget. */
   highAvailability?: { deployments: string[]; minReplicas: number };
+  /** Apps that must not be in the render at all (sandbox-only apps in production). */
+  absentApps?: string[];
 }
 
-export const APP_DEPLOYMENTS = ['gateway', 'identity', 'wallet-ledger', 'market', 'registry'];
+export const APP_DEPLOYMENTS = ['gateway', 'identity', 'wallet-ledger', 'market', 'registry', 'commerce'];
+
+/** Apps of the sandbox overlay only: the fake UCP business must never reach production. */
+export const SANDBOX_ONLY_APPS = ['sandbox-merchant'];
 
 /** Every directory under k8s/overlays, with the stricter rules production needs. */
 export function overlayRules(repoRoot: string): OverlayRules[] {
@@ -41,6 +47,7 @@ export function overlayRules(repoRoot: string): OverlayRules[] {
         pinnedImages: true,
         externalSecrets: parseOperatorSecrets(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')),
         highAvailability: { deployments: APP_DEPLOYMENTS, minReplicas: 2 },
+        absentApps: SANDBOX_ONLY_APPS,
       };
     });
 }
@@ -56,5 +63,6 @@ export function checkOverlay(objects: K8sObject[], rules: OverlayRules): string[
     ...checkNetworkPolicies(objects),
     ...checkImages(objects, { pinned: rules.pinnedImages }),
     ...(rules.highAvailability ? checkHighAvailability(objects, rules.highAvailability.deployments, rules.highAvailability.minReplicas) : []),
+    ...checkAbsentApps(objects, rules.absentApps ?? []),
   ];
 }

@@ -20,7 +20,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
     const init = ofKind(objects(), 'ConfigMap').find((c) => c.metadata?.name?.startsWith('postgres-init'))!;
     const sql = Object.values(init.data ?? {}).join('\n');
     const users = workloads(objects()).filter((w) => w.kind === 'Deployment' && resolveEnv(objects(), w.name, 'server').DATABASE_URL);
-    expect(users.map((w) => w.name)).toEqual(expect.arrayContaining(['identity', 'wallet-ledger', 'market', 'registry']));
+    expect(users.map((w) => w.name)).toEqual(expect.arrayContaining(['identity', 'wallet-ledger', 'market', 'registry', 'commerce']));
     for (const w of users) {
       const ref = resolveEnv(objects(), w.name, 'server').DATABASE_URL as { secret: string; key: string };
       const url = new URL(secretValue(objects(), ref.secret, ref.key)!);
@@ -39,7 +39,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
   it('should generate every Secret it uses (nothing operator-provided)', () => {
     expect(checkReferences(objects(), {}).problems).toEqual([]);
     for (const s of ofKind(objects(), 'Secret')) {
-      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|market-secrets|registry-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
+      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|market-secrets|registry-secrets|commerce-secrets|sandbox-merchant-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
     }
   });
 
@@ -51,6 +51,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
     expect(keyOf('wallet-ledger')).toBeDefined();
     expect(keyOf('wallet-ledger')).toBe(keyOf('gateway'));
     expect(keyOf('registry')).toBe(keyOf('gateway'));
+    expect(keyOf('commerce')).toBe(keyOf('gateway'));
   });
 
   it('should keep sandbox artifacts on the filesystem store (no ARTIFACT_STORE_URL in the generated Secret)', () => {
@@ -84,7 +85,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
       expect(workloads(objects()).find((w) => w.name === app)!.replicas).toBeGreaterThanOrEqual(2);
       expect(resolveEnv(objects(), app, 'server').EXCHANGE_ENV).toEqual({ value: 'mainnet' });
     }
-    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['gateway', 'identity', 'market', 'registry', 'wallet-ledger']);
+    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['commerce', 'gateway', 'identity', 'market', 'registry', 'wallet-ledger']);
   });
 
   it('should render no Secret and use only the documented operator-provided ones', () => {
@@ -97,6 +98,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
       'wallet-ledger-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY'],
       'market-secrets': ['DATABASE_URL'],
       'registry-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY', 'ARTIFACT_STORE_URL', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
+      'commerce-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY', 'COMMERCE_PLATFORM_KEY'],
       'gateway-secrets': ['OPERATOR_TOKENS', 'EXCHANGE_SIGNING_KEY'],
     });
   });

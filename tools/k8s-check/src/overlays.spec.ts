@@ -17,7 +17,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(checkOverlay(render(name), overlay)).toEqual([]);
     });
 
-    it('should run gateway, identity, wallet-ledger, market and registry with container "server", app labels and a ServiceAccount each', () => {
+    it('should run every app (APP_DEPLOYMENTS) with container "server", app labels and a ServiceAccount each', () => {
       const objects = render(name);
       for (const app of APP_DEPLOYMENTS) {
         const w = workloads(objects).find((x) => x.kind === 'Deployment' && x.name === app)!;
@@ -29,7 +29,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       }
     });
 
-    it.each(['identity', 'wallet-ledger', 'market', 'registry'])('should give %s grpc probes on port 50051 behind its Service on 50051', (service) => {
+    it.each(['identity', 'wallet-ledger', 'market', 'registry', 'commerce'])('should give %s grpc probes on port 50051 behind its Service on 50051', (service) => {
       const objects = render(name);
       const server = workloads(objects).find((x) => x.name === service)!.pod.containers![0];
       expect(server.ports).toEqual([{ name: 'grpc', containerPort: 50051 }]);

@@ -3,3 +3,4 @@ CREATE DATABASE identity;
 CREATE DATABASE wallet_ledger;
 CREATE DATABASE market;
 CREATE DATABASE registry;
+CREATE DATABASE commerce;
