@@ -1,3 +1,4 @@
+import { readCommerceConfig, startCommerce } from '@exchange/commerce';
 import { createEventBus } from '@exchange/events';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
@@ -144,19 +145,38 @@ export async function startExchange(env: Record<string, string | undefined> = pr
 
     // Sandbox only: the UCP business commerce buys from (MERCHANT_DIRECTORY = sandboxMerchant.directory).
     // It posts order webhooks to the gateway, which starts last, so the gateway's port is fixed first.
-    let gatewayPort = config.PORT;
+    // Commerce too needs the gateway's URL (its UCP profile and webhook URLs).
+    const gatewayPort = config.PORT === 0 ? await freeLoopbackPort() : config.PORT;
+    const gatewayUrl = localUrl(config.HOST, gatewayPort);
     let sandboxMerchant: LocalSandboxMerchant | undefined;
     if (runsSandboxMerchant(config.EXCHANGE_ENV)) {
-      if (gatewayPort === 0) gatewayPort = await freeLoopbackPort();
       const merchant = await startLocalSandboxMerchant({
         env,
-        gatewayUrl: localUrl(config.HOST, gatewayPort),
+        gatewayUrl,
         logLevel: config.LOG_LEVEL,
         logger: logger.child({ app: 'sandbox-merchant' }),
       });
       stops.push(() => merchant.stop());
       sandboxMerchant = merchant;
     }
+
+    // Delegated checkout (UCP platform): buyers in identity, purchase holds in wallet-ledger.
+    const commerce = await startCommerce(
+      readCommerceConfig({
+        ...common,
+        GRPC_PORT: '0',
+        GRPC_HOST: '127.0.0.1',
+        DATABASE_URL: await databases.databaseFor('commerce'),
+        IDENTITY_GRPC_URL: identityUrl,
+        WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
+        EXCHANGE_SIGNING_KEY: signingKey,
+        EXCHANGE_PUBLIC_URL: env.EXCHANGE_PUBLIC_URL ?? gatewayUrl,
+        ...(sandboxMerchant ? { MERCHANT_DIRECTORY: sandboxMerchant.directory } : {}),
+      }),
+      { logger: logger.child({ app: 'commerce' }), bus },
+    );
+    stops.push(() => commerce.stop());
+    const commerceUrl = `127.0.0.1:${commerce.grpcPort}`;
 
     const gateway = await startGateway(
       readGatewayConfig({
@@ -167,6 +187,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
         MARKET_GRPC_URL: marketUrl,
         REGISTRY_GRPC_URL: registryUrl,
+        COMMERCE_GRPC_URL: commerceUrl,
         OPERATOR_TOKEN: operatorToken,
         EXCHANGE_SIGNING_KEY: signingKey,
         REDIS_URL: config.REDIS_URL,
@@ -182,7 +203,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       environment: config.EXCHANGE_ENV,
       database: databases.kind,
       events: bus.kind,
-      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl, registry: registryUrl },
+      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl, registry: registryUrl, commerce: commerceUrl },
       sandboxMerchant: sandboxMerchant && { url: sandboxMerchant.url, profileUrl: sandboxMerchant.profileUrl, directory: sandboxMerchant.directory, webhookUrl: sandboxMerchant.webhookUrl },
       stop,
     };

@@ -92,6 +92,8 @@ async function main() {
       // Read by registry only: artifact bytes under the data dir unless configured.
       ...artifactStoreEnv(process.env, dataDir),
       ...directoryEnv,
+      // Read by commerce only: its UCP profile and order-webhook URLs are under the gateway.
+      EXCHANGE_PUBLIC_URL: process.env.EXCHANGE_PUBLIC_URL ?? url,
     });
   }
   launch('gateway', 'apps/gateway/src/main.ts', {

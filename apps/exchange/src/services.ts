@@ -18,6 +18,9 @@ export const SERVICES: readonly ServiceSpec[] = [
   // After market: it checks signatures in identity, contract parties in market and reads
   // receipts from wallet-ledger. Identity calls it back (REGISTRY_GRPC_URL) only when minting aliases.
   { name: 'registry', grpcUrlEnv: 'REGISTRY_GRPC_URL', database: true },
+  // After identity and wallet-ledger: it checks buyers and signatures in identity and pays merchants
+  // through wallet-ledger holds; it reaches merchants over HTTPS (MERCHANT_DIRECTORY in sandbox).
+  { name: 'commerce', grpcUrlEnv: 'COMMERCE_GRPC_URL', database: true },
 ];
 
 /** Distributed mode: service i listens on basePort + i. */
