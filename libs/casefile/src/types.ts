@@ -15,6 +15,12 @@ export const RECORD_KINDS = [
   'attestation',
   'delivery_receipt',
   'ack',
+  // Commerce (apps/commerce): a checkout session, its mandate, each hash-chained evidence item and
+  // the purchase; the wallet's receipt of the purchase is a `receipt`.
+  'checkout_session',
+  'mandate',
+  'evidence',
+  'purchase',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 /** Entries that name artifact bytes (`ref` = artifact_ref, `sha256` = hex of the bytes). */
