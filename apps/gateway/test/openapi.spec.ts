@@ -123,6 +123,26 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['get', '/v1/contracts/resale-lineage/review-decisions', ['200', '400', '401', '403', '429', '503']],
   ['get', '/v1/contracts/resale-lineage/review-decisions/{decision_ref}', ['200', '400', '401', '403', '404', '429', '503']],
   ['post', '/v1/contracts/resale-lineage/review-decisions/{decision_ref}', ['200', '400', '401', '403', '404', '409', '422', '429', '503']],
+  ['get', '/.well-known/ucp', ['200', '429', '503']],
+  ['get', '/v1/commerce/ucp/merchants/{merchant_domain}/profile', ['200', '400', '401', '403', '422', '424', '429', '502', '503', '504']],
+  ['post', '/v1/commerce/ucp/negotiate', ['200', '400', '401', '403', '413', '415', '422', '424', '429', '503']],
+  ['post', '/v1/commerce/ucp/checkout/create', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '424', '429', '502', '503', '504']],
+  ['get', '/v1/commerce/ucp/checkout/{commerce_session_id}', ['200', '400', '401', '403', '404', '429', '503', '502', '504']],
+  ['post', '/v1/commerce/ucp/checkout/{commerce_session_id}/update', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '424', '429', '502', '503', '504']],
+  ['post', '/v1/commerce/ucp/checkout/{commerce_session_id}/complete', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '424', '429', '502', '503', '504']],
+  ['post', '/v1/commerce/ucp/checkout/{commerce_session_id}/cancel', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '424', '429', '502', '503', '504']],
+  ['post', '/v1/commerce/ucp/checkout/{commerce_session_id}/approval', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['get', '/v1/commerce/ucp/checkout/{commerce_session_id}/artifacts', ['200', '400', '401', '403', '404', '429', '503']],
+  ['post', '/v1/commerce/ucp/checkout/{commerce_session_id}/discount', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '424', '429', '502', '503', '504']],
+  ['post', '/v1/commerce/ucp/checkout/{commerce_session_id}/casefile/export', ['200', '400', '401', '403', '404', '409', '429', '503']],
+  ['post', '/v1/commerce/ucp/checkout/{commerce_session_id}/casefile/verify', ['200', '400', '401', '403', '404', '409', '429', '503']],
+  ['post', '/v1/commerce/ucp/webhooks/verify', ['200', '400', '401', '403', '413', '415', '429', '503']],
+  ['post', '/v1/commerce/ucp/webhooks/orders', ['200', '400', '401', '413', '429', '503']],
+  ['post', '/v1/mandates', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['get', '/v1/mandates', ['200', '400', '401', '403', '429', '503']],
+  ['get', '/v1/mandates/{mandate_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/mandates/{mandate_id}/autonomy', ['200', '400', '401', '403', '404', '429', '503']],
+  ['put', '/v1/mandates/{mandate_id}/autonomy', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
   ['get', '/openapi.json', ['200', '429']],
   ['get', '/api-reference', ['200']],
 ];
@@ -182,7 +202,10 @@ describe('GET /openapi.json', () => {
     if (method === 'post' && path === '/ui/casefile/verify') {
       // The one binary body: a .tar.gz archive.
       expect(Object.keys(op.requestBody.content)).toEqual(expect.arrayContaining(['application/gzip', 'application/octet-stream']));
-    } else if (method === 'post') {
+    } else if (method === 'post' && path === '/v1/commerce/ucp/webhooks/orders') {
+      // The merchant's order entity, taken as raw bytes (it is signed over them).
+      expect(Object.keys(op.requestBody.content)).toEqual(['application/json']);
+    } else if (method === 'post' || method === 'put') {
       const media = op.requestBody.content['application/json'];
       expect(media.schema.additionalProperties).toBe(false);
       expect(media.example).toEqual(expect.any(Object));

@@ -34,7 +34,17 @@ describe('every operation of /openapi.json', () => {
     expect(ops.length).toBeGreaterThan(100);
     const documentedPublic = ops.filter(([m, p]) => isPublic(m, p)).map(([m, p]) => `${m} ${p}`);
     expect(documentedPublic.sort()).toEqual(
-      ['GET /health', 'GET /skill.md', 'GET /quickstart.md', 'GET /openapi.json', 'GET /api-reference', 'POST /ui/casefile/verify', 'POST /v1/casefiles/verify'].sort(),
+      [
+        'GET /health',
+        'GET /skill.md',
+        'GET /quickstart.md',
+        'GET /openapi.json',
+        'GET /api-reference',
+        'GET /.well-known/ucp',
+        'POST /ui/casefile/verify',
+        'POST /v1/casefiles/verify',
+        'POST /v1/commerce/ucp/webhooks/orders',
+      ].sort(),
     );
   });
 

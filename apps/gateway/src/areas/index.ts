@@ -1,6 +1,7 @@
 import agents from './agents';
 import type { Area } from './area';
 import catalog from './catalog';
+import commerce from './commerce';
 import contracts from './contracts';
 import coordination from './coordination';
 import disputes from './disputes';
@@ -11,6 +12,7 @@ import insights from './insights';
 import integrity from './integrity';
 import ledger from './ledger';
 import listings from './listings';
+import mandates from './mandates';
 import offers from './offers';
 import receipts from './receipts';
 import registry from './registry';
@@ -40,5 +42,7 @@ export const AREAS: readonly Area[] = [
   coordination,
   governance,
   registry,
+  commerce,
+  mandates,
   ui,
 ];

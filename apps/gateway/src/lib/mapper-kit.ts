@@ -22,6 +22,14 @@ export class MarketContractError extends ServiceContractError {
   }
 }
 
+/** Commerce answered without a field the contract guarantees; shared by the commerce and mandates areas. */
+export class CommerceContractError extends ServiceContractError {
+  constructor(what: string) {
+    super('commerce', what);
+    this.name = 'CommerceContractError';
+  }
+}
+
 /** `required`, `enumToJson` and `parsedJson` throwing the mapper's own contract error. */
 export function contractChecks(contractError: (what: string) => Error) {
   return {

@@ -94,12 +94,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Unknown resource or route',
   409: 'Conflict with the current state (`invalid_state` names current and wanted; `insufficient_funds`; `idempotency_in_progress`)',
   413: 'Body larger than the limit',
-  422: 'Idempotency key reused with a different request (`idempotency_key_reused`)',
+  422: 'Idempotency key reused with a different request (`idempotency_key_reused`), or a merchant document that is not valid UCP (`profile_malformed`)',
+  424: 'A document this request depends on could not be fetched (`profile_unreachable`: the merchant profile)',
   415: 'Body is not application/json',
   429: 'Rate limit exceeded; see `Retry-After`',
   451: 'Unavailable for legal reasons: the artifact was taken down (`artifact_removed`, the reason in `detail`)',
+  502: 'The merchant answered outside UCP or failed (`merchant_protocol_error`, `merchant_unavailable`); nothing was paid',
   503: 'A backing service is unavailable, or read-only mode / a kill switch is on (`read_only`, `kill_switch:<name>`)',
-  504: 'A backing service did not answer in time',
+  504: 'A backing service (or, `merchant_timeout`, the merchant) did not answer in time',
 };
 
 /** The error responses a route can give, each `application/problem+json` with the shared schema. */

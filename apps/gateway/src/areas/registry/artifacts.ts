@@ -8,7 +8,8 @@ import { Ack, AckBody, Artifact, ArtifactEnvelope, DeliveryReceiptPage, ReasonBo
 import { ArtifactParams, PageQuery } from './registry.schemas';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { ArtifactUploader, requireUploadContentType } from './artifact-upload';
-import { ACCESS_NOTE, MUTATION_ERRORS, READ_ERRORS, signerOf } from './objects';
+import { signerOf } from '../../lib/acting-agent';
+import { ACCESS_NOTE, MUTATION_ERRORS, READ_ERRORS } from './objects';
 import { ackToJson, artifactToJson, deliveryReceiptToJson, envelopeToJson } from './registry.mapper';
 
 // Artifacts (issue 5): bytes streamed to the registry (JSON base64 or multipart, ≤ 25 MiB of

@@ -1,6 +1,6 @@
 import { canonicalize } from '@exchange/crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { problem } from '../../plugins/app/problem';
+import { signerOf } from '../../lib/acting-agent';
 import { problemResponses, SECURITY } from '../../schemas/common';
 import { ListObjectsQuery, ObjectPage, ObjectParams, RegistryObject, StoreObjectBody } from './registry.schemas';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
@@ -16,20 +16,6 @@ export const ACCESS_NOTE =
   'Access: credentials required (no credentials → 401); `public` resources are readable by any authenticated agent; an operator token without `X-Agent-Id` sees everything; any request ' +
   'with an acting agent (agent-signed, or the operator token with `X-Agent-Id`) sees what that agent may see (`parties`: the ' +
   'signer/uploader, the listed parties and the buyer and awarded seller of the linked contract). Refused: 403 `access_denied`.';
-
-/** The agent a signature is by: the field, else the acting agent; another agent than the acting one is refused. */
-export function signerOf(field: string | undefined, acting: string | null, what: string): string {
-  if (field !== undefined && acting !== null && field !== acting) {
-    throw problem(403, 'acting_agent_mismatch', `${what} must be the acting agent (${acting})`);
-  }
-  const agent = field ?? acting;
-  if (!agent) {
-    throw problem(400, 'validation_failed', `${what} is required when no agent is acting`, {
-      errors: [{ pointer: `/${what}`, message: 'is required without an acting agent (X-Agent-Id)' }],
-    });
-  }
-  return agent;
-}
 
 const objectsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { registry } = fastify;

@@ -17,6 +17,7 @@ describe('PUBLIC_ROUTES', () => {
         'GET /ui/casefile',
         'POST /ui/casefile/verify',
         'POST /v1/casefiles/verify',
+        'POST /v1/commerce/ucp/webhooks/orders',
       ].sort(),
     );
   });
@@ -30,6 +31,7 @@ describe('publicAccess', () => {
     ['GET', '/api-reference/static/swagger-ui.css', 'public'],
     ['POST', '/v1/casefiles/verify', 'optional'],
     ['POST', '/ui/casefile/verify', 'public'],
+    ['POST', '/v1/commerce/ucp/webhooks/orders', 'public'],
   ])('should open %s %s as %s', (method, url, mode) => {
     expect(publicAccess(method, url)).toBe(mode);
   });

@@ -21,6 +21,9 @@ export const PUBLIC_ROUTES: ReadonlyMap<string, 'public' | 'optional'> = new Map
   ['GET /ui/casefile', 'public'],
   ['POST /ui/casefile/verify', 'public'],
   ['POST /v1/casefiles/verify', 'optional'],
+  // Merchants deliver order webhooks signed with their own keys (RFC 9421), not the exchange's:
+  // commerce verifies the signature against the merchant's profile.
+  ['POST /v1/commerce/ucp/webhooks/orders', 'public'],
 ]);
 
 /** The page and assets of swagger-ui (registered before this plugin; GET/HEAD only). */

@@ -106,6 +106,24 @@ describe('problemFromGrpcError', () => {
   });
 });
 
+describe('upstream merchant failures (commerce)', () => {
+  it('should keep the listed 502/504 codes a service chose, with its message', () => {
+    expect(problemFromGrpcError(grpcError(status.UNAVAILABLE, 'merchant answered 503', 'merchant_unavailable'))).toMatchObject({ status: 502, code: 'merchant_unavailable', detail: 'merchant answered 503' });
+    expect(problemFromGrpcError(grpcError(status.FAILED_PRECONDITION, 'checkout without totals', 'merchant_protocol_error'))).toMatchObject({ status: 502, code: 'merchant_protocol_error' });
+    expect(problemFromGrpcError(grpcError(status.DEADLINE_EXCEEDED, 'no answer in 10 s', 'merchant_timeout'))).toMatchObject({ status: 504, code: 'merchant_timeout' });
+  });
+
+  it('should still hide a plain deadline and an unlisted code carried as 504', () => {
+    expect(problemFromGrpcError(grpcError(status.DEADLINE_EXCEEDED, 'deadline'))).toMatchObject({ status: 504, code: 'deadline_exceeded' });
+    expect(problemFromGrpcError(grpcError(status.DEADLINE_EXCEEDED, 'db 10.0.0.7 slow', 'db_slow'))).toMatchObject({ status: 504, code: 'deadline_exceeded', detail: 'a backing service did not answer in time; retry later' });
+  });
+
+  it('should map the merchant-profile codes to 422 and 424', () => {
+    expect(problemFromGrpcError(grpcError(status.FAILED_PRECONDITION, 'not a business profile', 'profile_malformed'))).toMatchObject({ status: 422, code: 'profile_malformed' });
+    expect(problemFromGrpcError(grpcError(status.UNAVAILABLE, 'redirect refused', 'profile_unreachable'))).toMatchObject({ status: 424, code: 'profile_unreachable', detail: 'redirect refused' });
+  });
+});
+
 describe('problemFromError', () => {
   it('should pass HttpProblem through and hide unknown errors', () => {
     expect(problemFromError(new HttpProblem({ status: 418, code: 'teapot', detail: 'short and stout' }))).toEqual({ status: 418, code: 'teapot', detail: 'short and stout' });

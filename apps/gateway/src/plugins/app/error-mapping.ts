@@ -90,9 +90,12 @@ export function problemFromGrpcError(err: unknown): ProblemInit {
   let status = GRPC_TO_HTTP[info.grpcCode] ?? 500;
   if (info.grpcCode === GrpcStatus.RESOURCE_EXHAUSTED && isCapCode(code)) status = 403;
   status = statusOfCode(code) ?? status;
-  // A service may answer UNAVAILABLE on purpose (read_only, kill_switch:<name>): keep its code.
+  // A service may answer UNAVAILABLE on purpose (read_only, kill_switch:<name>): keep its code. So
+  // for a listed 502/504 code (commerce's merchant_unavailable, merchant_timeout…): the merchant
+  // failed, not the exchange, and the client needs to know which.
   const ownUnavailable = status === 503 && hasErrorCodeMetadata(err);
-  if (status >= 500 && !ownUnavailable) {
+  const ownUpstream = (status === 502 || status === 504) && errorCodeInfo(code)?.status === status && hasErrorCodeMetadata(err);
+  if (status >= 500 && !ownUnavailable && !ownUpstream) {
     const hidden = HIDDEN_5XX[status] ?? INTERNAL;
     return { status, ...hidden };
   }

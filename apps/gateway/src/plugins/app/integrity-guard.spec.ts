@@ -10,6 +10,9 @@ describe('guardProblem', () => {
       ['POST', '/v1/contracts'],
       ['POST', '/v1/wallets/:agent_id/transfer'],
       ['POST', '/v1/coordination/threads'],
+      ['POST', '/v1/commerce/ucp/checkout/:commerce_session_id/complete'],
+      ['POST', '/v1/commerce/ucp/webhooks/orders'],
+      ['PUT', '/v1/mandates/:mandate_id/autonomy'],
       ['DELETE', '/v1/anything'],
     ]) {
       const p = guardProblem(method!, url!, snapshot('read_only'));
@@ -25,6 +28,9 @@ describe('guardProblem', () => {
       ['POST', '/v1/attestations/query'],
       ['POST', '/v1/casefiles/verify'],
       ['POST', '/ui/casefile/verify'],
+      ['POST', '/v1/commerce/ucp/negotiate'],
+      ['POST', '/v1/commerce/ucp/webhooks/verify'],
+      ['POST', '/v1/commerce/ucp/checkout/:commerce_session_id/casefile/verify'],
     ]) {
       expect({ url, code: codeOf(guardProblem(method!, url!, snapshot('read_only'))) }).toEqual({ url, code: null });
     }

@@ -6,7 +6,7 @@ import { problem } from './problem';
 // The gateway's share of market integrity (issue 6 §6): while the market's `read_only` kill
 // switch is on, every mutation under /v1 answers 503 `read_only` — except the operator's own
 // POST /v1/market-integrity/* (how read-only mode is switched off again) and the two POSTs that
-// only read (attestation queries, casefile verification). The per-route switches
+// only read (attestation queries, casefile and webhook verification, UCP negotiation). The per-route switches
 // are pre-checked here with the services' own codes (`kill_switch:<name>`), which spares the
 // backing call; the services still enforce every switch and state themselves, so when the market
 // cannot be asked the request goes through (logged as a warning).
@@ -17,7 +17,13 @@ import { problem } from './problem';
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EXEMPT_PREFIX = '/v1/market-integrity/';
 /** POSTs that only read or check (a query body, an archive to verify): they change nothing. */
-const READ_ONLY_POSTS = new Set(['/v1/attestations/query', '/v1/casefiles/verify']);
+const READ_ONLY_POSTS = new Set([
+  '/v1/attestations/query',
+  '/v1/casefiles/verify',
+  '/v1/commerce/ucp/negotiate',
+  '/v1/commerce/ucp/webhooks/verify',
+  '/v1/commerce/ucp/checkout/:commerce_session_id/casefile/verify',
+]);
 
 const guarded = (method: string, url: string): boolean =>
   MUTATIONS.has(method) && url.startsWith('/v1/') && !url.startsWith(EXEMPT_PREFIX) && !(method === 'POST' && READ_ONLY_POSTS.has(url));
