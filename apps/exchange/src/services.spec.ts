@@ -7,9 +7,10 @@ describe('SERVICES', () => {
     expect(SERVICES.find((s) => s.name === 'wallet-ledger')).toEqual({ name: 'wallet-ledger', grpcUrlEnv: 'WALLET_LEDGER_GRPC_URL', database: true });
   });
 
-  it('should start market after identity and wallet-ledger, which it calls, and registry last', () => {
+  it('should start market after identity and wallet-ledger, which it calls, then registry, then commerce', () => {
     const names = SERVICES.map((s) => s.name);
-    expect(names).toEqual(['identity', 'wallet-ledger', 'market', 'registry']);
+    expect(names).toEqual(['identity', 'wallet-ledger', 'market', 'registry', 'commerce']);
+    expect(SERVICES.find((s) => s.name === 'commerce')).toEqual({ name: 'commerce', grpcUrlEnv: 'COMMERCE_GRPC_URL', database: true });
     expect(SERVICES.find((s) => s.name === 'registry')).toEqual({ name: 'registry', grpcUrlEnv: 'REGISTRY_GRPC_URL', database: true });
     expect(SERVICES.find((s) => s.name === 'market')).toEqual({ name: 'market', grpcUrlEnv: 'MARKET_GRPC_URL', database: true });
   });
@@ -20,12 +21,14 @@ describe('SERVICES', () => {
       WALLET_LEDGER_GRPC_URL: '127.0.0.1:50052',
       MARKET_GRPC_URL: '127.0.0.1:50053',
       REGISTRY_GRPC_URL: '127.0.0.1:50054',
+      COMMERCE_GRPC_URL: '127.0.0.1:50055',
     });
     expect(serviceGrpcUrlsByName(6000, '10.0.0.1')).toEqual({
       identity: '10.0.0.1:6000',
       'wallet-ledger': '10.0.0.1:6001',
       market: '10.0.0.1:6002',
       registry: '10.0.0.1:6003',
+      commerce: '10.0.0.1:6004',
     });
   });
 });
