@@ -1,17 +1,36 @@
-import { status } from '@grpc/grpc-js';
-import { DomainError, unary, type Logger } from '@exchange/platform';
+import { unary, type Logger } from '@exchange/platform';
 import type { commerceV1 } from '@exchange/proto';
 import type { CommerceRuntime } from '../service/runtime';
+import * as map from './mandates.mapper';
+import { MandatesService } from './mandates.service';
 
-// PLACEHOLDER until the area lands: every RPC answers UNIMPLEMENTED not_implemented.
-const todo = (): Promise<never> => Promise.reject(new DomainError(status.UNIMPLEMENTED, 'not_implemented', 'not implemented yet'));
+type MandateRpcs = 'createMandate' | 'getMandate' | 'listMandates' | 'getAutonomy' | 'putAutonomy';
 
-export function mandatesHandlers(_r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, 'createMandate' | 'getMandate' | 'listMandates' | 'getAutonomy' | 'putAutonomy'> {
+/** The CommerceService RPCs of mandates: proto in, proto out. */
+export function mandatesHandlers(r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, MandateRpcs> {
+  const s = new MandatesService({ pool: r.pool, agents: r.agents, clock: r.clock, notify: r.notify });
+  const now = r.clock;
   return {
-    createMandate: unary(logger, 'createMandate', todo),
-    getMandate: unary(logger, 'getMandate', todo),
-    listMandates: unary(logger, 'listMandates', todo),
-    getAutonomy: unary(logger, 'getAutonomy', todo),
-    putAutonomy: unary(logger, 'putAutonomy', todo),
+    createMandate: unary(logger, 'CreateMandate', async (req: commerceV1.CreateMandateRequest) => {
+      const { mandate, replayed } = await s.create(map.createMandateInput(req), map.actorOf(req.actor));
+      return { mandate: map.toProtoMandate(mandate, now()), idempotentReplayed: replayed };
+    }),
+    getMandate: unary(logger, 'GetMandate', async (req: commerceV1.GetMandateRequest) => ({
+      mandate: map.toProtoMandate(await s.get(req.mandateId, map.actorOf(req.actor)), now()),
+    })),
+    listMandates: unary(logger, 'ListMandates', async (req: commerceV1.ListMandatesRequest) => {
+      const input = { signerAgentId: req.signerAgentId || undefined, status: map.statusFilter(req.status), limit: req.page?.limit ?? 0, cursor: req.page?.cursor ?? '' };
+      const page = await s.list(input, map.actorOf(req.actor));
+      const at = now();
+      return { mandates: page.data.map((m) => map.toProtoMandate(m, at)), page: { nextCursor: page.nextCursor ?? '' } };
+    }),
+    getAutonomy: unary(logger, 'GetAutonomy', async (req: commerceV1.GetAutonomyRequest) => {
+      const m = await s.get(req.mandateId, map.actorOf(req.actor));
+      return { mandateId: m.mandateId, autonomy: map.toProtoAutonomy(m.autonomy) };
+    }),
+    putAutonomy: unary(logger, 'PutAutonomy', async (req: commerceV1.PutAutonomyRequest) => {
+      const m = await s.putAutonomy(req.mandateId, map.autonomyInput(req.autonomy), map.actorOf(req.actor));
+      return { mandateId: m.mandateId, autonomy: map.toProtoAutonomy(m.autonomy) };
+    }),
   };
 }
