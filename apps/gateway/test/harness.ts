@@ -1,9 +1,9 @@
 import { canonicalBytes, generateKeyPair, publicKeyFromPrivate, sha256Hex, sign, signCanonical, toBase64 } from '@exchange/crypto';
-import { commerceV1 } from '@exchange/proto';
-import { startProtoFake, testLogger, type ProtoFake } from '@exchange/testing';
+import { testLogger, type ProtoFake } from '@exchange/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { buildGateway, readGatewayConfig } from '../src/index';
+import { startFakeCommerce } from './fake-commerce';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
 import { startFakeMarket, type FakeMarket } from './fake-market';
 import { startFakeRegistry, type FakeRegistry } from './fake-registry';
@@ -19,7 +19,7 @@ export interface Harness {
   wallet: FakeWalletLedger;
   market: FakeMarket;
   registry: FakeRegistry;
-  /** Commerce answers every RPC with its default message unless a spec passes its own fake. */
+  /** Commerce (fake-commerce.ts) unless a spec passes its own fake. */
   commerce: ProtoFake;
   close(): Promise<void>;
 }
@@ -40,7 +40,7 @@ export async function startHarness(
   const wallet = opts.wallet ?? (await startFakeWalletLedger());
   const market = opts.market ?? (await startFakeMarket());
   const registry = opts.registry ?? (await startFakeRegistry());
-  const commerce = opts.commerce ?? (await startProtoFake(commerceV1.CommerceServiceService));
+  const commerce = opts.commerce ?? (await startFakeCommerce());
   const config = readGatewayConfig({
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: wallet.address,
