@@ -1,3 +1,4 @@
+import { toBase64 } from '@exchange/crypto';
 import { DomainError } from '@exchange/platform';
 import { DEFAULT_AUTONOMY, idempotencyKey, validateAutonomy, validateCreateMandate, type CreateMandateInput } from './mandate-input';
 
@@ -14,7 +15,7 @@ function input(over: Partial<CreateMandateInput> = {}): CreateMandateInput {
     totalLimit: '100',
     currency: 'USD',
     expiresAt: new Date('2026-07-01T00:00:00.000Z'),
-    signature: 'c2ln',
+    signature: toBase64(new Uint8Array(64).fill(7)),
     autonomy: undefined,
     ...over,
   };
@@ -92,9 +93,12 @@ describe('validateCreateMandate', () => {
     ]);
   });
 
-  it('should require a signature of sane length', () => {
+  it('should require a signature shaped like base64 of 64 bytes', () => {
     expect(codeOf({ signature: '' })).toBe('validation_failed');
     expect(codeOf({ signature: 'A'.repeat(513) })).toBe('mandate_signature_invalid');
+    expect(codeOf({ signature: 'c2ln' })).toBe('mandate_signature_invalid');
+    expect(codeOf({ signature: '!!notbase64' })).toBe('mandate_signature_invalid');
+    expect(codeOf({ signature: toBase64(new Uint8Array(64)).replace(/=+$/, '') })).toBe('mandate_signature_invalid');
   });
 
   it('should check the autonomy given against the mandate currency', () => {

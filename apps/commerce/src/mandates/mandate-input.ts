@@ -1,3 +1,4 @@
+import { fromBase64, SIGNATURE_LENGTH } from '@exchange/crypto';
 import { errors, isSupportedCurrency, parsePositiveAmount } from '@exchange/platform';
 import type { Autonomy, AutonomyMode, MandateScope } from './mandate.model';
 import { mandateSignedPayload, type MandateSignedPayload } from './mandate-signing';
@@ -45,7 +46,6 @@ export const DEFAULT_AUTONOMY: Autonomy = { mode: 'autonomous', stepUpThreshold:
 export const SCOPE_MAX_ENTRIES = 100;
 export const SCOPE_ENTRY_MAX_CHARS = 200;
 const ID_MAX_CHARS = 128;
-const SIGNATURE_MAX_CHARS = 512;
 // 1–200 characters, none of them control, format, surrogate or unassigned code points.
 const PRINTABLE_ENTRY = new RegExp(`^[^\\p{C}]{1,${SCOPE_ENTRY_MAX_CHARS}}$`, 'u');
 // Lower-case DNS name: dot-separated labels of a-z, 0-9 and inner '-', at most 253 characters.
@@ -121,8 +121,8 @@ export function validateCreateMandate(input: CreateMandateInput, now: Date): Man
   if (expiresAt.getTime() <= now.getTime()) throw invalid('expires_at', 'expires_at must be in the future');
   if (expiresAt.getTime() > LATEST_EXPIRY) throw invalid('expires_at', 'expires_at must be before the year 10000');
   if (input.signature === '') throw invalid('signature', 'signature is required');
-  if (input.signature.length > SIGNATURE_MAX_CHARS) {
-    throw errors.invalidArgument('mandate_signature_invalid', 'the mandate signature does not verify');
+  if (!isSignatureShaped(input.signature)) {
+    throw errors.invalidArgument('mandate_signature_invalid', 'signature is not base64 of a 64-byte ed25519 signature', { field: 'signature' });
   }
   const autonomy = input.autonomy === undefined ? DEFAULT_AUTONOMY : validateAutonomy(input.autonomy, input.currency);
   const signedPayload = mandateSignedPayload({
@@ -133,6 +133,16 @@ export function validateCreateMandate(input: CreateMandateInput, now: Date): Man
     expiresAt,
   });
   return { signerAgentId, agentId, scope, limits: { perTransaction, total, currency: input.currency }, expiresAt, signature: input.signature, signedPayload, autonomy };
+}
+
+/** Base64 (strict, padded) of exactly 64 bytes: anything else cannot verify, so identity is not asked. */
+function isSignatureShaped(signature: string): boolean {
+  if (signature.length > 100) return false;
+  try {
+    return fromBase64(signature).length === SIGNATURE_LENGTH;
+  } catch {
+    return false;
+  }
 }
 
 /** An optional idempotency key: absent/empty → none; else 1–255 printable ASCII (400 invalid_idempotency_key). */

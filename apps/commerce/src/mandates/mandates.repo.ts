@@ -86,13 +86,16 @@ export interface MandateListQuery {
   fetch: number;
 }
 
-/** The SQL of an effective status (same precedence as effectiveStatus); `now` is now's placeholder. */
-const STATUS_SQL: Record<MandateStatus, (now: string) => string> = {
+/**
+ * The SQL of an effective status (same precedence as effectiveStatus). `now()` adds the time as a
+ * parameter: called only where used, since PostgreSQL refuses a parameter no clause references.
+ */
+const STATUS_SQL: Record<MandateStatus, (now: () => string) => string> = {
   revoked: () => `status = 'revoked'`,
   exhausted: () => `(status = 'exhausted' OR (status IN ('active', 'paused') AND spent >= total_limit))`,
-  expired: (now) => `(status IN ('active', 'paused') AND spent < total_limit AND expires_at <= ${now})`,
-  active: (now) => `(status = 'active' AND spent < total_limit AND expires_at > ${now})`,
-  paused: (now) => `(status = 'paused' AND spent < total_limit AND expires_at > ${now})`,
+  expired: (now) => `(status IN ('active', 'paused') AND spent < total_limit AND expires_at <= ${now()})`,
+  active: (now) => `(status = 'active' AND spent < total_limit AND expires_at > ${now()})`,
+  paused: (now) => `(status = 'paused' AND spent < total_limit AND expires_at > ${now()})`,
 };
 
 /** Newest first (created_at DESC, mandate_id DESC), after the cursor's row. */
@@ -108,7 +111,7 @@ export async function listMandates(db: Queryable, q: MandateListQuery): Promise<
     where.push(`(signer_agent_id = ${p} OR agent_id = ${p})`);
   }
   if (q.signerAgentId !== undefined) where.push(`signer_agent_id = ${param(q.signerAgentId)}`);
-  if (q.status !== undefined) where.push(STATUS_SQL[q.status](param(q.now)));
+  if (q.status !== undefined) where.push(STATUS_SQL[q.status](() => param(q.now)));
   if (q.after !== undefined) where.push(`(created_at, mandate_id) < (${param(q.after.createdAt)}, ${param(q.after.id)})`);
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const { rows } = await db.query(
