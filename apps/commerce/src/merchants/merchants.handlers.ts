@@ -1,14 +1,15 @@
-import { status } from '@grpc/grpc-js';
-import { DomainError, unary, type Logger } from '@exchange/platform';
+import { unary, type Logger } from '@exchange/platform';
 import type { commerceV1 } from '@exchange/proto';
 import type { CommerceRuntime } from '../service/runtime';
+import { toMerchantProfileResponse, toPlatformProfileResponse } from './merchants.mapper';
+import { MerchantsService } from './merchants.service';
 
-// PLACEHOLDER until the area lands: every RPC answers UNIMPLEMENTED not_implemented.
-const todo = (): Promise<never> => Promise.reject(new DomainError(status.UNIMPLEMENTED, 'not_implemented', 'not implemented yet'));
-
-export function merchantsHandlers(_r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, 'getPlatformProfile' | 'getMerchantProfile'> {
+export function merchantsHandlers(r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, 'getPlatformProfile' | 'getMerchantProfile'> {
+  const s = new MerchantsService({ merchants: r.merchants, platform: r.platform });
   return {
-    getPlatformProfile: unary(logger, 'getPlatformProfile', todo),
-    getMerchantProfile: unary(logger, 'getMerchantProfile', todo),
+    getPlatformProfile: unary(logger, 'GetPlatformProfile', async () => toPlatformProfileResponse(s.platformProfile())),
+    getMerchantProfile: unary(logger, 'GetMerchantProfile', async (req: commerceV1.GetMerchantProfileRequest) =>
+      toMerchantProfileResponse(await s.merchantProfile(req.merchantDomain, req.refresh)),
+    ),
   };
 }

@@ -1,13 +1,12 @@
-import { status } from '@grpc/grpc-js';
-import { DomainError, unary, type Logger } from '@exchange/platform';
+import { unary, type Logger } from '@exchange/platform';
 import type { commerceV1 } from '@exchange/proto';
 import type { CommerceRuntime } from '../service/runtime';
+import { toNegotiateResponse } from './negotiate.mapper';
+import { NegotiateService } from './negotiate.service';
 
-// PLACEHOLDER until the area lands: every RPC answers UNIMPLEMENTED not_implemented.
-const todo = (): Promise<never> => Promise.reject(new DomainError(status.UNIMPLEMENTED, 'not_implemented', 'not implemented yet'));
-
-export function negotiateHandlers(_r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, 'negotiate'> {
+export function negotiateHandlers(r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, 'negotiate'> {
+  const s = new NegotiateService({ merchants: r.merchants, platform: r.platform });
   return {
-    negotiate: unary(logger, 'negotiate', todo),
+    negotiate: unary(logger, 'Negotiate', async (req: commerceV1.NegotiateRequest) => toNegotiateResponse(await s.negotiate(req.merchantDomain, req.capabilities))),
   };
 }
