@@ -1,0 +1,62 @@
+import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
+import { formatAmount } from '@exchange/platform';
+import { commerceV1Events, commerceV1Wire, type commerceV1, type DomainEnum } from '@exchange/proto';
+import type pg from 'pg';
+import type { CheckoutStatus } from '../domain/ucp-types';
+import { savingsOf } from './checkout-totals';
+import type { ApprovalState, CheckoutSessionRecord, PaymentStage, SessionMode } from './session.model';
+
+// Outbox writers of checkout (call them inside the transaction of the change) and the session's
+// proto form, shared with the gRPC answers (checkout.mapper re-exports it).
+
+const checkoutStatus: DomainEnum<typeof commerceV1Wire.checkoutStatus, CheckoutStatus> = commerceV1Wire.checkoutStatus;
+const approvalState: DomainEnum<typeof commerceV1Wire.approvalState, ApprovalState> = commerceV1Wire.approvalState;
+const sessionMode: DomainEnum<typeof commerceV1Wire.sessionMode, SessionMode> = commerceV1Wire.sessionMode;
+const paymentStage: DomainEnum<typeof commerceV1Wire.paymentStage, PaymentStage> = commerceV1Wire.paymentStage;
+
+export function toProtoSession(s: CheckoutSessionRecord): commerceV1.CheckoutSession {
+  return {
+    commerceSessionId: s.commerceSessionId,
+    buyerAgentId: s.buyerAgentId,
+    mandateId: s.mandateId,
+    merchantDomain: s.merchantDomain,
+    mode: sessionMode.toProto(s.mode),
+    status: checkoutStatus.toProto(s.status),
+    approval: approvalState.toProto(s.approval),
+    approvalReason: s.approvalReason ?? undefined,
+    merchantCheckoutId: s.merchantCheckoutId,
+    currency: s.currency,
+    total: formatAmount(s.total),
+    listTotal: formatAmount(s.listTotal),
+    savings: formatAmount(savingsOf(s)),
+    discountCodes: s.discountCodes,
+    merchantCheckoutJson: JSON.stringify(s.merchantCheckout),
+    paymentStage: paymentStage.toProto(s.paymentStage),
+    holdId: s.holdId ?? undefined,
+    dealId: s.dealId ?? undefined,
+    receiptId: s.receiptId ?? undefined,
+    orderId: s.orderId ?? undefined,
+    continueUrl: s.continueUrl ?? undefined,
+    evidenceHead: s.evidenceHead,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    intentId: s.intentId ?? undefined,
+    failureReason: s.failureReason ?? undefined,
+  };
+}
+
+export type CheckoutEventVerb = 'created' | 'updated' | 'canceled' | 'approval_requested' | 'approval_decided';
+
+/** exchange.commerce.checkout.<verb> with CheckoutChanged {session} as data. */
+export async function emitCheckoutEvent(client: pg.ClientBase, verb: CheckoutEventVerb, s: CheckoutSessionRecord, actor: string | null): Promise<void> {
+  await enqueueEvent(
+    pgSqlExecutor(client),
+    newEvent({
+      type: `exchange.commerce.checkout.${verb}`,
+      source: 'commerce',
+      subjectId: s.commerceSessionId,
+      actor,
+      data: commerceV1Events.CheckoutChanged.toJSON({ session: toProtoSession(s) }),
+    }),
+  );
+}
