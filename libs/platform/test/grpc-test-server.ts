@@ -9,7 +9,7 @@ import { createLogger, errors, startGrpcServer, unary, type CallContext } from '
 // What the gRPC specs share: a log capture, a tiny IdentityService whose getAgent behaviour is
 // chosen by the requested agent id, and small async helpers.
 
-type Line = Record<string, unknown>;
+export type Line = Record<string, unknown>;
 
 export function captureLogger() {
   const lines: Line[] = [];

@@ -10,7 +10,7 @@ import {
   type GrpcServerHandle,
   type PromiseClient,
 } from '../src';
-import { captureLogger, HOSTILE, rejection, SECRET_TEXT, startTestServer, until } from './grpc-test-server';
+import { captureLogger, HOSTILE, rejection, SECRET_TEXT, startTestServer, until, type Line } from './grpc-test-server';
 
 describe('gRPC server, unary adapter and client', () => {
   const { lines, logger } = captureLogger();
