@@ -79,7 +79,7 @@ export const ERROR_CODES = {
   },
   'hold_controlled_by_<service>': {
     status: 403,
-    meaning: 'the hold is controlled by a service (`hold_controlled_by_market`: a contract\'s escrow): only its lifecycle moves it',
+    meaning: 'the hold is controlled by a service (`hold_controlled_by_market`: a contract\'s escrow; `hold_controlled_by_commerce`: a purchase in flight): only its lifecycle moves it',
   },
   faucet_cap_exceeded: { status: 403, meaning: 'the daily faucet cap of this category is reached; `resets_at`, `remaining_today`, `category`' },
   withdrawal_limit_exceeded: { status: 403, meaning: 'the daily withdrawal limit is reached; `limit`, `used_today`, `resets_at`' },
