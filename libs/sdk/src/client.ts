@@ -5,6 +5,8 @@ import { AliasesApi, IdentityRevealsApi } from './aliases';
 import { ArtifactsApi } from './artifacts';
 import { AttestationsApi } from './attestations';
 import { CasefilesApi } from './casefiles';
+import { CheckoutApi } from './checkout';
+import { CommerceApi } from './commerce';
 import { FixturesApi, TemplatesApi } from './catalog';
 import { ContractsApi } from './contracts';
 import { CoordinationApi } from './coordination';
@@ -15,6 +17,7 @@ import { IntegrityApi } from './integrity';
 import { getHealth, type Health } from './health';
 import { LedgerApi } from './ledger';
 import { ListingsApi } from './listings';
+import { MandatesApi } from './mandates';
 import { ObjectsApi } from './objects';
 import { OffersApi } from './offers';
 import { ReceiptsApi } from './receipts';
@@ -59,6 +62,12 @@ export class ExchangeClient {
   readonly casefiles: CasefilesApi;
   readonly aliases: AliasesApi;
   readonly identityReveals: IdentityRevealsApi;
+  /** Commerce (UCP platform): platform and merchant profiles, negotiation, webhook checks. */
+  readonly commerce: CommerceApi;
+  /** Checkout sessions at UCP merchants: create, update, complete, cancel, approval, evidence, casefile. */
+  readonly checkout: CheckoutApi;
+  /** Spending mandates and their autonomy settings. */
+  readonly mandates: MandatesApi;
   protected readonly transport: Transport;
 
   constructor(readonly options: ExchangeClientOptions) {
@@ -89,6 +98,9 @@ export class ExchangeClient {
     this.casefiles = new CasefilesApi(this.transport);
     this.aliases = new AliasesApi(this.transport);
     this.identityReveals = new IdentityRevealsApi(this.transport);
+    this.commerce = new CommerceApi(this.transport);
+    this.checkout = new CheckoutApi(this.transport);
+    this.mandates = new MandatesApi(this.transport);
   }
 
   /** GET /health; resolves (with status "degraded") on 503 too. */

@@ -185,6 +185,36 @@ export {
   type DocketEntry,
   type VerifyResult,
 } from '@exchange/casefile';
+export { CommerceApi, type MerchantProfile, type Negotiation, type VerifyWebhookInput, type WebhookVerdict } from './commerce';
+export {
+  CheckoutApi,
+  signApproval,
+  type ApprovalDecision,
+  type ApprovalInput,
+  type ApprovalState,
+  type CheckoutCasefileVerdict,
+  type CheckoutSession,
+  type CheckoutStatus,
+  type CompletedCheckout,
+  type CreateCheckoutInput,
+  type DiscountResult,
+  type EvidenceItem,
+  type EvidencePage,
+  type LineItem,
+  type Purchase,
+  type UpdateCheckoutInput,
+} from './checkout';
+export {
+  MandatesApi,
+  type Autonomy,
+  type AutonomyInput,
+  type AutonomyMode,
+  type CreateMandateInput,
+  type ListMandatesParams,
+  type Mandate,
+  type MandateAutonomy,
+  type MandateStatus,
+} from './mandates';
 export { generateIdempotencyKey, idempotencyOf, type IdempotencyInfo } from './idempotency';
 export { paginate, type Page, type PageParams } from './pagination';
 export {

@@ -183,6 +183,22 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description How autonomously the agent may buy under a mandate */
+        Autonomy: {
+            /** @enum {string} */
+            mode: "autonomous" | "step_up" | "manual";
+            step_up_threshold: {
+                /**
+                 * @description Decimal string (at most 6 fraction digits)
+                 * @example 12.5
+                 */
+                amount: string;
+                currency: string;
+            };
+            approval_for_new_merchants: boolean;
+            /** @description Per UTC day; null: no daily limit */
+            daily_limit: string | null;
+        };
         Balance: {
             currency: string;
             /**
@@ -223,6 +239,114 @@ export interface components {
                 ok: boolean;
                 reason?: string;
             }[];
+        };
+        /** @description Whether a checkout casefile docket verifies */
+        CheckoutCasefileVerdict: {
+            valid: boolean;
+            /** @description Each check (signature, chain, items) and why it failed */
+            checks: {
+                ref: string;
+                ok: boolean;
+                reason?: string;
+            }[];
+            docket_id: string;
+        };
+        /** @description The checkout’s casefile docket (evidence chain, mandate, approval, purchase) */
+        CheckoutDocket: {
+            /**
+             * @description The casefile docket, signed by the exchange key
+             * @example {
+             *       "docket_id": "dkt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e",
+             *       "kind": "commerce_checkout",
+             *       "signature": "Zm9v…"
+             *     }
+             */
+            docket: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A checkout session mirrored from a merchant’s UCP checkout */
+        CheckoutSession: {
+            commerce_session_id: string;
+            buyer_agent_id: string;
+            mandate_id: string;
+            merchant_domain: string;
+            /** @enum {string} */
+            mode: "live" | "shadow";
+            /**
+             * @description The merchant’s UCP checkout status
+             * @enum {string}
+             */
+            status: "incomplete" | "requires_escalation" | "ready_for_complete" | "complete_in_progress" | "completed" | "canceled";
+            /**
+             * @description The platform’s step-up approval state
+             * @enum {string}
+             */
+            approval: "not_required" | "pending" | "approved" | "denied";
+            /** @description Why approval is pending: `step_up_threshold`, `new_merchant`, `manual_mode` or `merchant_escalation` */
+            approval_reason: string | null;
+            /** @description The merchant’s checkout id (UCP `id`) */
+            merchant_checkout_id: string;
+            currency: string;
+            /** @description Decimal string: the merchant’s total */
+            total: string;
+            /** @description Decimal string: the total before discounts */
+            list_total: string;
+            /** @description Decimal string: list_total − total */
+            savings: string;
+            discount_codes: string[];
+            /**
+             * @description The merchant’s latest UCP checkout object
+             * @example {
+             *       "id": "chk_123",
+             *       "status": "ready_for_complete",
+             *       "currency": "USD",
+             *       "line_items": [],
+             *       "totals": []
+             *     }
+             */
+            merchant_checkout: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Where the payment of a live session stands
+             * @enum {string}
+             */
+            payment_stage: "none" | "reserved" | "hold_placed" | "merchant_completed" | "settled" | "released";
+            /** @description The wallet hold of a complete in flight */
+            hold_id: string | null;
+            /** @description The purchase, once completed */
+            deal_id: string | null;
+            /** @description The settlement receipt, once completed */
+            receipt_id: string | null;
+            /** @description The merchant’s order id, once completed */
+            order_id: string | null;
+            /** @description Where a buyer continues at the merchant (escalation) */
+            continue_url: string | null;
+            /** @description sha256 hex of the last evidence item (the chain head) */
+            evidence_head: string;
+            /** @description The commerce intent this checkout serves */
+            intent_id: string | null;
+            /** @description Why a complete failed at the merchant (its message codes), when the hold was released */
+            failure_reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description The session after complete, and its purchase */
+        CompletedCheckout: {
+            session: components["schemas"]["CheckoutSession"];
+            /** @description Present once the merchant completed and the payment settled */
+            purchase?: components["schemas"]["Purchase"];
         };
         /** @description A contract: open → awarded → delivered → accepted → settled, with cancelled, expired, disputed, refunded and split on the side, and corrected after an erroneous clear (operator) */
         Contract: {
@@ -443,6 +567,18 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description The session after the codes were sent, and what the merchant made of each */
+        DiscountResult: {
+            session: components["schemas"]["CheckoutSession"];
+            /** @description Codes the merchant applied */
+            applied: string[];
+            /** @description Codes the merchant refused */
+            rejected: {
+                code: string;
+                /** @description The merchant’s UCP message code, e.g. `discount_code_expired` */
+                reason: string;
+            }[];
+        };
         /** @description A dispute on a contract and its resolution */
         Dispute: {
             dispute_id: string;
@@ -523,6 +659,51 @@ export interface components {
             contract: components["schemas"]["Contract"];
             /** @description The correction receipt (kind `correction`, `corrects_receipt_id` = the settlement receipt) */
             receipt: components["schemas"]["Receipt"];
+        };
+        /** @description One message exchanged with the merchant, hash-chained */
+        EvidenceItem: {
+            evidence_id: string;
+            commerce_session_id: string;
+            /** @description Position in the session’s chain, from 1 */
+            seq: number;
+            /** @description `merchant_request`, `merchant_response`, `merchant_error`, `order_webhook`, `approval` or `mandate_check` */
+            kind: string;
+            /** @description UCP operation (`create_checkout`, `complete_checkout`, `order_webhook`, …) */
+            operation: string;
+            /**
+             * @description What was recorded: {method, url, headers, status?, body}
+             * @example {
+             *       "method": "POST",
+             *       "url": "https://sandbox-merchant.local/ucp/checkout-sessions",
+             *       "headers": {},
+             *       "body": {}
+             *     }
+             */
+            content: {
+                [key: string]: unknown;
+            };
+            /** @description sha256 hex of canonical JSON of `content` */
+            content_sha256: string;
+            /** @description `hash` of the previous item (64 zeros for the first) */
+            prev_hash: string;
+            /** @description sha256 hex of (prev_hash ‖ content_sha256) */
+            hash: string;
+            /** @description `valid`, `invalid` or `not_applicable` against the UCP schema */
+            schema_result: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            recorded_at: string;
+        };
+        /** @description The session’s evidence in chain order */
+        EvidencePage: {
+            items: components["schemas"]["EvidenceItem"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+            /** @description Whether the whole chain recomputes from the stored items */
+            chain_valid: boolean;
         };
         /** @description A sandbox faucet grant */
         FaucetGrant: {
@@ -730,11 +911,165 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description A spending mandate (AP2-style) */
+        Mandate: {
+            mandate_id: string;
+            signer_agent_id: string;
+            agent_id: string;
+            scope: {
+                merchants: string[];
+                categories: string[];
+                skus: string[];
+            };
+            limits: {
+                /**
+                 * @description Decimal string (at most 6 fraction digits)
+                 * @example 12.5
+                 */
+                per_transaction: string;
+                /**
+                 * @description Decimal string (at most 6 fraction digits)
+                 * @example 12.5
+                 */
+                total: string;
+                currency: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            expires_at: string;
+            signature: string;
+            /** @enum {string} */
+            status: "active" | "paused" | "revoked" | "expired" | "exhausted";
+            /**
+             * @description Spent under the mandate (completed purchases)
+             * @example 12.5
+             */
+            spent: string;
+            /**
+             * @description Held by completes in flight
+             * @example 12.5
+             */
+            reserved: string;
+            autonomy: components["schemas"]["Autonomy"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description A mandate’s autonomy settings */
+        MandateAutonomy: {
+            mandate_id: string;
+            autonomy: components["schemas"]["Autonomy"];
+        };
+        /** @description Mandates, newest first */
+        MandatePage: {
+            data: components["schemas"]["Mandate"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description A merchant’s UCP profile as the exchange fetched it */
+        MerchantProfile: {
+            merchant_domain: string;
+            /**
+             * @description The merchant’s UCP business profile (`/.well-known/ucp`), validated against the UCP 2026-04-08 schema
+             * @example {
+             *       "ucp": {
+             *         "version": "2026-04-08",
+             *         "services": {
+             *           "dev.ucp.shopping": [
+             *             {
+             *               "version": "2026-04-08",
+             *               "spec": "https://ucp.dev/specification/overview",
+             *               "transport": "rest",
+             *               "endpoint": "https://sandbox-merchant.local/ucp"
+             *             }
+             *           ]
+             *         },
+             *         "capabilities": {
+             *           "dev.ucp.shopping.checkout": [
+             *             {
+             *               "version": "2026-04-08",
+             *               "spec": "https://ucp.dev/specification/checkout",
+             *               "schema": "https://ucp.dev/schemas/shopping/checkout.json"
+             *             }
+             *           ]
+             *         },
+             *         "payment_handlers": {}
+             *       },
+             *       "signing_keys": [
+             *         {
+             *           "kid": "merchant-2026-11",
+             *           "kty": "EC",
+             *           "crv": "P-256",
+             *           "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+             *           "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"
+             *         }
+             *       ]
+             *     }
+             */
+            profile: {
+                [key: string]: unknown;
+            };
+            /** @description The base URL it was fetched from */
+            source_url: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            fetched_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            cache_expires_at: string;
+        };
         /** @description An amount (decimal string, at most 6 fraction digits) and its currency, as the exchange answers it */
         Money: {
             /** @description Decimal string (at most 6 fraction digits) */
             amount: string;
             currency: string;
+        };
+        /** @description The result of UCP capability negotiation with a merchant */
+        Negotiation: {
+            merchant_domain: string;
+            /**
+             * @description `ok`, or why no common ground was found (a result, not an error)
+             * @enum {string}
+             */
+            status: "ok" | "capabilities_incompatible" | "version_unsupported";
+            /** @description The UCP version both sides speak */
+            version: string;
+            /** @description The negotiated capabilities (highest common version; orphan extensions pruned) */
+            capabilities: {
+                name: string;
+                version: string;
+                /** @description Parent capabilities (extensions only) */
+                extends?: string[];
+            }[];
+            /**
+             * @description Payment handlers the merchant offers, as in its profile
+             * @example {}
+             */
+            payment_handlers: {
+                [key: string]: unknown;
+            };
+            /** @description UCP messages explaining an incompatible result */
+            messages: unknown[];
+            /** @description The merchant’s UCP shopping REST endpoint */
+            endpoint: string;
         };
         /** @description A page of objects */
         ObjectPage: {
@@ -818,6 +1153,34 @@ export interface components {
                 min: string;
                 max: string;
             }[];
+        };
+        /** @description A completed purchase: the merchant was paid from the buyer’s wallet */
+        Purchase: {
+            deal_id: string;
+            commerce_session_id: string;
+            buyer_agent_id: string;
+            merchant_domain: string;
+            /** @description Decimal string */
+            amount: string;
+            currency: string;
+            receipt_id: string;
+            /**
+             * @description The exchange-signed settlement receipt (wallet-ledger), exactly as signed
+             * @example {
+             *       "receipt_id": "rcpt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e"
+             *     }
+             */
+            receipt: {
+                [key: string]: unknown;
+            };
+            /** @description The merchant’s order id */
+            order_id: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            completed_at: string;
         };
         /** @description A settlement, refund or correction receipt signed by the exchange key; verify it offline (see /skill.md) */
         Receipt: {
@@ -1224,6 +1587,21 @@ export interface components {
             /** @description Median time from result to report; null without reports */
             median_latency_ms: number | null;
             formula: string;
+        };
+        /** @description Whether a webhook delivery’s signature verifies */
+        WebhookVerdict: {
+            valid: boolean;
+            /**
+             * @description The signature scheme found
+             * @enum {string}
+             */
+            scheme: "ucp_rfc9421" | "standard_webhooks_v1" | "standard_webhooks_v1a" | "none";
+            /** @description Why it is not valid (`signature_missing`, `key_not_found`, `digest_mismatch`, `signature_invalid`, `timestamp_out_of_window`, …) */
+            reason?: string;
+            /** @description The signing key id (`keyid`) used */
+            key_id?: string;
+            /** @description The merchant whose profile holds the key */
+            merchant_domain?: string;
         };
         /** @description requested (funds held) → processing → completed | failed (refunded); cancel only from requested */
         Withdrawal: {
@@ -2283,6 +2661,355 @@ export interface components {
              */
             reveal_to: string;
         };
+        /** @description UCP platform profile */
+        GetPlatformProfileResponse: {
+            [key: string]: unknown;
+        };
+        NegotiateCapabilitiesRequest: {
+            /**
+             * @description The merchant’s domain: a lower-case DNS name, no scheme, port or path (else 400 `invalid_merchant_domain`)
+             * @example sandbox-merchant.local
+             */
+            merchant_domain: string;
+            /** @description Capabilities wanted, by name (default: every capability the platform profile offers) */
+            capabilities?: string[];
+        };
+        CreateCheckoutRequest: {
+            /**
+             * @description Defaults to the acting agent; another agent is 403 `acting_agent_mismatch`
+             * @example acme:agent:buyer-1
+             */
+            buyer_agent_id?: string;
+            /**
+             * @description Mandate id (`mdt_…`)
+             * @example mdt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            mandate_id: string;
+            /**
+             * @description The merchant’s domain: a lower-case DNS name, no scheme, port or path (else 400 `invalid_merchant_domain`)
+             * @example sandbox-merchant.local
+             */
+            merchant_domain: string;
+            /** @description UCP line items: `[{item: {id}, quantity}]` */
+            line_items: ({
+                item: {
+                    /** @example sku-espresso-beans-1kg */
+                    id: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                quantity: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /**
+             * @description UCP buyer (`first_name`, `last_name`, `email`, `phone_number`)
+             * @example {
+             *       "email": "buyer@example.com"
+             *     }
+             */
+            buyer?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description UCP context (`address_country`, `postal_code`, `language`, `currency`, …)
+             * @example {
+             *       "address_country": "US"
+             *     }
+             */
+            context?: {
+                [key: string]: unknown;
+            };
+            /** @description Discount codes (replace earlier ones; matching is case-insensitive at the merchant) */
+            discount_codes?: string[];
+            /**
+             * @description `live` (default) or `shadow` (never completed; compared with live sessions)
+             * @enum {string}
+             */
+            mode?: "live" | "shadow";
+            /**
+             * @description Commerce intent this checkout serves
+             * @example int_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            intent_id?: string;
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        /** @description Absent fields keep their value (the merchant gets the full resource) */
+        UpdateCheckoutRequest: {
+            /** @description UCP line items: `[{item: {id}, quantity}]` */
+            line_items?: ({
+                item: {
+                    /** @example sku-espresso-beans-1kg */
+                    id: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                quantity: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /**
+             * @description UCP buyer (`first_name`, `last_name`, `email`, `phone_number`)
+             * @example {
+             *       "email": "buyer@example.com"
+             *     }
+             */
+            buyer?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description UCP context (`address_country`, `postal_code`, `language`, `currency`, …)
+             * @example {
+             *       "address_country": "US"
+             *     }
+             */
+            context?: {
+                [key: string]: unknown;
+            };
+            /** @description Present (possibly empty) replaces the codes */
+            discount_codes?: string[];
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        CompleteCheckoutRequest: {
+            /**
+             * @description UCP payment (`instruments[]`); default: an instrument of the merchant’s first payment handler
+             * @example {
+             *       "instruments": []
+             *     }
+             */
+            payment?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        CancelCheckoutRequest: {
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        SubmitCheckoutApprovalRequest: {
+            /** @enum {string} */
+            decision: "approve" | "deny";
+            /**
+             * @description The mandate’s signer; must be the acting agent (403 `acting_agent_mismatch`)
+             * @example acme:agent:buyer-1
+             */
+            approver_id: string;
+            /** @description Base64 ed25519 by `approver_id` over canonical JSON {commerce_session_id, decision, approver_id, total, currency} (else 400 `approval_signature_invalid`) */
+            signature: string;
+        };
+        ApplyCheckoutDiscountRequest: {
+            /** @description Discount codes (replace earlier ones; matching is case-insensitive at the merchant) */
+            codes: string[];
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        ExportCheckoutCasefileRequest: Record<string, never>;
+        VerifyCheckoutCasefileRequest: {
+            /**
+             * @description A docket to verify (default: export the stored session and verify that)
+             * @example {
+             *       "docket_id": "dkt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e",
+             *       "kind": "commerce_checkout",
+             *       "signature": "Zm9v…"
+             *     }
+             */
+            docket?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Verify against this key instead of the exchange’s own
+             * @example iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w=
+             */
+            exchange_public_key?: string;
+        };
+        VerifyWebhookRequest: {
+            /** @description The delivery’s headers, `{name: value}` (names case-insensitive) */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The raw body bytes, base64 (standard, padded); ≤ ~1 MiB decoded */
+            body_base64: string;
+            /** @description Standard Webhooks secret (`whsec_…`) or public key (`whpk_…`), when that scheme is used */
+            secret?: string;
+            /** @description The method it was delivered with (default POST) */
+            method?: string;
+            /** @description The URL it was delivered to (default: the platform profile’s webhook URL) */
+            url?: string;
+        };
+        /** @description The UCP order entity, exactly as signed (raw bytes) */
+        ReceiveOrderWebhookRequest: unknown;
+        /** @description The order webhook was verified and kept as evidence */
+        ReceiveOrderWebhookResponse: {
+            /** @enum {boolean} */
+            accepted: true;
+            /** @description The checkout session the order belongs to */
+            commerce_session_id?: string;
+            /** @description A `Webhook-Id` seen before (kept once) */
+            duplicate: boolean;
+        };
+        CreateMandateRequest: {
+            /**
+             * @description Who grants the mandate; must be the acting agent (403 `acting_agent_mismatch`)
+             * @example acme:agent:buyer-1
+             */
+            signer_agent_id: string;
+            /**
+             * @description The buyer agent the mandate is for
+             * @example acme:agent:buyer-1
+             */
+            agent_id: string;
+            scope: {
+                /**
+                 * @description Merchant domains (empty: any)
+                 * @example [
+                 *       "sandbox-merchant.local"
+                 *     ]
+                 */
+                merchants: string[];
+                /**
+                 * @description Item categories (empty: any)
+                 * @example [
+                 *       "coffee"
+                 *     ]
+                 */
+                categories: string[];
+                /**
+                 * @description Item ids (empty: any)
+                 * @example [
+                 *       "sku-espresso-beans-1kg"
+                 *     ]
+                 */
+                skus: string[];
+            };
+            limits: {
+                /**
+                 * @description Largest checkout total (decimal string)
+                 * @example 12.5
+                 */
+                per_transaction: string;
+                /**
+                 * @description Largest sum of every purchase under the mandate (decimal string)
+                 * @example 12.5
+                 */
+                total: string;
+                /**
+                 * Format: currency
+                 * @description `CREDIT` (sandbox credits) or an ISO 4217 alphabetic code such as `USD` (ISO 4217 list one of 2024-06-25; XXX and XTS are not money). Anything else, e.g. `QQQ` or `usd`, → 400 `unsupported_currency` with `errors[]` naming the field
+                 * @example CREDIT
+                 */
+                currency: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            expires_at: string;
+            /** @description Base64 ed25519 by `signer_agent_id` over the canonical mandate (/skill.md "Mandates"); else 400 `mandate_signature_invalid` */
+            signature: string;
+            /**
+             * @example {
+             *       "mode": "step_up",
+             *       "step_up_threshold": {
+             *         "amount": "50",
+             *         "currency": "USD"
+             *       },
+             *       "approval_for_new_merchants": true,
+             *       "daily_limit": "200"
+             *     }
+             */
+            autonomy?: {
+                /**
+                 * @description `autonomous`, `step_up` (approval above the threshold) or `manual` (approval always)
+                 * @enum {string}
+                 */
+                mode: "autonomous" | "step_up" | "manual";
+                /**
+                 * @description Totals above this need the signer’s approval (mode `step_up`)
+                 * @example {
+                 *       "amount": "100",
+                 *       "currency": "CREDIT"
+                 *     }
+                 */
+                step_up_threshold: {
+                    /**
+                     * @description Decimal string with at most 6 fraction digits, greater than 0 (e.g. "12.5"); else 400 `invalid_amount`
+                     * @example 12.5
+                     */
+                    amount: string;
+                    /**
+                     * Format: currency
+                     * @description `CREDIT` (sandbox credits) or an ISO 4217 alphabetic code such as `USD` (ISO 4217 list one of 2024-06-25; XXX and XTS are not money). Anything else, e.g. `QQQ` or `usd`, → 400 `unsupported_currency` with `errors[]` naming the field
+                     * @example CREDIT
+                     */
+                    currency: string;
+                };
+                /** @description A merchant never bought from under this mandate needs approval */
+                approval_for_new_merchants: boolean;
+                /**
+                 * @description At most this much per UTC day under the mandate (decimal string)
+                 * @example 12.5
+                 */
+                daily_limit?: string;
+            };
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        PutMandateAutonomyRequest: {
+            /**
+             * @description `autonomous`, `step_up` (approval above the threshold) or `manual` (approval always)
+             * @enum {string}
+             */
+            mode: "autonomous" | "step_up" | "manual";
+            /**
+             * @description Totals above this need the signer’s approval (mode `step_up`)
+             * @example {
+             *       "amount": "100",
+             *       "currency": "CREDIT"
+             *     }
+             */
+            step_up_threshold: {
+                /**
+                 * @description Decimal string with at most 6 fraction digits, greater than 0 (e.g. "12.5"); else 400 `invalid_amount`
+                 * @example 12.5
+                 */
+                amount: string;
+                /**
+                 * Format: currency
+                 * @description `CREDIT` (sandbox credits) or an ISO 4217 alphabetic code such as `USD` (ISO 4217 list one of 2024-06-25; XXX and XTS are not money). Anything else, e.g. `QQQ` or `usd`, → 400 `unsupported_currency` with `errors[]` naming the field
+                 * @example CREDIT
+                 */
+                currency: string;
+            };
+            /** @description A merchant never bought from under this mandate needs approval */
+            approval_for_new_merchants: boolean;
+            /**
+             * @description At most this much per UTC day under the mandate (decimal string)
+             * @example 12.5
+             */
+            daily_limit?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2300,9 +3027,14 @@ export type Artifact = components['schemas']['Artifact'];
 export type ArtifactEnvelope = components['schemas']['ArtifactEnvelope'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditPage = components['schemas']['AuditPage'];
+export type Autonomy = components['schemas']['Autonomy'];
 export type Balance = components['schemas']['Balance'];
 export type BalanceSnapshot = components['schemas']['BalanceSnapshot'];
 export type CasefileVerdict = components['schemas']['CasefileVerdict'];
+export type CheckoutCasefileVerdict = components['schemas']['CheckoutCasefileVerdict'];
+export type CheckoutDocket = components['schemas']['CheckoutDocket'];
+export type CheckoutSession = components['schemas']['CheckoutSession'];
+export type CompletedCheckout = components['schemas']['CompletedCheckout'];
 export type Contract = components['schemas']['Contract'];
 export type ContractPage = components['schemas']['ContractPage'];
 export type ContractRecommendations = components['schemas']['ContractRecommendations'];
@@ -2313,11 +3045,14 @@ export type DeliveryReceipt = components['schemas']['DeliveryReceipt'];
 export type DeliveryReceiptPage = components['schemas']['DeliveryReceiptPage'];
 export type Deposit = components['schemas']['Deposit'];
 export type DepositPage = components['schemas']['DepositPage'];
+export type DiscountResult = components['schemas']['DiscountResult'];
 export type Dispute = components['schemas']['Dispute'];
 export type DisputePage = components['schemas']['DisputePage'];
 export type Docket = components['schemas']['Docket'];
 export type DocketExport = components['schemas']['DocketExport'];
 export type ErroneousClearResult = components['schemas']['ErroneousClearResult'];
+export type EvidenceItem = components['schemas']['EvidenceItem'];
+export type EvidencePage = components['schemas']['EvidencePage'];
 export type FaucetGrant = components['schemas']['FaucetGrant'];
 export type Fixture = components['schemas']['Fixture'];
 export type FixturePage = components['schemas']['FixturePage'];
@@ -2331,13 +3066,19 @@ export type KillSwitch = components['schemas']['KillSwitch'];
 export type LedgerDiscrepancy = components['schemas']['LedgerDiscrepancy'];
 export type Listing = components['schemas']['Listing'];
 export type ListingPage = components['schemas']['ListingPage'];
+export type Mandate = components['schemas']['Mandate'];
+export type MandateAutonomy = components['schemas']['MandateAutonomy'];
+export type MandatePage = components['schemas']['MandatePage'];
+export type MerchantProfile = components['schemas']['MerchantProfile'];
 export type Money = components['schemas']['Money'];
+export type Negotiation = components['schemas']['Negotiation'];
 export type ObjectPage = components['schemas']['ObjectPage'];
 export type Offer = components['schemas']['Offer'];
 export type OfferPage = components['schemas']['OfferPage'];
 export type Post = components['schemas']['Post'];
 export type PostPage = components['schemas']['PostPage'];
 export type PriceIndex = components['schemas']['PriceIndex'];
+export type Purchase = components['schemas']['Purchase'];
 export type Receipt = components['schemas']['Receipt'];
 export type RegistryObject = components['schemas']['RegistryObject'];
 export type Reputation = components['schemas']['Reputation'];
@@ -2358,6 +3099,7 @@ export type VerifierListing = components['schemas']['VerifierListing'];
 export type VerifierListingPage = components['schemas']['VerifierListingPage'];
 export type VerifierPage = components['schemas']['VerifierPage'];
 export type VerifierReputation = components['schemas']['VerifierReputation'];
+export type WebhookVerdict = components['schemas']['WebhookVerdict'];
 export type Withdrawal = components['schemas']['Withdrawal'];
 export type WorkProductTemplate = components['schemas']['WorkProductTemplate'];
 export type WorkProductTemplatePage = components['schemas']['WorkProductTemplatePage'];
@@ -2413,5 +3155,20 @@ export type ExportCasefileRequest = components['schemas']['ExportCasefileRequest
 export type VerifyCasefileRequest = components['schemas']['VerifyCasefileRequest'];
 export type MintPartyAliasTokenRequest = components['schemas']['MintPartyAliasTokenRequest'];
 export type MintIdentityRevealRequest = components['schemas']['MintIdentityRevealRequest'];
+export type GetPlatformProfileResponse = components['schemas']['GetPlatformProfileResponse'];
+export type NegotiateCapabilitiesRequest = components['schemas']['NegotiateCapabilitiesRequest'];
+export type CreateCheckoutRequest = components['schemas']['CreateCheckoutRequest'];
+export type UpdateCheckoutRequest = components['schemas']['UpdateCheckoutRequest'];
+export type CompleteCheckoutRequest = components['schemas']['CompleteCheckoutRequest'];
+export type CancelCheckoutRequest = components['schemas']['CancelCheckoutRequest'];
+export type SubmitCheckoutApprovalRequest = components['schemas']['SubmitCheckoutApprovalRequest'];
+export type ApplyCheckoutDiscountRequest = components['schemas']['ApplyCheckoutDiscountRequest'];
+export type ExportCheckoutCasefileRequest = components['schemas']['ExportCheckoutCasefileRequest'];
+export type VerifyCheckoutCasefileRequest = components['schemas']['VerifyCheckoutCasefileRequest'];
+export type VerifyWebhookRequest = components['schemas']['VerifyWebhookRequest'];
+export type ReceiveOrderWebhookRequest = components['schemas']['ReceiveOrderWebhookRequest'];
+export type ReceiveOrderWebhookResponse = components['schemas']['ReceiveOrderWebhookResponse'];
+export type CreateMandateRequest = components['schemas']['CreateMandateRequest'];
+export type PutMandateAutonomyRequest = components['schemas']['PutMandateAutonomyRequest'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
