@@ -219,6 +219,27 @@ describe('commerce mandates (gRPC, real PostgreSQL)', () => {
       expect((await h.client.getAutonomy({ actor: agentActor(signer), mandateId: id })).autonomy).toEqual(mandate!.autonomy);
       expect(await h.outbox(id)).toHaveLength(1);
     });
+
+    it('should keep the settings of a revoked or expired mandate (403 mandate_inactive)', async () => {
+      const signer = h.newAgent('signer');
+      const buyer = h.newAgent('buyer');
+      const manual = { mode: AutonomyMode.AUTONOMY_MODE_MANUAL, stepUpThreshold: undefined, approvalForNewMerchants: false };
+      const revoked = (await h.client.createMandate(h.createRequest(signer, buyer.agentId))).mandate!.mandateId;
+      await h.sql.query(`UPDATE mandates SET status = 'revoked' WHERE mandate_id = $1`, [revoked]);
+      expect(await grpcError(h.client.putAutonomy({ actor: agentActor(signer), mandateId: revoked, autonomy: manual }))).toMatchObject({
+        code: 'mandate_inactive',
+        details: { status: 'revoked' },
+      });
+      const expiring = (await h.client.createMandate(h.createRequest(signer, buyer.agentId, { expiresAt: new Date(h.clock.now().getTime() + 60_000) })))
+        .mandate!.mandateId;
+      h.clock.advance(61_000);
+      try {
+        expect((await grpcError(h.client.putAutonomy({ actor: agentActor(signer), mandateId: expiring, autonomy: manual }))).code).toBe('mandate_inactive');
+      } finally {
+        h.clock.advance(-61_000);
+      }
+      expect(await h.outbox(expiring)).toHaveLength(1);
+    });
   });
 
   describe('ListMandates', () => {

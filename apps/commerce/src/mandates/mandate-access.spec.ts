@@ -1,5 +1,5 @@
 import { DomainError } from '@exchange/platform';
-import { canRead, readable, requireActingSigner, requireCaller, requireSigner } from './mandate-access';
+import { canRead, readable, requireActingSigner, requireCaller, requireChangeable, requireSigner } from './mandate-access';
 
 const m = { mandateId: 'mdt_1', signerAgentId: 'agt_s', agentId: 'agt_b' };
 const agent = (agentId: string) => ({ agentId, operator: false });
@@ -47,5 +47,11 @@ describe('mandate access', () => {
   it('should need an agent or the operator to list', () => {
     expect(codeOf(() => requireCaller(nobody))).toBe('forbidden');
     expect(codeOf(() => requireCaller(operator))).toBe('none');
+  });
+
+  it('should keep a revoked or expired mandate\'s settings final', () => {
+    expect(codeOf(() => requireChangeable(m, 'revoked'))).toBe('mandate_inactive');
+    expect(codeOf(() => requireChangeable(m, 'expired'))).toBe('mandate_inactive');
+    for (const status of ['active', 'paused', 'exhausted'] as const) expect(codeOf(() => requireChangeable(m, status))).toBe('none');
   });
 });

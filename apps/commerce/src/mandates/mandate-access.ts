@@ -1,5 +1,5 @@
 import { errors } from '@exchange/platform';
-import type { MandateRecord } from './mandate.model';
+import type { MandateRecord, MandateStatus } from './mandate.model';
 
 /** Who calls, as the gateway authenticated it (request `actor`). */
 export interface Actor {
@@ -29,6 +29,13 @@ export function readable<M extends Parties>(m: M | null, mandateId: string, acto
 export function requireSigner(m: Parties, actor: Actor): void {
   if (actor.operator || actor.agentId !== m.signerAgentId) {
     throw errors.permissionDenied('not_mandate_signer', `only the signer of mandate ${m.mandateId} may change it`, { mandate_id: m.mandateId });
+  }
+}
+
+/** A revoked or expired mandate's settings are final (403 mandate_inactive naming the status). */
+export function requireChangeable(m: Pick<MandateRecord, 'mandateId'>, status: MandateStatus): void {
+  if (status === 'revoked' || status === 'expired') {
+    throw errors.permissionDenied('mandate_inactive', `mandate ${m.mandateId} is ${status}`, { mandate_id: m.mandateId, status });
   }
 }
 

@@ -3,7 +3,8 @@ import { decodeCursor, errors, newId, resolveLimit, toPage } from '@exchange/pla
 import { withTransaction } from '../data/db';
 import type { CommerceRuntime } from '../service/runtime';
 import type { Autonomy, MandateRecord, MandateStatus } from './mandate.model';
-import { readable, requireActingSigner, requireCaller, requireSigner, type Actor } from './mandate-access';
+import { readable, requireActingSigner, requireCaller, requireChangeable, requireSigner, type Actor } from './mandate-access';
+import { effectiveStatus } from './mandate-rules';
 import { idempotencyKey, validateAutonomy, validateCreateMandate, type AutonomyInput, type CreateMandateInput, type MandateDraft } from './mandate-input';
 import { mandateSigningBytes } from './mandate-signing';
 import * as keys from './mandate-idempotency.repo';
@@ -86,13 +87,14 @@ export class MandatesService {
     return toPage(rows, limit, (m) => ({ createdAt: m.createdAt, id: m.mandateId }));
   }
 
-  /** Replaces the autonomy settings in full (signer only), with the `autonomy_updated` event. */
+  /** Replaces the autonomy settings in full (signer only; not once revoked or expired), with the `autonomy_updated` event. */
   async putAutonomy(mandateId: string, input: AutonomyInput, actor: Actor): Promise<MandateRecord> {
     const updated = await withTransaction(this.deps.pool, async (client) => {
       const m = readable(await repo.getMandate(client, mandateId, { forUpdate: true }), mandateId, actor);
       requireSigner(m, actor);
-      const autonomy: Autonomy = validateAutonomy(input, m.limits.currency);
       const now = this.deps.clock();
+      requireChangeable(m, effectiveStatus(m, now));
+      const autonomy: Autonomy = validateAutonomy(input, m.limits.currency);
       const next = await repo.updateAutonomy(client, mandateId, autonomy, now);
       await enqueueMandateEvent(client, 'autonomy_updated', next, now, actorName(actor));
       return next;
