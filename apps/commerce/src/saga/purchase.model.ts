@@ -19,3 +19,28 @@ export interface PurchaseRecord {
   orderId: string | null;
   completedAt: Date;
 }
+
+/** The columns of a checkout session the saga reads (its own SQL, purchase.repo.ts). */
+export interface PaymentState {
+  sessionId: string;
+  buyerAgentId: string;
+  mandateId: string;
+  merchantDomain: string;
+  mode: 'live' | 'shadow';
+  status: string;
+  merchantCheckoutId: string;
+  currency: string;
+  total: bigint;
+  listTotal: bigint;
+  /** The merchant's latest UCP checkout object. */
+  merchantCheckout: Record<string, unknown>;
+  paymentStage: PaymentStage;
+  reservedAmount: bigint | null;
+  holdId: string | null;
+  dealId: string | null;
+  receiptId: string | null;
+  orderId: string | null;
+  /** Set when the merchant refused or failed: the hold is (being) released. */
+  failureReason: string | null;
+  paymentUpdatedAt: Date | null;
+}

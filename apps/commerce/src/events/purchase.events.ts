@@ -1,0 +1,58 @@
+import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
+import { formatAmount } from '@exchange/platform';
+import { commerceV1Events } from '@exchange/proto';
+import type pg from 'pg';
+import { toProtoSession } from '../checkout/checkout.events';
+import { getSession } from '../checkout/sessions.repo';
+import type { StoredPurchase } from '../checkout/session.model';
+
+// Outbox writers of the purchase saga (call them inside the transaction of the step). They live
+// outside src/saga/ because they encode proto (data layer); the session's proto form is
+// checkout's (toProtoSession), read back inside the same transaction so the event shows the
+// state the step committed.
+
+const SOURCE = 'commerce';
+const SYSTEM_ACTOR = 'system:commerce';
+
+/** exchange.commerce.checkout.completed | .payment_failed with CheckoutChanged {session}. */
+export async function emitPaymentOutcome(client: pg.PoolClient, verb: 'completed' | 'payment_failed', sessionId: string): Promise<void> {
+  const session = await getSession(client, sessionId);
+  if (!session) throw new Error(`purchase event: no session ${sessionId}`);
+  await enqueueEvent(
+    pgSqlExecutor(client),
+    newEvent({
+      type: `exchange.commerce.checkout.${verb}`,
+      source: SOURCE,
+      subjectId: sessionId,
+      actor: SYSTEM_ACTOR,
+      data: commerceV1Events.CheckoutChanged.toJSON({ session: toProtoSession(session) }),
+    }),
+  );
+}
+
+/** exchange.commerce.purchase.recorded with PurchaseRecorded {purchase}. */
+export async function emitPurchaseRecorded(client: pg.PoolClient, p: StoredPurchase): Promise<void> {
+  await enqueueEvent(
+    pgSqlExecutor(client),
+    newEvent({
+      type: 'exchange.commerce.purchase.recorded',
+      source: SOURCE,
+      subjectId: p.dealId,
+      actor: SYSTEM_ACTOR,
+      data: commerceV1Events.PurchaseRecorded.toJSON({
+        purchase: {
+          dealId: p.dealId,
+          commerceSessionId: p.commerceSessionId,
+          buyerAgentId: p.buyerAgentId,
+          merchantDomain: p.merchantDomain,
+          amount: formatAmount(p.amount),
+          currency: p.currency,
+          receiptId: p.receiptId,
+          receiptJson: JSON.stringify(p.receipt),
+          orderId: p.orderId ?? undefined,
+          completedAt: p.completedAt,
+        },
+      }),
+    }),
+  );
+}

@@ -1,0 +1,63 @@
+import { withTransaction } from '../data/db';
+import { emitPaymentOutcome, emitPurchaseRecorded } from '../events/purchase.events';
+import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
+import { isTransient, refusalOf, walletUnavailable } from './purchase-errors';
+import { walletKey } from './purchase-keys';
+import type { PurchaseRecord } from './purchase.model';
+import { insertPurchase, lockPayment, spendReserved, updatePayment } from './purchase.repo';
+import { settlementReceiptJson } from './purchase-steps';
+
+/**
+ * Step 4: the merchant completed, so the hold pays the merchant's settlement account (Settle, key
+ * `…:settle`, contract = the deal id) and, in one transaction, the purchase is recorded, the
+ * mandate's reservation becomes spend, the session is settled + completed, with events
+ * purchase.recorded and checkout.completed. A refusal here (frozen buyer, settlements switched
+ * off) or an unreachable wallet leaves `merchant_completed`: the order exists, so the recovery
+ * worker keeps trying — the buyer's money never goes back for a delivered order.
+ */
+export async function settle(d: PurchaseSagaDeps, sessionId: string): Promise<void> {
+  const settled = await withTransaction(d.pool, async (c) => {
+    const s = await lockPayment(c, sessionId);
+    if (!s || s.paymentStage !== 'merchant_completed' || s.dealId === null || s.holdId === null || s.reservedAmount === null) return false;
+    let res;
+    try {
+      res = await d.wallet.settle({
+        agentId: s.buyerAgentId,
+        holdId: s.holdId,
+        contractId: s.dealId,
+        payeeAgentId: '',
+        payeeMerchantDomain: s.merchantDomain,
+        controller: 'commerce',
+        idempotencyKey: walletKey(sessionId, s.dealId, 'settle'),
+      });
+    } catch (err) {
+      if (isTransient(err)) throw walletUnavailable();
+      const refusal = refusalOf(err);
+      d.logger.error({ commerce_session_id: sessionId, hold_id: s.holdId, code: refusal.code }, 'purchase settlement refused; retried by the recovery worker');
+      throw refusal;
+    }
+    if (!res.receipt) throw new Error('wallet-ledger answered Settle without a receipt');
+    const now = d.clock();
+    const purchase: PurchaseRecord = {
+      dealId: s.dealId,
+      commerceSessionId: sessionId,
+      buyerAgentId: s.buyerAgentId,
+      merchantDomain: s.merchantDomain,
+      amount: s.reservedAmount,
+      currency: s.currency,
+      receiptId: res.receipt.receiptId,
+      receipt: settlementReceiptJson(res.receipt),
+      orderId: s.orderId,
+      completedAt: now,
+    };
+    await insertPurchase(c, purchase, s.mandateId, s.listTotal);
+    await spendReserved(c, s.mandateId, s.reservedAmount, now);
+    await updatePayment(c, sessionId, { paymentStage: 'settled', status: 'completed', receiptId: purchase.receiptId }, now);
+    await emitPurchaseRecorded(c, purchase);
+    await emitPaymentOutcome(c, 'completed', sessionId);
+    return true;
+  });
+  if (!settled) return;
+  d.notify();
+  await crashPoint(d, 'after_settle', sessionId);
+}
