@@ -75,4 +75,10 @@ export interface MerchantPort {
    * not throws; profile failures throw as in `profile`.
    */
   call(merchantDomain: string, operation: UcpOperation, input: MerchantCallInput): Promise<MerchantCall>;
+  /**
+   * The merchant whose profile lives at `profileUrl` (a webhook's UCP-Agent), MERCHANT_DIRECTORY
+   * included; undefined when it names none (not `https://{domain}/.well-known/ucp` nor a mapped
+   * base URL's). Optional so test doubles need not implement it: without it no webhook verifies.
+   */
+  merchantDomainOf?(profileUrl: string): string | undefined;
 }
