@@ -34,10 +34,12 @@ describe('deliveredUrl', () => {
 
 describe('refusalStatus', () => {
   it('should answer 400 for a malformed message and 401 for signer problems', () => {
-    expect(refusalStatus('digest_mismatch')).toBe(400);
-    expect(refusalStatus('algorithm_unsupported')).toBe(400);
+    for (const reason of ['digest_mismatch', 'algorithm_unsupported', 'header_repeated', 'body_not_json', 'order_schema_invalid', 'webhook_id_missing']) {
+      expect({ reason, status: refusalStatus(reason) }).toEqual({ reason, status: 400 });
+    }
     expect(refusalStatus('signature_invalid')).toBe(401);
     expect(refusalStatus('key_not_found')).toBe(401);
     expect(refusalStatus('signature_missing')).toBe(401);
+    expect(refusalStatus('timestamp_out_of_window')).toBe(401);
   });
 });

@@ -28,9 +28,23 @@ export function deliveredUrl(request: { protocol: string; host: string; url: str
   return `${request.protocol}://${request.host}${request.url}`;
 }
 
-/** Refusals about the message itself are 400; about who signed it (missing, unknown key, bad signature), 401. */
-const MALFORMED = new Set(['digest_mismatch', 'digest_missing', 'algorithm_unsupported', 'body_invalid', 'malformed_signature']);
+/**
+ * Refusals about who signed (no signature, unknown or unusable key, a signature that does not
+ * verify, outside its time window, a signer whose profile cannot be read) are 401: the delivery
+ * is not authenticated. Anything else commerce refuses is about the message itself (headers,
+ * digest, algorithm, body): 400.
+ */
+const UNAUTHENTICATED = new Set([
+  'signature_missing',
+  'signature_invalid',
+  'key_not_found',
+  'key_invalid',
+  'timestamp_out_of_window',
+  'ucp_agent_missing',
+  'profile_url_invalid',
+  'profile_unreachable',
+]);
 
 export function refusalStatus(reason: string): 400 | 401 {
-  return MALFORMED.has(reason) ? 400 : 401;
+  return UNAUTHENTICATED.has(reason) ? 401 : 400;
 }

@@ -75,8 +75,9 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookOptions> = async (fastify,
             'every change, signed with RFC 9421 by a key of their profile. No exchange credentials: the signature is the ' +
             'authentication. The raw body (≤ 1 MiB), every header, the method and the URL as delivered go to commerce, which ' +
             'verifies them and keeps the order as evidence of its checkout session. A `Webhook-Id` seen before is accepted again ' +
-            '(`duplicate: true`). Refused: 401 `unauthenticated` (signature missing or invalid, unknown key) or 400 `bad_request` ' +
-            '(digest mismatch, unsupported algorithm), with `reason`.',
+            '(`duplicate: true`). Refused, with `reason`: 401 `unauthenticated` when the signer is not established ' +
+            '(`signature_missing`, `signature_invalid`, `key_not_found`, `timestamp_out_of_window`, …), else 400 `bad_request` ' +
+            '(`digest_mismatch`, `algorithm_unsupported`, `header_repeated`, `webhook_id_missing`, `order_schema_invalid`, …).',
           security: SECURITY.public,
           consumes: ['application/json'],
           body: Type.Unsafe({ description: 'The UCP order entity, exactly as signed (raw bytes)' }),
