@@ -1,5 +1,6 @@
 import { canonicalize } from '@exchange/crypto';
 import { signApproval } from './checkout';
+import { signMandate } from './mandates';
 import { ExchangeClient } from './client';
 import { ExchangeApiError } from './errors';
 import { idempotencyOf } from './idempotency';
@@ -149,5 +150,30 @@ describe('signApproval', () => {
     // Checked with node:crypto, not the signing library.
     expect(nodeVerify(canonicalize(payload), signature, keys.publicKey)).toBe(true);
     expect(nodeVerify(canonicalize({ ...payload, total: '34.3' }), signature, keys.publicKey)).toBe(false);
+  });
+});
+
+describe('signMandate', () => {
+  it('signs canonical {signer_agent_id, agent_id, scope, limits, expires_at} with expires_at normalised to toISOString', () => {
+    const keys = nodeKeyPair();
+    const signature = signMandate(
+      {
+        signerAgentId: 'a:agent:s',
+        agentId: 'a:agent:b',
+        scope: { merchants: ['m.example'], categories: [], skus: ['k'] },
+        limits: { perTransaction: '100.50', total: '500', currency: 'USD' },
+        expiresAt: '2027-01-01T01:00:00+01:00',
+      },
+      keys.privateKey,
+    );
+    const payload = {
+      signer_agent_id: 'a:agent:s',
+      agent_id: 'a:agent:b',
+      scope: { merchants: ['m.example'], categories: [], skus: ['k'] },
+      limits: { per_transaction: '100.50', total: '500', currency: 'USD' },
+      expires_at: '2027-01-01T00:00:00.000Z',
+    };
+    expect(nodeVerify(canonicalize(payload), signature, keys.publicKey)).toBe(true);
+    expect(nodeVerify(canonicalize({ ...payload, agent_id: 'a:agent:x' }), signature, keys.publicKey)).toBe(false);
   });
 });

@@ -206,6 +206,7 @@ export {
 } from './checkout';
 export {
   MandatesApi,
+  signMandate,
   type Autonomy,
   type AutonomyInput,
   type AutonomyMode,

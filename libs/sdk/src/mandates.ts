@@ -1,5 +1,6 @@
 // Spending mandates (DESIGN §4 Commerce; AP2-style): a signer lets an agent buy within a scope
 // and limits until a date; autonomy settings decide when the signer must approve a checkout.
+import { signCanonical } from '@exchange/crypto';
 import { sendIdempotent } from './idempotency';
 import { compact, iso } from './market-base';
 import type { Money } from './market-types';
@@ -39,6 +40,24 @@ export interface CreateMandateInput extends Idempotent {
 export interface ListMandatesParams extends PageParams {
   signerAgentId?: string;
   status?: MandateStatus;
+}
+
+/**
+ * The mandate signature: base64 ed25519 by the signer over canonical JSON of exactly
+ * {signer_agent_id, agent_id, scope, limits, expires_at}, amounts and lists as sent and
+ * `expires_at` in `Date.toISOString()` form (/skill.md "Mandates").
+ */
+export function signMandate(input: Omit<CreateMandateInput, 'signature' | 'autonomy' | 'idempotencyKey'>, privateKey: Uint8Array): string {
+  return signCanonical(
+    {
+      signer_agent_id: input.signerAgentId,
+      agent_id: input.agentId,
+      scope: { merchants: input.scope.merchants, categories: input.scope.categories, skus: input.scope.skus },
+      limits: { per_transaction: input.limits.perTransaction, total: input.limits.total, currency: input.limits.currency },
+      expires_at: new Date(input.expiresAt).toISOString(),
+    },
+    privateKey,
+  );
 }
 
 const autonomyBody = (a: AutonomyInput): api.PutMandateAutonomyRequest =>
