@@ -1,4 +1,4 @@
-import { approvalMessage, approvalNewlyRequested, approvalPayload, deriveApproval } from './approval';
+import { approvalMessage, approvalNewlyRequested, approvalPayload, deriveApproval, isSignatureShaped } from './approval';
 
 describe('approval', () => {
   it('should sign over the canonical JSON of the five fields with the total as a decimal string', () => {
@@ -35,5 +35,14 @@ describe('approval', () => {
     expect(approvalNewlyRequested('approved', 'pending')).toBe(true);
     expect(approvalNewlyRequested('pending', 'pending')).toBe(false);
     expect(approvalNewlyRequested(null, 'not_required')).toBe(false);
+  });
+});
+
+describe('approval signature shape', () => {
+  it('should accept only base64 of 64 bytes', () => {
+    expect(isSignatureShaped(Buffer.alloc(64, 7).toString('base64'))).toBe(true);
+    expect(isSignatureShaped(Buffer.alloc(63, 7).toString('base64'))).toBe(false);
+    expect(isSignatureShaped('not base64!')).toBe(false);
+    expect(isSignatureShaped('')).toBe(false);
   });
 });

@@ -51,3 +51,8 @@ export function deriveApproval(
 export function approvalNewlyRequested(before: ApprovalState | null, after: ApprovalState): boolean {
   return after === 'pending' && before !== 'pending';
 }
+
+/** An ed25519 signature is base64 of 64 bytes: anything else is refused without asking identity. */
+export function isSignatureShaped(signature: string): boolean {
+  return /^[A-Za-z0-9+/]{86}==$/.test(signature);
+}

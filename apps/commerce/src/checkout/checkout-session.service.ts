@@ -1,7 +1,7 @@
 import { errors } from '@exchange/platform';
 import { withTransaction } from '../data/db';
 import { appendEvidence } from '../evidence/evidence.repo';
-import { approvalMessage, approvalPayload, type ApprovalDecision } from './approval';
+import { approvalMessage, approvalPayload, isSignatureShaped, type ApprovalDecision } from './approval';
 import { checkIdempotencyKey } from './checkout-input';
 import { merchantStateOf } from './checkout-totals';
 import { emitCheckoutEvent } from './checkout.events';
@@ -100,7 +100,7 @@ export class CheckoutSessionService {
     if (mandate.signerAgentId !== approverId) throw errors.permissionDenied('not_mandate_signer', "only the mandate's signer may decide on this checkout");
     if (s.approval !== 'pending') throw errors.failedPrecondition('approval_not_pending', `the checkout's approval is ${s.approval}`, { approval: s.approval });
     const payload = approvalPayload(s, decision, approverId);
-    const valid = input.signature.length > 0 && input.signature.length <= 200 && (await this.deps.agents.verifySignature(approverId, approvalMessage(payload), input.signature)) !== null;
+    const valid = isSignatureShaped(input.signature) && (await this.deps.agents.verifySignature(approverId, approvalMessage(payload), input.signature)) !== null;
     if (!valid) throw errors.invalidArgument('approval_signature_invalid', 'the approval signature does not verify with a key of approver_id', { signed: payload });
     const now = this.deps.clock();
     const session = await withTransaction(this.deps.pool, async (client) => {
