@@ -34,7 +34,9 @@ export async function spawnSandboxMerchant(port: number, env: Record<string, str
     } catch {
       return;
     }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+    clearTimeout(timer);
   };
   const deadline = Date.now() + 30_000;
   for (;;) {
