@@ -19,7 +19,7 @@ const order = {
   ],
 };
 
-function delivery(overrides: Partial<WebhookDelivery> & { body?: unknown } = {}): WebhookDelivery {
+function delivery(overrides: Omit<Partial<WebhookDelivery>, 'body'> & { body?: unknown } = {}): WebhookDelivery {
   const body = overrides.body instanceof Uint8Array ? overrides.body : Buffer.from(JSON.stringify(overrides.body ?? order));
   return {
     headers: overrides.headers ?? [{ name: 'Webhook-Id', value: 'wh_123' }, { name: 'Content-Type', value: 'application/json' }],

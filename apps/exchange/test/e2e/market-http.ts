@@ -82,13 +82,6 @@ export class MarketHttp extends WalletHttp {
     expect({ agent: id, ...got }).toEqual({ agent: id, ...expected });
   }
 
-  /** GET /v1/ledger/check: every balance matches the journal, each currency sums to 0. */
-  async expectLedgerOk(): Promise<void> {
-    const report = await this.expectStatus(this.op('GET', '/v1/ledger/check'), 200);
-    expect({ ok: report.ok, discrepancies: report.discrepancies }).toEqual({ ok: true, discrepancies: [] });
-    for (const sum of Object.values(report.global_sums as Record<string, string>)) expect(sum).toBe('0');
-  }
-
   contractBody(overrides: Record<string, unknown> = {}) {
     return {
       title: 'Summarise 10 papers',

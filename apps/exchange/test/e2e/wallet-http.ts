@@ -80,6 +80,13 @@ export class WalletHttp {
     return this.expectStatus(res, 201);
   }
 
+  /** GET /v1/ledger/check: every balance matches the journal, each currency sums to 0. */
+  async expectLedgerOk(): Promise<void> {
+    const report = await this.expectStatus(this.op('GET', '/v1/ledger/check'), 200);
+    expect({ ok: report.ok, discrepancies: report.discrepancies }).toEqual({ ok: true, discrepancies: [] });
+    for (const sum of Object.values(report.global_sums as Record<string, string>)) expect(sum).toBe('0');
+  }
+
   /** Asserts a success status, returning the body (the error text otherwise, for a readable failure). */
   async expectStatus<T = any>(res: Promise<HttpResult<T>> | HttpResult<T>, status: number): Promise<T> {
     const r = await res;
