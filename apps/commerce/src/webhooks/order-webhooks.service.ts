@@ -1,14 +1,8 @@
 import type { UcpValidator } from '@exchange/ucp';
 import type { CommerceRuntime } from '../service/runtime';
 import { storeDelivery } from './order-webhooks.repo';
+import type { MerchantWebhookCheck } from './merchant-webhook';
 import { readOrderDelivery, type WebhookDelivery } from './order-delivery';
-
-export interface MerchantWebhookCheck {
-  valid: boolean;
-  reason?: string;
-  merchantDomain?: string;
-  keyId?: string;
-}
 
 export type OrderWebhookDeps = Pick<CommerceRuntime, 'pool' | 'clock' | 'notify' | 'logger'> & {
   /** RFC 9421 verification against the signer's profile keys (webhooks area). */

@@ -1,17 +1,27 @@
-import { status } from '@grpc/grpc-js';
-import { DomainError, unary, type Logger } from '@exchange/platform';
+import { unary, type Logger } from '@exchange/platform';
 import type { commerceV1 } from '@exchange/proto';
+import { createUcpValidator } from '@exchange/ucp';
 import type { CommerceRuntime } from '../service/runtime';
+import { verifyMerchantWebhook } from './merchant-webhook';
+import { OrderWebhookService } from './order-webhooks.service';
 import { fromVerifyWebhookRequest, toVerifyWebhookResponse } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
 
-// PLACEHOLDER for ReceiveOrderWebhook (the lead's): UNIMPLEMENTED not_implemented.
-const todo = (): Promise<never> => Promise.reject(new DomainError(status.UNIMPLEMENTED, 'not_implemented', 'not implemented yet'));
-
 export function webhooksHandlers(r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, 'verifyWebhook' | 'receiveOrderWebhook'> {
   const s = new WebhooksService({ merchants: r.merchants, platform: r.platform, clock: r.clock });
+  const orders = new OrderWebhookService({
+    pool: r.pool,
+    clock: r.clock,
+    notify: r.notify,
+    logger: r.logger,
+    verify: (delivery) => verifyMerchantWebhook({ merchants: r.merchants, clock: r.clock }, delivery),
+    validator: createUcpValidator(),
+  });
   return {
     verifyWebhook: unary(logger, 'VerifyWebhook', async (req: commerceV1.VerifyWebhookRequest) => toVerifyWebhookResponse(await s.verify(fromVerifyWebhookRequest(req)))),
-    receiveOrderWebhook: unary(logger, 'receiveOrderWebhook', todo),
+    receiveOrderWebhook: unary(logger, 'ReceiveOrderWebhook', async (req: commerceV1.ReceiveOrderWebhookRequest) => {
+      const res = await orders.receive({ headers: req.headers, body: req.body, method: req.method, url: req.url });
+      return { accepted: res.accepted, commerceSessionId: res.commerceSessionId, reason: res.reason, duplicate: res.duplicate };
+    }),
   };
 }
