@@ -2,7 +2,8 @@
  * Checkout test harness: commerce in process on its own database, a fake identity (real gRPC,
  * agents with ed25519 keys), a REAL sandbox merchant process (UCP over HTTP, reached through
  * MERCHANT_DIRECTORY) and mandates created through the CreateMandate RPC. Wallet-ledger is not
- * called before a complete: its address is a closed port.
+ * called before a complete: its address is a closed port, unless `{ wallet: true }` spawns a real
+ * one (its own database) for the complete tests.
  *
  *   const h = await startCheckoutHarness();
  *   h.client                              commerce gRPC client
@@ -11,13 +12,14 @@
  *   h.create(buyer, mandateId, over?)     CreateCheckout with two roses and a buyer email
  *   h.signApproval(signer, session, decision)   base64 signature of the approval payload
  *   h.sql / h.outbox(subjectId?) / h.evidence(sessionId)
+ *   h.fundUsd(agentId, '100') / h.usd(agentId)   sandbox deposit / balance (with `{ wallet: true }`)
  */
 import pg from 'pg';
 import { generateKeyPair, sign, toBase64 } from '@exchange/crypto';
 import { findFreePortRange } from '@exchange/db';
-import { createServiceClient, parseAmount, type PromiseClient } from '@exchange/platform';
-import { commerceV1 } from '@exchange/proto';
-import { createTestDatabase, startFakeIdentity, testLogger, type FakeIdentity, type TestDatabase } from '@exchange/testing';
+import { createServiceClient, parseAmount, uuidv7, type PromiseClient } from '@exchange/platform';
+import { commerceV1, walletV1 } from '@exchange/proto';
+import { createTestDatabase, spawnServiceProcess, startFakeIdentity, testLogger, type FakeIdentity, type ServiceProcess, type TestDatabase } from '@exchange/testing';
 import { approvalMessage, approvalPayload, type ApprovalDecision } from '../../src/checkout/approval';
 import { readCommerceConfig, startCommerce, type CommerceHandle } from '../../src/index';
 import { mandateSignedPayload, mandateSigningBytes } from '../../src/mandates/mandate-signing';
@@ -43,6 +45,8 @@ export interface CheckoutHarness {
   signApproval(signer: TestAgent, s: commerceV1.CheckoutSession, decision: ApprovalDecision): string;
   outbox(subjectId?: string): Promise<Array<{ type: string; data: any }>>;
   evidence(sessionId: string): Promise<Array<{ seq: number; kind: string; operation: string; prev_hash: string; hash: string; content: any }>>;
+  fundUsd(agentId: string, amount: string): Promise<void>;
+  usd(agentId: string): Promise<{ available: bigint; held: bigint }>;
   close(): Promise<void>;
 }
 
@@ -53,10 +57,25 @@ export const BUYER_JSON = JSON.stringify({ email: 'buyer@example.com' });
 
 let seq = 0;
 
-export async function startCheckoutHarness(): Promise<CheckoutHarness> {
+export async function startCheckoutHarness(opts: { wallet?: boolean } = {}): Promise<CheckoutHarness> {
   const db: TestDatabase = await createTestDatabase('commerce_checkout');
   const identity = await startFakeIdentity([]);
-  const merchant = await spawnSandboxMerchant(await findFreePortRange(1));
+  const ports = await findFreePortRange(2);
+  const merchant = await spawnSandboxMerchant(ports);
+  const seed = toBase64(generateKeyPair().privateKey);
+  let walletDb: TestDatabase | null = null;
+  let walletProcess: ServiceProcess | null = null;
+  if (opts.wallet) {
+    walletDb = await createTestDatabase('commerce_checkout_wallet');
+    walletProcess = await spawnServiceProcess({
+      script: 'apps/wallet-ledger/src/main.ts',
+      healthService: 'exchange.wallet.v1.WalletLedgerService',
+      port: ports + 1,
+      env: { DATABASE_URL: walletDb.url, IDENTITY_GRPC_URL: identity.address, EXCHANGE_SIGNING_KEY: seed, EXCHANGE_ENV: 'sandbox', LOG_LEVEL: 'silent', HOLD_SWEEP_INTERVAL_MS: '0', PAYOUT_PROCESSOR_INTERVAL_MS: '0', AGENT_CACHE_TTL_MS: '0' },
+    });
+  }
+  const walletAddress = opts.wallet ? `127.0.0.1:${ports + 1}` : '127.0.0.1:1';
+  const wallet = createServiceClient(walletV1.WalletLedgerServiceService, walletAddress);
   const config = readCommerceConfig({
     DATABASE_URL: db.url,
     GRPC_PORT: '0',
@@ -64,8 +83,8 @@ export async function startCheckoutHarness(): Promise<CheckoutHarness> {
     LOG_LEVEL: 'silent',
     EXCHANGE_ENV: 'sandbox',
     IDENTITY_GRPC_URL: identity.address,
-    WALLET_LEDGER_GRPC_URL: '127.0.0.1:1',
-    EXCHANGE_SIGNING_KEY: toBase64(generateKeyPair().privateKey),
+    WALLET_LEDGER_GRPC_URL: walletAddress,
+    EXCHANGE_SIGNING_KEY: seed,
     MERCHANT_DIRECTORY: JSON.stringify({ [SANDBOX_DOMAIN]: merchant.url }),
     COMMERCE_RECOVERY_INTERVAL_MS: '0',
     AGENT_CACHE_TTL_MS: '0',
@@ -137,13 +156,25 @@ export async function startCheckoutHarness(): Promise<CheckoutHarness> {
       const { rows } = await sql.query('SELECT seq, kind, operation, prev_hash, hash, content FROM evidence WHERE commerce_session_id = $1 ORDER BY seq', [sessionId]);
       return rows;
     },
+    async fundUsd(agentId, amount) {
+      const { deposit } = await wallet.createDeposit({ agentId, amount, currency: 'USD', method: walletV1.DepositMethod.DEPOSIT_METHOD_SANDBOX, idempotencyKey: `dep-${uuidv7()}` });
+      await wallet.confirmDeposit({ agentId, depositId: deposit!.depositId, idempotencyKey: `conf-${uuidv7()}` });
+    },
+    async usd(agentId) {
+      const { balances } = await wallet.getBalance({ agentId });
+      const usd = balances.find((b) => b.currency === 'USD');
+      return { available: parseAmount(usd?.available ?? '0'), held: parseAmount(usd?.held ?? '0') };
+    },
     async close() {
       client.close();
+      wallet.close();
       await sql.end();
       await commerce.stop();
       await merchant.stop();
+      await walletProcess?.stop();
       await identity.close();
       await db.drop();
+      await walletDb?.drop();
     },
   };
 }
