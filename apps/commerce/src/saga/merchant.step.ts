@@ -9,7 +9,7 @@ import { merchantKey } from './purchase-keys';
 import { attemptPayment, lockPayment, updatePayment } from './purchase.repo';
 import { judgeComplete, orderIdOf, type CompleteVerdict } from './purchase-steps';
 
-/** complete_in_progress: how often and how far apart get_checkout asks before leaving it to recovery. */
+/** complete_in_progress: how often and how far apart get_checkout asks before leaving it to recovery (tests shorten the interval). */
 export const POLL = { times: 5, intervalMs: 300 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
