@@ -1,6 +1,7 @@
 import { verifyCanonical } from '@exchange/crypto';
 import { errorInfoFromGrpc, parseAmount } from '@exchange/platform';
 import { reserve } from '../src/saga/reserve.step';
+import { recoverPurchases } from '../src/workers/purchase-recovery';
 import { sandboxPayment } from './support/saga-merchant';
 import { startSagaHarness, type SagaHarness } from './support/saga-harness';
 
@@ -177,5 +178,27 @@ describe('purchase saga', () => {
     expect(await h.usd(buyer)).toEqual({ available: USD('70'), held: 0n });
     expect(await h.saga().resume(sessionId)).toBe(false);
     await h.expectLedgerOk();
+  });
+
+  it('two completes of one session at once: one attempt, one hold, both answer the same purchase', async () => {
+    const buyer = await h.newBuyer('100');
+    const mandateId = await h.insertMandate(buyer, { total: '500' });
+    const { sessionId } = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
+    const [a, b] = await Promise.all([h.saga().complete({ sessionId, payment: sandboxPayment() }), h.saga().complete({ sessionId, payment: sandboxPayment() })]);
+    expect(a.purchase!.dealId).toBe(b.purchase!.dealId);
+    expect(await holds(buyer)).toEqual([{ status: 'consumed', controller: 'commerce' }]);
+    expect(await h.usd(buyer)).toEqual({ available: USD('85'), held: 0n });
+    expect(await mandate(mandateId)).toMatchObject({ spent: USD('15'), reserved: 0n });
+  });
+
+  it('the recovery worker leaves a complete still running alone and takes over a stale one', async () => {
+    const buyer = await h.newBuyer('100');
+    const mandateId = await h.insertMandate(buyer, { total: '500' });
+    const { sessionId } = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
+    await reserve(h.deps(), sessionId, sandboxPayment());
+    expect(await recoverPurchases(h.deps(), 60_000)).toBe(0);
+    expect(await stored(sessionId)).toMatchObject({ payment_stage: 'reserved' });
+    expect(await recoverPurchases(h.deps(), 0)).toBe(1);
+    expect(await stored(sessionId)).toMatchObject({ payment_stage: 'settled' });
   });
 });
