@@ -10,11 +10,15 @@ describe('autonomy', () => {
   it('should round-trip REST ⇄ proto', () => {
     const json = autonomyToJson(autonomy);
     expect(json).toEqual({ mode: 'autonomous', step_up_threshold: { amount: '5', currency: 'USD' }, approval_for_new_merchants: true, daily_limit: '20' });
-    expect(autonomyFromJson({ ...json, daily_limit: '20' })).toEqual(autonomy);
+    expect(autonomyFromJson({ ...json, step_up_threshold: json.step_up_threshold ?? undefined, daily_limit: '20' })).toEqual(autonomy);
   });
 
-  it('should refuse an answer without threshold or with an UNSPECIFIED mode', () => {
-    expect(() => autonomyToJson({ ...autonomy, stepUpThreshold: undefined })).toThrow(CommerceContractError);
+  it('should map an absent threshold to null and back', () => {
+    expect(autonomyToJson({ ...autonomy, stepUpThreshold: undefined }).step_up_threshold).toBeNull();
+    expect(autonomyFromJson({ mode: 'autonomous', approval_for_new_merchants: false }).stepUpThreshold).toBeUndefined();
+  });
+
+  it('should refuse an answer with an UNSPECIFIED mode', () => {
     expect(() => autonomyToJson({ ...autonomy, mode: C.AutonomyMode.AUTONOMY_MODE_UNSPECIFIED })).toThrow(CommerceContractError);
   });
 });

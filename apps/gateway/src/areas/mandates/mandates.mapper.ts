@@ -10,10 +10,10 @@ const iso = (date: Date | undefined, what: string) => required(date, what).toISO
 
 export function autonomyToJson(autonomy: commerceV1.Autonomy | undefined): AutonomyJson {
   const a = required(autonomy, 'mandate autonomy');
-  const threshold = required(a.stepUpThreshold, 'autonomy step_up_threshold');
+  const threshold = a.stepUpThreshold;
   return {
     mode: enumToJson(commerceV1Wire.autonomyMode, a.mode, 'autonomy mode'),
-    step_up_threshold: { amount: threshold.amount, currency: threshold.currency },
+    step_up_threshold: threshold ? { amount: threshold.amount, currency: threshold.currency } : null,
     approval_for_new_merchants: a.approvalForNewMerchants,
     daily_limit: a.dailyLimit ?? null,
   };
@@ -21,7 +21,7 @@ export function autonomyToJson(autonomy: commerceV1.Autonomy | undefined): Auton
 
 export interface AutonomyInput {
   mode: AutonomyJson['mode'];
-  step_up_threshold: { amount: string; currency: string };
+  step_up_threshold?: { amount: string; currency: string };
   approval_for_new_merchants: boolean;
   daily_limit?: string;
 }
@@ -29,7 +29,7 @@ export interface AutonomyInput {
 export function autonomyFromJson(a: AutonomyInput): commerceV1.Autonomy {
   return {
     mode: commerceV1Wire.autonomyMode.toProto(a.mode),
-    stepUpThreshold: { amount: a.step_up_threshold.amount, currency: a.step_up_threshold.currency },
+    stepUpThreshold: a.step_up_threshold && { amount: a.step_up_threshold.amount, currency: a.step_up_threshold.currency },
     approvalForNewMerchants: a.approval_for_new_merchants,
     dailyLimit: a.daily_limit,
   };

@@ -33,7 +33,7 @@ const autonomyExample = { mode: 'step_up', step_up_threshold: { amount: '50', cu
 export const AutonomyBody = Type.Object(
   {
     mode: StringEnum(commerceV1Wire.autonomyMode.names, { description: '`autonomous`, `step_up` (approval above the threshold) or `manual` (approval always)' }),
-    step_up_threshold: { ...Money, description: 'Totals above this need the signer’s approval (mode `step_up`)' },
+    step_up_threshold: Type.Optional({ ...Money, description: 'Totals above this need the signer’s approval: required for mode `step_up`, optional otherwise' }),
     approval_for_new_merchants: Type.Boolean({ description: 'A merchant never bought from under this mandate needs approval' }),
     daily_limit: Type.Optional({ ...Amount, description: 'At most this much per UTC day under the mandate (decimal string)' }),
   },
@@ -88,7 +88,7 @@ export type CreateMandateBodyJson = Static<typeof CreateMandateBody>;
 
 const AutonomyFields = {
   mode: StringEnum(commerceV1Wire.autonomyMode.names),
-  step_up_threshold: Type.Object({ amount: AmountOut, currency: Type.String() }, { additionalProperties: false }),
+  step_up_threshold: Nullable(Type.Object({ amount: AmountOut, currency: Type.String() }, { additionalProperties: false }), { description: 'null: no threshold' }),
   approval_for_new_merchants: Type.Boolean(),
   daily_limit: Nullable(AmountOut, { description: 'Per UTC day; null: no daily limit' }),
 };
