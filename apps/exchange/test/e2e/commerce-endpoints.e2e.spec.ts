@@ -215,7 +215,7 @@ describe('GET /v1/commerce/ucp/checkout/{commerce_session_id}/artifacts', () => 
   it('403 for a stranger, 400 for a bad limit', async () => {
     const s = await readySession();
     expectProblem(await c.as(stranger, 'GET', sessionPath(s.commerce_session_id, '/artifacts')), 403, 'not_session_buyer');
-    expectProblem(await c.as(buyer, 'GET', sessionPath(s.commerce_session_id, '/artifacts?limit=0')), 400, 'invalid_limit');
+    expectProblem(await c.as(buyer, 'GET', sessionPath(s.commerce_session_id, '/artifacts?limit=0')), 400, 'validation_failed');
   });
 });
 
