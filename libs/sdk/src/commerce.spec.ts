@@ -81,6 +81,12 @@ describe('commerce, checkout and mandates APIs', () => {
         '/v1/mandates/mdt_1/autonomy',
         { mode: 'step_up', step_up_threshold: { amount: '50', currency: 'USD' }, approval_for_new_merchants: true },
       ],
+      [
+        () => client.mandates.putAutonomy('mdt_1', { mode: 'autonomous', approvalForNewMerchants: false }),
+        'PUT',
+        '/v1/mandates/mdt_1/autonomy',
+        { mode: 'autonomous', approval_for_new_merchants: false },
+      ],
     ];
     for (const [call, method, path, body] of cases) {
       server.respond(json(200, { ok: true }));

@@ -17,7 +17,8 @@ export type AutonomyMode = Autonomy['mode'];
 
 export interface AutonomyInput {
   mode: AutonomyMode;
-  stepUpThreshold: Money;
+  /** Required for mode `step_up`. */
+  stepUpThreshold?: Money;
   approvalForNewMerchants: boolean;
   /** Decimal string per UTC day. */
   dailyLimit?: string;
@@ -60,8 +61,12 @@ export function signMandate(input: Omit<CreateMandateInput, 'signature' | 'auton
   );
 }
 
-const autonomyBody = (a: AutonomyInput): api.PutMandateAutonomyRequest =>
-  ({ mode: a.mode, step_up_threshold: { amount: a.stepUpThreshold.amount, currency: a.stepUpThreshold.currency }, approval_for_new_merchants: a.approvalForNewMerchants, ...(a.dailyLimit === undefined ? {} : { daily_limit: a.dailyLimit }) });
+const autonomyBody = (a: AutonomyInput): api.PutMandateAutonomyRequest => ({
+  mode: a.mode,
+  ...(a.stepUpThreshold === undefined ? {} : { step_up_threshold: { amount: a.stepUpThreshold.amount, currency: a.stepUpThreshold.currency } }),
+  approval_for_new_merchants: a.approvalForNewMerchants,
+  ...(a.dailyLimit === undefined ? {} : { daily_limit: a.dailyLimit }),
+});
 
 const mandatePath = (id: string, suffix = '') => `/v1/mandates/${pathSegment(id)}${suffix}`;
 

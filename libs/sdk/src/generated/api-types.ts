@@ -187,6 +187,7 @@ export interface components {
         Autonomy: {
             /** @enum {string} */
             mode: "autonomous" | "step_up" | "manual";
+            /** @description null: no threshold */
             step_up_threshold: {
                 /**
                  * @description Decimal string (at most 6 fraction digits)
@@ -194,7 +195,7 @@ export interface components {
                  */
                 amount: string;
                 currency: string;
-            };
+            } | null;
             approval_for_new_merchants: boolean;
             /** @description Per UTC day; null: no daily limit */
             daily_limit: string | null;
@@ -2943,13 +2944,13 @@ export interface components {
                  */
                 mode: "autonomous" | "step_up" | "manual";
                 /**
-                 * @description Totals above this need the signer’s approval (mode `step_up`)
+                 * @description Totals above this need the signer’s approval: required for mode `step_up`, optional otherwise
                  * @example {
                  *       "amount": "100",
                  *       "currency": "CREDIT"
                  *     }
                  */
-                step_up_threshold: {
+                step_up_threshold?: {
                     /**
                      * @description Decimal string with at most 6 fraction digits, greater than 0 (e.g. "12.5"); else 400 `invalid_amount`
                      * @example 12.5
@@ -2983,13 +2984,13 @@ export interface components {
              */
             mode: "autonomous" | "step_up" | "manual";
             /**
-             * @description Totals above this need the signer’s approval (mode `step_up`)
+             * @description Totals above this need the signer’s approval: required for mode `step_up`, optional otherwise
              * @example {
              *       "amount": "100",
              *       "currency": "CREDIT"
              *     }
              */
-            step_up_threshold: {
+            step_up_threshold?: {
                 /**
                  * @description Decimal string with at most 6 fraction digits, greater than 0 (e.g. "12.5"); else 400 `invalid_amount`
                  * @example 12.5

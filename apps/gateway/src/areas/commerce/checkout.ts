@@ -1,9 +1,9 @@
 import { commerceV1Wire } from '@exchange/proto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, signerOf } from '../../lib/acting-agent';
-import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, READ_ERRORS, replayed, SECURITY } from '../../lib/route-kit';
+import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, replayed, SECURITY } from '../../lib/route-kit';
 import { CheckoutSession, CreateCheckoutBody, SessionParams, SessionQuery, UpdateCheckoutBody } from './checkout.schemas';
-import { BUYER_NOTE, MANDATE_CHECK_NOTE, MERCHANT_MUTATION_ERRORS, MERCHANT_NOTE, READER_NOTE, TAGS } from './commerce-kit';
+import { BUYER_NOTE, MANDATE_CHECK_NOTE, MERCHANT_MUTATION_ERRORS, MERCHANT_NOTE, MERCHANT_READ_ERRORS, READER_NOTE, TAGS } from './commerce-kit';
 import { sessionToJson } from './commerce.mapper';
 
 // Checkout sessions (DESIGN §4 Commerce): create, read and update the exchange's mirror of a
@@ -68,7 +68,7 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         security: SECURITY.operator_or_agent,
         params: SessionParams,
         querystring: SessionQuery,
-        response: { 200: CheckoutSession, ...READ_ERRORS, ...MERCHANT_MUTATION_ERRORS },
+        response: { 200: CheckoutSession, ...MERCHANT_READ_ERRORS },
       },
     },
     async (request) => {

@@ -6,7 +6,9 @@ import { problemResponses } from '../../schemas/common';
 export const TAGS = ['Commerce protocol'];
 
 /** Merchant calls: 422/424 profiles, 502/504 the merchant itself. */
-export const MERCHANT_READ_ERRORS = problemResponses(400, 401, 403, 404, 413, 415, 422, 424, 429, 502, 503, 504);
+export const MERCHANT_READ_ERRORS = problemResponses(400, 401, 403, 404, 422, 424, 429, 502, 503, 504);
+/** Negotiation reads the merchant too, from a JSON body. */
+export const NEGOTIATE_ERRORS = problemResponses(400, 401, 403, 413, 415, 422, 424, 429, 502, 503, 504);
 export const MERCHANT_MUTATION_ERRORS = problemResponses(400, 401, 403, 404, 409, 413, 415, 422, 424, 429, 502, 503, 504);
 
 export const BUYER_NOTE = 'Only the session’s buyer may do this (403 `not_session_buyer`); unknown session 404 `checkout_session_not_found`.';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AGENT_OR_OPERATOR } from '../../lib/route-kit';
 import { problemResponses, SECURITY } from '../../schemas/common';
-import { MERCHANT_READ_ERRORS, TAGS } from './commerce-kit';
+import { MERCHANT_READ_ERRORS, NEGOTIATE_ERRORS, TAGS } from './commerce-kit';
 import { merchantProfileToJson, negotiationToJson, platformProfileToJson } from './commerce.mapper';
 import { MerchantParams, MerchantProfile, MerchantProfileQuery, Negotiation, NegotiateBody } from './profile.schemas';
 
@@ -81,7 +81,7 @@ const discoveryRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           '`invalid_merchant_domain`, 422 `profile_malformed`, 424 `profile_unreachable`.',
         security: SECURITY.operator_or_agent,
         body: NegotiateBody,
-        response: { 200: Negotiation, ...MERCHANT_READ_ERRORS },
+        response: { 200: Negotiation, ...NEGOTIATE_ERRORS },
       },
     },
     async (request) => {
