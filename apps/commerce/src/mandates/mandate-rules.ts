@@ -19,55 +19,53 @@ export function effectiveStatus(m: StatusView, now: Date): MandateStatus {
   return m.status;
 }
 
-const deny = (code: string, message: string, details?: Record<string, unknown>) => errors.permissionDenied(code, message, details);
-
 /** The mandate's scope and limits allow this spend (else 403 with the `mandate_*` code naming the first rule broken). */
 function checkRules(m: MandateRecord, a: SpendAttempt): void {
   if (a.buyerAgentId !== m.agentId) {
-    throw deny('mandate_not_for_agent', `mandate ${m.mandateId} was not granted to ${a.buyerAgentId}`, { mandate_id: m.mandateId });
+    throw errors.permissionDenied('mandate_not_for_agent', `mandate ${m.mandateId} was not granted to ${a.buyerAgentId}`, { mandate_id: m.mandateId });
   }
   const status = effectiveStatus(m, a.now);
   if (status === 'paused' || status === 'revoked' || status === 'exhausted') {
-    throw deny('mandate_inactive', `mandate ${m.mandateId} is ${status}`, { mandate_id: m.mandateId, status });
+    throw errors.permissionDenied('mandate_inactive', `mandate ${m.mandateId} is ${status}`, { mandate_id: m.mandateId, status });
   }
   if (status === 'expired') {
-    throw deny('mandate_expired', `mandate ${m.mandateId} expired at ${m.expiresAt.toISOString()}`, {
+    throw errors.permissionDenied('mandate_expired', `mandate ${m.mandateId} expired at ${m.expiresAt.toISOString()}`, {
       mandate_id: m.mandateId,
       expires_at: m.expiresAt.toISOString(),
     });
   }
   if (a.currency !== m.limits.currency) {
-    throw deny('mandate_currency_mismatch', `the checkout is in ${a.currency}, the mandate in ${m.limits.currency}`, {
+    throw errors.permissionDenied('mandate_currency_mismatch', `the checkout is in ${a.currency}, the mandate in ${m.limits.currency}`, {
       currency: a.currency,
       mandate_currency: m.limits.currency,
     });
   }
   const domain = a.merchantDomain.toLowerCase();
   if (m.scope.merchants.length > 0 && !m.scope.merchants.some((d) => d.toLowerCase() === domain)) {
-    throw deny('mandate_merchant_not_allowed', `merchant ${domain} is outside the mandate's scope`, { merchant_domain: domain });
+    throw errors.permissionDenied('mandate_merchant_not_allowed', `merchant ${domain} is outside the mandate's scope`, { merchant_domain: domain });
   }
   if (m.scope.skus.length > 0) {
     const outside = a.lines.find((l) => !m.scope.skus.includes(l.sku));
-    if (outside) throw deny('mandate_sku_not_allowed', `sku ${outside.sku} is outside the mandate's scope`, { sku: outside.sku });
+    if (outside) throw errors.permissionDenied('mandate_sku_not_allowed', `sku ${outside.sku} is outside the mandate's scope`, { sku: outside.sku });
   }
   if (m.scope.categories.length > 0) {
     // Fail closed: a line the merchant gives no category for cannot be shown to be in scope.
     const outside = a.lines.find((l) => l.category === null || !m.scope.categories.includes(l.category));
     if (outside) {
-      throw deny('mandate_category_not_allowed', `the category of sku ${outside.sku} is outside the mandate's scope`, {
+      throw errors.permissionDenied('mandate_category_not_allowed', `the category of sku ${outside.sku} is outside the mandate's scope`, {
         sku: outside.sku,
         category: outside.category,
       });
     }
   }
   if (a.total > m.limits.perTransaction) {
-    throw deny('mandate_per_transaction_exceeded', 'the checkout total is above the per-transaction limit', {
+    throw errors.permissionDenied('mandate_per_transaction_exceeded', 'the checkout total is above the per-transaction limit', {
       total: formatAmount(a.total),
       per_transaction: formatAmount(m.limits.perTransaction),
     });
   }
   if (m.spent + m.reserved + a.total > m.limits.total) {
-    throw deny('mandate_total_exceeded', "this total would pass the mandate's total limit", {
+    throw errors.permissionDenied('mandate_total_exceeded', "this total would pass the mandate's total limit", {
       total: formatAmount(a.total),
       spent: formatAmount(m.spent),
       reserved: formatAmount(m.reserved),
@@ -76,7 +74,7 @@ function checkRules(m: MandateRecord, a: SpendAttempt): void {
   }
   const daily = m.autonomy.dailyLimit;
   if (daily !== null && a.spentToday + a.total > daily) {
-    throw deny('mandate_daily_limit_exceeded', "this total would pass the mandate's daily limit", {
+    throw errors.permissionDenied('mandate_daily_limit_exceeded', "this total would pass the mandate's daily limit", {
       total: formatAmount(a.total),
       spent_today: formatAmount(a.spentToday),
       daily_limit: formatAmount(daily),
