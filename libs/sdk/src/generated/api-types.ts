@@ -624,7 +624,7 @@ export interface components {
             subject: unknown;
             entries: ({
                 /** @enum {string} */
-                kind: "contract" | "offer" | "result" | "verification_report" | "dispute" | "receipt" | "object" | "attestation" | "delivery_receipt" | "ack" | "artifact";
+                kind: "contract" | "offer" | "result" | "verification_report" | "dispute" | "receipt" | "object" | "attestation" | "delivery_receipt" | "ack" | "checkout_session" | "mandate" | "evidence" | "purchase" | "artifact";
                 ref: string;
                 /** @description Hex sha256: of canonical JSON of `content` (records) or of the bytes (artifacts) */
                 sha256: string;

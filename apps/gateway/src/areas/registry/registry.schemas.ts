@@ -1,3 +1,4 @@
+import { RECORD_KINDS } from '@exchange/casefile';
 import { registryV1Wire } from '@exchange/proto';
 import { AgentId, Cursor, Limit, NextCursor, StringEnum, Timestamp } from '../../schemas/common';
 import { type Static, type TSchema, Type } from 'typebox';
@@ -9,9 +10,8 @@ import { type Static, type TSchema, Type } from 'typebox';
 export const VISIBILITIES = registryV1Wire.visibility.names;
 export type VisibilityName = (typeof VISIBILITIES)[number];
 export const ARTIFACT_STATUSES = registryV1Wire.artifactStatus.names;
-export const ENTRY_KINDS = [
-  'contract', 'offer', 'result', 'verification_report', 'dispute', 'receipt', 'object', 'attestation', 'delivery_receipt', 'ack', 'artifact',
-] as const;
+// Every kind a docket may hold (libs/casefile): the registry's and commerce's records, and artifacts.
+export const ENTRY_KINDS = [...RECORD_KINDS, 'artifact'] as const;
 
 export const T = '2026-11-21T18:00:00.000Z';
 export const SIGNER = 'acme:agent:seller-1';

@@ -97,6 +97,23 @@ describe('exchange casefile verify', () => {
     );
   });
 
+  it('should verify a docket given as JSON (bare, or the export answer {docket}); an edited one is INVALID', async () => {
+    const records = signDocket({ subject: { commerce_session_id: 'cs_1' }, entries: [recordEntry('checkout_session', 'cs_1', { total: '63' })], createdAt: new Date('2026-11-24T00:00:00Z') }, keys.privateKey);
+    writeFileSync(join(dir, 'docket.json'), docketJson(records));
+    writeFileSync(join(dir, 'export.json'), JSON.stringify({ docket: records }));
+    writeFileSync(join(dir, 'edited.json'), docketJson(records).replace('"total":"63"', '"total":"6"'));
+    writeFileSync(join(dir, 'broken.json'), '{"docket": ');
+    for (const file of ['docket.json', 'export.json']) {
+      const io = captureIo({}, dir);
+      expect(await runCli(['casefile', 'verify', file, '--exchange-key', KEY], io)).toBe(0);
+      expect(io.out).toContain(`VALID: ${file}`);
+    }
+    const edited = captureIo({}, dir);
+    expect(await runCli(['casefile', 'verify', 'edited.json', '--exchange-key', KEY], edited)).toBe(1);
+    expect(edited.out).toMatch(/FAIL cs_1/);
+    expect(await runCli(['casefile', 'verify', 'broken.json', '--exchange-key', KEY], captureIo({}, dir))).toBe(2);
+  });
+
   it('should take the key from EXCHANGE_PUBLIC_KEY and print JSON with --json', async () => {
     const io = captureIo({ EXCHANGE_PUBLIC_KEY: KEY }, dir);
     expect(await runCli(['casefile', 'verify', join(dir, 'good.tar.gz'), '--json'], io)).toBe(0);

@@ -1,10 +1,11 @@
-// exchange casefile verify <file.tar.gz> [--exchange-key <base64> | --exchange-url <url>] [--json]
-// Verifies a casefile archive fully offline with @exchange/casefile: the signature against the
+// exchange casefile verify <file.tar.gz | file.json> [--exchange-key <base64> | --exchange-url <url>] [--json]
+// Verifies a casefile archive — or a docket as JSON (a checkout casefile export's `docket`, or
+// that whole answer) — fully offline with @exchange/casefile: the signature against the
 // exchange public key you trust (--exchange-key or EXCHANGE_PUBLIC_KEY), and every entry's hash
 // (record content; artifact bytes when included). --exchange-url fetches the key from <url>/health
 // instead — convenient, but then it is not offline and you trust that URL.
 // Exit codes: 0 valid, 1 invalid, 2 unreadable archive or usage error.
-import { CasefileUnreadableError, verifyArchive, type VerifyResult } from '@exchange/casefile';
+import { CasefileUnreadableError, verifyArchive, verifyDocket, type VerifyResult } from '@exchange/casefile';
 import { fromBase64 } from '@exchange/crypto';
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
@@ -49,6 +50,20 @@ async function trustedKey(io: CliIo, opts: VerifyOptions): Promise<{ key: string
   return { key, source };
 }
 
+/** A JSON file (first non-blank byte `{`): the docket, or an export answer `{docket}` around it. */
+function jsonDocket(bytes: Buffer): unknown | undefined {
+  const text = bytes.toString('utf8').trimStart();
+  if (!text.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new CliUsageError('casefile_unreadable', `not a docket: ${(err as Error).message}`, 2);
+  }
+  const wrapped = (value as { docket?: unknown }).docket;
+  return wrapped !== null && typeof wrapped === 'object' ? wrapped : value;
+}
+
 function printVerdict(io: CliIo, file: string, result: VerifyResult, keySource: string): void {
   const failed = result.checks.filter((c) => !c.ok).length;
   const lines = [
@@ -66,8 +81,8 @@ export function addCasefileCommand(program: Command, io: CliIo): void {
 
   casefile
     .command('verify')
-    .description('verify a casefile .tar.gz offline: signature and every hash; exit 0 valid, 1 invalid, 2 unreadable/usage')
-    .argument('<file>', 'casefile archive (.tar.gz) as exported by POST /v1/casefiles/export')
+    .description('verify a casefile (.tar.gz, or a docket as .json) offline: signature and every hash; exit 0 valid, 1 invalid, 2 unreadable/usage')
+    .argument('<file>', 'casefile archive (.tar.gz) from POST /v1/casefiles/export, or a docket JSON (e.g. a checkout casefile export)')
     .option('--exchange-key <base64>', 'exchange public key to trust (env EXCHANGE_PUBLIC_KEY)')
     .option('--exchange-url <url>', 'fetch the exchange public key from <url>/health instead (not offline)')
     .option('--json', 'print the verdict as JSON {valid, docket_id, checks}')
@@ -80,8 +95,9 @@ export function addCasefileCommand(program: Command, io: CliIo): void {
         throw new CliUsageError('file_unreadable', `cannot read ${file}: ${(err as Error).message}`, 2);
       }
       let result: VerifyResult;
+      const docket = jsonDocket(bytes);
       try {
-        result = await verifyArchive(bytes, { trustedPublicKey: key });
+        result = docket !== undefined ? verifyDocket(docket, { trustedPublicKey: key }) : await verifyArchive(bytes, { trustedPublicKey: key });
       } catch (err) {
         if (err instanceof CasefileUnreadableError) throw new CliUsageError(err.code, err.message, 2);
         throw err;
