@@ -61,6 +61,7 @@ async function fuzz(opts: Options, t: Target): Promise<boolean> {
   const stream = new CaseStream(operations, { pools: fixtures.pools, signerIds: fixtures.signers.map((s) => s.agentId), archive: fixtures.archive,
     now: Date.now(),
     signingKeys: new Map(fixtures.signers.map((s) => [s.agentId, s.privateKey])),
+    commerce: fixtures.commerce,
   }, opts.seed);
 
   log(`fuzzing ${operations.length} operations: seed ${opts.seed}, up to ${opts.maxRequests} requests or ${opts.durationSec} s, ${opts.concurrency} in flight`);

@@ -22,6 +22,21 @@ describe('checkResponse', () => {
     expect(checkResponse(obs(503, problem(503)))).toEqual([{ kind: 'server_error', detail: 'status 503' }]);
   });
 
+  it('lets only the documented merchant failures through as 5xx', () => {
+    expect(checkResponse(obs(502, problem(502, { code: 'merchant_protocol_error' })))).toEqual([]);
+    expect(checkResponse(obs(502, problem(502, { code: 'merchant_unavailable' })))).toEqual([]);
+    expect(checkResponse(obs(504, problem(504, { code: 'merchant_timeout' })))).toEqual([]);
+    // Another code, or a merchant code under another status, is still a server error.
+    expect(checkResponse(obs(502, problem(502, { code: 'bad_gateway' })))).toEqual([{ kind: 'server_error', detail: 'status 502' }]);
+    expect(checkResponse(obs(500, problem(500, { code: 'merchant_unavailable' })))).toEqual([{ kind: 'server_error', detail: 'status 500' }]);
+    expect(checkResponse(obs(504, problem(504, { code: 'merchant_protocol_error' })))).toEqual([{ kind: 'server_error', detail: 'status 504' }]);
+    // …and it must still be a problem+json.
+    expect(checkResponse(obs(502, problem(502, { code: 'merchant_timeout' }), 'text/plain'))).toEqual([
+      { kind: 'server_error', detail: 'status 502' },
+      { kind: 'not_problem_json', detail: 'content-type "text/plain"' },
+    ]);
+  });
+
   it('flags an error that is not problem+json', () => {
     expect(checkResponse(obs(404, '{"message":"Route not found"}', 'application/json; charset=utf-8'))).toEqual([
       { kind: 'not_problem_json', detail: 'content-type "application/json; charset=utf-8"' },

@@ -39,11 +39,23 @@ const LEAKS: ReadonlyArray<[RegExp, string]> = [
   [/ECONNREFUSED|ETIMEDOUT|EPIPE/, 'socket error'],
 ];
 
+/**
+ * The only 5xx answers that are not defects: commerce reporting that the merchant behind a
+ * checkout failed (502) or did not answer in time (504), as documented (apps/commerce/README.md).
+ * Any other 5xx, or these codes under another status, is still a server error.
+ */
+const UPSTREAM_ERRORS: Readonly<Record<string, number>> = { merchant_protocol_error: 502, merchant_unavailable: 502, merchant_timeout: 504 };
+
+export function isDocumentedUpstreamError(status: number, body: string): boolean {
+  const code = problemCode(body);
+  return code !== null && Object.hasOwn(UPSTREAM_ERRORS, code) && UPSTREAM_ERRORS[code] === status;
+}
+
 export const isProblemContentType = (value: string | undefined) => /^application\/problem\+json\s*(;|$)/i.test(value ?? '');
 
 export function checkResponse(o: Observation): Violation[] {
   const out: Violation[] = [];
-  if (o.status >= 500) out.push({ kind: 'server_error', detail: `status ${o.status}` });
+  if (o.status >= 500 && !isDocumentedUpstreamError(o.status, o.body)) out.push({ kind: 'server_error', detail: `status ${o.status}` });
   if (o.status >= 400) {
     if (!isProblemContentType(o.headers['content-type'])) {
       out.push({ kind: 'not_problem_json', detail: `content-type ${JSON.stringify(o.headers['content-type'] ?? null)}` });

@@ -4,6 +4,7 @@
 // object, an artifact, a thread, templates, an alias token and a real casefile. A step that fails
 // is reported and skipped: the fuzzing goes on with what exists.
 import { ExchangeClient, generateAgentKeys, publicKeyToBase64, signVerificationReport, type AgentKeys } from '@exchange/sdk';
+import { createCommerceFixtures, type CommerceContext } from './commerce-fixtures';
 import type { Pools } from './id-pools';
 
 export interface Signer {
@@ -23,6 +24,8 @@ export interface Fixtures {
   escrowHolds: string[];
   /** Identity levels setup left other than SANDBOX_UNVERIFIED (restored after a fuzzed change). */
   levels: Map<string, string>;
+  /** Mandates per signing agent, the sandbox merchant and its items (commerce bodies). */
+  commerce: CommerceContext;
   /** Steps that failed (the run goes on without what they would have made). */
   skipped: string[];
 }
@@ -41,7 +44,7 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   const pools: Required<Pools> = {
     agent: [], contract: [], offer: [], listing: [], result: [], dispute: [], hold: [], deposit: [], withdrawal: [],
     payoutDestination: [], receipt: [], thread: [], template: [], workProductTemplate: [], object: [], artifact: [],
-    decision: [], pubkey: [], fixture: [], docket: [], archive: [],
+    decision: [], pubkey: [], fixture: [], docket: [], archive: [], mandate: [], commerceSession: [], merchantDomain: [],
   };
   const skipped: string[] = [];
   const escrowHolds: string[] = [];
@@ -210,7 +213,9 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   if (settled?.hold_id) pools.hold.push(settled.hold_id);
   if (settled?.hold_id) owners.set(settled.hold_id, buyer.agentId);
 
+  const commerce = await createCommerceFixtures({ operator, parties: made, pools, namespace: ns, step });
+
   const signers = made.map((a) => ({ agentId: a.agentId, privateKey: a.keys.privateKey }));
   opts.log(`fixtures: ${signers.length} signing agents, ${Object.entries(pools).filter(([, v]) => v.length > 0).map(([k, v]) => `${k} ${v.length}`).join(', ')}`);
-  return { pools, signers, archive, owners, escrowHolds, levels, skipped };
+  return { pools, signers, archive, owners, escrowHolds, levels, commerce, skipped };
 }

@@ -14,6 +14,10 @@ describe('poolFor', () => {
     ['parties', 'agent'],
     ['pubkey', 'pubkey'],
     ['docket', 'docket'],
+    ['mandate_id', 'mandate'],
+    ['commerce_session_id', 'commerceSession'],
+    ['merchant_domain', 'merchantDomain'],
+    ['merchants', 'merchantDomain'],
   ])('%s → %s', (name, pool) => {
     expect(poolFor(name)).toBe(pool);
   });

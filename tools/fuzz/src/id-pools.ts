@@ -24,6 +24,9 @@ export const POOL_NAMES = [
   'fixture',
   'docket',
   'archive',
+  'mandate',
+  'commerceSession',
+  'merchantDomain',
 ] as const;
 export type PoolName = (typeof POOL_NAMES)[number];
 
@@ -61,6 +64,11 @@ const BY_NAME: Record<string, PoolName> = {
   fixture_id: 'fixture',
   docket: 'docket',
   archive_base64: 'archive',
+  mandate_id: 'mandate',
+  commerce_session_id: 'commerceSession',
+  merchant_domain: 'merchantDomain',
+  // A mandate's scope lists merchant domains.
+  merchants: 'merchantDomain',
 };
 
 const AGENT_NAMES = new Set(['buyer_id', 'seller_id', 'verifier_id', 'reveal_to', 'author', 'created_by', 'opened_by', 'parties', 'signer_agent_id']);

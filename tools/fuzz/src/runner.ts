@@ -5,7 +5,7 @@
 // /health.
 import { agentHeaders, forgedHeaders, operatorHeaders, type Credentials } from './auth';
 import type { CaseStream, NumberedCase } from './case-stream';
-import { checkResponse, problemCode, type Violation } from './checker';
+import { checkResponse, isDocumentedUpstreamError, problemCode, type Violation } from './checker';
 import { Gate } from './gate';
 import { atAddress, budgetKeys, clientAddresses, defaultBudget, Pacer, PER_IP } from './pacer';
 import { escrowViolation, replayViolation, shouldReplay, storedViolation } from './oracles';
@@ -204,6 +204,7 @@ export async function runFuzz(o: RunOptions): Promise<RunResult> {
     const { status, headers: resHeaders } = result.response;
     const body = result.response.body.toString('utf8');
     stats.record(chosen.kind, c.focus, c.op.key, status);
+    if (status >= 500 && isDocumentedUpstreamError(status, body)) stats.upstream++;
     stats.latency(result.ms, `${c.method} ${c.op.path} ${c.label}`.slice(0, 120));
     const violations = [...checkResponse({ method: c.method, status, headers: resHeaders, body }), ...(await secondLook(index, c, chosen, headers, status))];
     if (violations.length > 0) failures.push({ ...base, status, code: problemCode(body), violations, excerpt: body.slice(0, 400) });
@@ -244,7 +245,7 @@ export async function runFuzz(o: RunOptions): Promise<RunResult> {
       await (policyFor(c.op, o.levels).exclusive ? gate.exclusive(run) : gate.shared(run));
       if (Date.now() - lastProgress > 15_000) {
         lastProgress = Date.now();
-        o.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${stats.sent} requests, ${stats.count((s) => s >= 500)} × 5xx, ${failures.length} offending`);
+        o.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${stats.sent} requests, ${stats.count((s) => s >= 500) - stats.upstream} × 5xx (+${stats.upstream} merchant), ${failures.length} offending`);
       }
     }
   };

@@ -3,11 +3,17 @@
 // A correctly signed object whose payload is hostile reaches the registry, not just the gateway.
 import { buildRegistrationBody, generateAgentKeys, IDENTITY_LEVELS, signObjectPayload } from '@exchange/sdk';
 import fc from 'fast-check';
+import { checkoutBody, mandateBody } from './commerce-bodies';
+import type { CommerceContext } from './commerce-fixtures';
 import type { Operation } from './openapi';
 
 export interface SigningContext {
   /** Private keys of the signing agents, by agent id. */
   signingKeys: ReadonlyMap<string, Uint8Array>;
+  /** Mandates per signing agent and the sandbox merchant, when setup made them. */
+  commerce?: CommerceContext;
+  /** Expiry dates are placed after this instant. */
+  now: number;
 }
 
 let registrations = 0;
@@ -29,5 +35,7 @@ export function signedBodyArbitrary(op: Operation, ctx: SigningContext, signerId
       })
       .map((v) => ({ ...v, signer_agent_id: signerId, signature: signObjectPayload(v.payload, key) }));
   }
+  if (op.key === 'POST /v1/mandates' && key && ctx.commerce) return mandateBody(ctx.commerce, [...ctx.commerce.mandateFor.keys()], signerId, key, ctx.now);
+  if (op.key === 'POST /v1/commerce/ucp/checkout/create' && ctx.commerce) return checkoutBody(ctx.commerce, signerId);
   return null;
 }

@@ -14,6 +14,8 @@ export class Stats {
   readonly byOperation = new Map<string, number>();
   /** Operations that answered 2xx at least once: the requests reached the service behind them. */
   readonly succeeded = new Set<string>();
+  /** 5xx answers that are documented merchant failures (checker.ts), not defects. */
+  upstream = 0;
   /** Requests with no HTTP answer (connection closed, timeout). */
   noResponse = 0;
   /** Restores (unfreeze, market state back to normal) and the final checks: not fuzz requests. */
@@ -75,7 +77,7 @@ export class Stats {
       `statuses:    ${pairs(this.byStatus, true)}`,
       `auth:        ${pairs(this.byAuth)}`,
       `hostile in:  ${pairs(this.byFocus)}`,
-      `5xx:         ${this.count((s) => s >= 500)}`,
+      `5xx:         ${this.count((s) => s >= 500)}${this.upstream ? ` (${this.upstream} documented merchant failures: merchant_protocol_error|merchant_unavailable 502, merchant_timeout 504)` : ''}`,
       `429:         ${this.count((s) => s === 429)}`,
       `no response: ${this.noResponse}`,
       `latency:     p50 ${this.percentile(50)} ms, p99 ${this.percentile(99)} ms, max ${this.slowest ? `${this.slowest.ms} ms (${this.slowest.what})` : '-'}`,

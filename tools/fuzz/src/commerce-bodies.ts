@@ -1,0 +1,69 @@
+// Commerce bodies no schema or example makes valid: a mandate signed by the acting agent over
+// its own terms (the signature covers them), and a checkout under the acting agent's own mandate
+// for items the sandbox merchant sells. They reach the spend rules and the merchant, where
+// schema-generated ones stop at `mandate_signature_invalid` or `mandate_not_found`.
+import { signMandate } from '@exchange/sdk';
+import fc from 'fast-check';
+import type { CommerceContext } from './commerce-fixtures';
+
+const DAY = 86_400_000;
+const AMOUNTS = ['0.5', '1', '12.5', '100', '999999.999999'];
+
+/** POST /v1/mandates: terms drawn at random, signed by `signerId` with `key`; `now` sets expires_at. */
+export function mandateBody(commerce: CommerceContext, agents: string[], signerId: string, key: Uint8Array, now: number): fc.Arbitrary<unknown> {
+  return fc
+    .record({
+      agentId: fc.constantFrom(signerId, ...agents),
+      merchants: fc.subarray(commerce.merchants),
+      skus: fc.subarray(commerce.skus, { maxLength: 3 }),
+      perTransaction: fc.constantFrom(...AMOUNTS),
+      total: fc.constantFrom(...AMOUNTS),
+      currency: fc.constantFrom('USD', 'CREDIT', 'EUR'),
+      days: fc.integer({ min: 1, max: 365 }),
+      autonomy: fc.option(
+        fc.record({ mode: fc.constantFrom('autonomous', 'step_up', 'manual'), approval_for_new_merchants: fc.boolean(), step_up_threshold: fc.constant({ amount: '10', currency: 'USD' }) }),
+        { nil: undefined },
+      ),
+    })
+    .map((t) => {
+      const terms = {
+        signerAgentId: signerId,
+        agentId: t.agentId,
+        scope: { merchants: t.merchants, categories: [], skus: t.skus },
+        limits: { perTransaction: t.perTransaction, total: t.total, currency: t.currency },
+        expiresAt: new Date(now + t.days * DAY).toISOString(),
+      };
+      return {
+        signer_agent_id: terms.signerAgentId,
+        agent_id: terms.agentId,
+        scope: terms.scope,
+        limits: { per_transaction: terms.limits.perTransaction, total: terms.limits.total, currency: terms.limits.currency },
+        expires_at: terms.expiresAt,
+        signature: signMandate(terms, key),
+        ...(t.autonomy ? { autonomy: t.autonomy } : {}),
+      };
+    });
+}
+
+/** POST /v1/commerce/ucp/checkout/create under `signerId`'s own mandate, or null when it has none. */
+export function checkoutBody(commerce: CommerceContext, signerId: string): fc.Arbitrary<unknown> | null {
+  const mandateId = commerce.mandateFor.get(signerId);
+  if (!mandateId || commerce.merchants.length === 0 || commerce.skus.length === 0) return null;
+  const line = fc.record({ item: fc.record({ id: fc.constantFrom(...commerce.skus) }), quantity: fc.integer({ min: 1, max: 3 }) });
+  return fc
+    .record({
+      merchant: fc.constantFrom(...commerce.merchants),
+      lines: fc.array(line, { minLength: 1, maxLength: 3 }),
+      codes: fc.option(fc.subarray(['10OFF', 'WELCOME10', 'NOPE']), { nil: undefined }),
+      key: fc.uuid(),
+    })
+    .map((v) => ({
+      buyer_agent_id: signerId,
+      mandate_id: mandateId,
+      merchant_domain: v.merchant,
+      line_items: v.lines,
+      buyer: { email: 'fuzz@example.com' },
+      ...(v.codes ? { discount_codes: v.codes } : {}),
+      idempotency_key: `fuzz-${v.key}`,
+    }));
+}

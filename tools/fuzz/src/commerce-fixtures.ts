@@ -1,0 +1,95 @@
+// Real mandates and checkout sessions at the sandbox merchant the sandbox exchange runs, so that
+// fuzzed commerce requests name sessions and mandates that exist (2xx, spend rules, the merchant
+// behind them) and not only 404s. Every signing agent gets a mandate of its own, granted by
+// another agent, so a generated checkout can run under the acting agent's mandate.
+import { ExchangeClient, signMandate, type AutonomyInput } from '@exchange/sdk';
+import type { Pools } from './id-pools';
+
+export const SANDBOX_MERCHANT = 'sandbox-merchant.local';
+/** Item ids of the sandbox merchant's catalog (apps/sandbox-merchant/src/catalog/products.csv). */
+export const SANDBOX_SKUS = ['bouquet_roses', 'pot_ceramic', 'bouquet_sunflowers', 'bouquet_tulips', 'orchid_white', 'gardenias'];
+
+export interface CommerceContext {
+  /** The mandate granted to each signing agent (agent id → mandate id). */
+  mandateFor: ReadonlyMap<string, string>;
+  merchants: string[];
+  skus: string[];
+}
+
+interface Party {
+  agentId: string;
+  keys: { privateKey: Uint8Array };
+  client: ExchangeClient;
+}
+
+export interface CommerceFixtureOptions {
+  operator: ExchangeClient;
+  /** The signing agents; the first grants mandates, the second shops and pays. */
+  parties: Party[];
+  pools: Required<Pick<Pools, 'mandate' | 'commerceSession' | 'merchantDomain'>>;
+  namespace: string;
+  step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+}
+
+const DAY = 86_400_000;
+
+async function grant(principal: Party, agentId: string, autonomy: AutonomyInput, key: string): Promise<string> {
+  const terms = {
+    signerAgentId: principal.agentId,
+    agentId,
+    scope: { merchants: [SANDBOX_MERCHANT], categories: [], skus: [] },
+    limits: { perTransaction: '500', total: '5000', currency: 'USD' },
+    expiresAt: new Date(Date.now() + 30 * DAY),
+  };
+  const mandate = await principal.client.mandates.create({ ...terms, signature: signMandate(terms, principal.keys.privateKey), autonomy, idempotencyKey: key });
+  return mandate.mandate_id;
+}
+
+export async function createCommerceFixtures(o: CommerceFixtureOptions): Promise<CommerceContext> {
+  const { operator, parties, pools, namespace: ns, step } = o;
+  const mandateFor = new Map<string, string>();
+  pools.merchantDomain.push(SANDBOX_MERCHANT);
+  const [principal, shopper] = parties;
+  const autonomous: AutonomyInput = { mode: 'autonomous', approvalForNewMerchants: false };
+  for (const p of parties) {
+    // Granted by another agent: the principal's own mandate comes from the shopper.
+    const from = p === principal ? shopper : principal;
+    const id = await step(`mandate for ${p.agentId}`, () => grant(from, p.agentId, autonomous, `${ns}-mandate-${p.agentId}`));
+    if (id) {
+      mandateFor.set(p.agentId, id);
+      pools.mandate.push(id);
+    }
+  }
+  const shopperMandate = mandateFor.get(shopper.agentId);
+  // USD on the shopper's wallet, so a complete (the fixture's or a fuzzed one) can pay.
+  await step('USD deposit', async () => {
+    const d = await shopper.client.wallets.createDeposit(shopper.agentId, { amount: '1000', currency: 'USD', method: 'sandbox', idempotencyKey: `${ns}-usd` });
+    await operator.wallets.confirmDeposit(shopper.agentId, d.deposit_id, { idempotencyKey: `${ns}-usd-confirm` });
+  });
+  const checkout = (mandateId: string, sku: string, key: string) =>
+    shopper.client.checkout.create({
+      mandateId,
+      merchantDomain: SANDBOX_MERCHANT,
+      lineItems: [{ item: { id: sku }, quantity: 1 }],
+      buyer: { email: 'fuzz@example.com' },
+      idempotencyKey: `${ns}-${key}`,
+    });
+  if (shopperMandate) {
+    // An open session, and a completed one (a purchase, its evidence and casefile).
+    const open = await step('open checkout', () => checkout(shopperMandate, 'bouquet_roses', 'checkout-open'));
+    if (open) pools.commerceSession.push(open.commerce_session_id);
+    await step('completed checkout', async () => {
+      const s = await checkout(shopperMandate, 'pot_ceramic', 'checkout-done');
+      pools.commerceSession.push(s.commerce_session_id);
+      await shopper.client.checkout.complete(s.commerce_session_id, { idempotencyKey: `${ns}-complete` });
+    });
+  }
+  // A session waiting for the principal's approval (step-up above 10 USD).
+  await step('checkout awaiting approval', async () => {
+    const stepUp = await grant(principal, shopper.agentId, { mode: 'step_up', stepUpThreshold: { amount: '10', currency: 'USD' }, approvalForNewMerchants: false }, `${ns}-mandate-step-up`);
+    pools.mandate.push(stepUp);
+    const s = await checkout(stepUp, 'orchid_white', 'checkout-pending');
+    pools.commerceSession.push(s.commerce_session_id);
+  });
+  return { mandateFor, merchants: [SANDBOX_MERCHANT], skus: SANDBOX_SKUS };
+}
