@@ -144,8 +144,8 @@ describe('POST /v1/commerce/ucp/webhooks/orders', () => {
   });
 
   it('should answer refusals as 401 (who signed) or 400 (the message) with the reason', async () => {
-    expect(expectProblem(await deliver({}), 401, 'unauthenticated')).toMatchObject({ reason: 'signature_missing' });
-    expect(expectProblem(await deliver({ signature: 'bad-digest' }), 400, 'bad_request')).toMatchObject({ reason: 'digest_mismatch' });
+    expect(expectProblem(await deliver({}), 401, 'webhook_unauthenticated')).toMatchObject({ reason: 'signature_missing' });
+    expect(expectProblem(await deliver({ signature: 'bad-digest' }), 400, 'webhook_rejected')).toMatchObject({ reason: 'digest_mismatch' });
   });
 
   it('should refuse a body over 1 MiB with 413 without calling commerce', async () => {

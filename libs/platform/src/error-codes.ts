@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   ucp_payload_invalid: { status: 400, meaning: 'a UCP part of the request (`line_items`, `buyer`, `context`, `payment`) does not validate against the UCP 2026-04-08 schema; `errors[]` says where' },
   mandate_signature_invalid: { status: 400, meaning: 'the mandate `signature` does not verify with a key of `signer_agent_id` over the canonical mandate (/skill.md "Mandates")' },
   approval_signature_invalid: { status: 400, meaning: 'the approval `signature` does not verify with a key of `approver_id` over the canonical approval (/skill.md "Approvals")' },
+  webhook_rejected: { status: 400, meaning: 'an order webhook refused for what it carries (`digest_mismatch`, `algorithm_unsupported`, `header_repeated`, `webhook_id_missing`, `order_schema_invalid`, …: `reason`); nothing kept' },
   totals_mismatch: { status: 400, meaning: 'the merchant\'s totals do not add up (sum of non-total entries ≠ total): the checkout is never completed' },
 
   // 401 — who you are is not established.
@@ -65,6 +66,10 @@ export const ERROR_CODES = {
   agent_nonce_reused: {
     status: 401,
     meaning: 'this `X-Agent-Nonce` was already used within the timestamp window: a replay, nothing was executed; sign again with a new nonce',
+  },
+  webhook_unauthenticated: {
+    status: 401,
+    meaning: 'an order webhook whose signer is not established (`signature_missing`, `signature_invalid`, `key_not_found`, `timestamp_out_of_window`, …: `reason`); nothing kept',
   },
   agent_nonce_invalid: { status: 401, meaning: '`X-Agent-Nonce` is not 16–64 characters of `A–Z a–z 0–9 - _`' },
 

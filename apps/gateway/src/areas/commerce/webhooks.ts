@@ -75,8 +75,8 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookOptions> = async (fastify,
             'every change, signed with RFC 9421 by a key of their profile. No exchange credentials: the signature is the ' +
             'authentication. The raw body (≤ 1 MiB), every header, the method and the URL as delivered go to commerce, which ' +
             'verifies them and keeps the order as evidence of its checkout session. A `Webhook-Id` seen before is accepted again ' +
-            '(`duplicate: true`). Refused, with `reason`: 401 `unauthenticated` when the signer is not established ' +
-            '(`signature_missing`, `signature_invalid`, `key_not_found`, `timestamp_out_of_window`, …), else 400 `bad_request` ' +
+            '(`duplicate: true`). Refused, with `reason`: 401 `webhook_unauthenticated` when the signer is not established ' +
+            '(`signature_missing`, `signature_invalid`, `key_not_found`, `timestamp_out_of_window`, …), else 400 `webhook_rejected` ' +
             '(`digest_mismatch`, `algorithm_unsupported`, `header_repeated`, `webhook_id_missing`, `order_schema_invalid`, …).',
           security: SECURITY.public,
           consumes: ['application/json'],
@@ -92,8 +92,9 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookOptions> = async (fastify,
         );
         if (!res.accepted) {
           const reason = res.reason ?? 'refused';
-          const status = refusalStatus(reason);
-          throw problem(status, status === 400 ? 'bad_request' : 'unauthenticated', `order webhook refused: ${reason}`, { extras: { reason } });
+          const message = `order webhook refused: ${reason}`;
+          if (refusalStatus(reason) === 401) throw problem(401, 'webhook_unauthenticated', message, { extras: { reason } });
+          throw problem(400, 'webhook_rejected', message, { extras: { reason } });
         }
         return { accepted: true as const, ...(res.commerceSessionId !== undefined ? { commerce_session_id: res.commerceSessionId } : {}), duplicate: res.duplicate };
       },
