@@ -21,7 +21,7 @@ export function mandateBody(commerce: CommerceContext, agents: string[], signerI
       currency: fc.constantFrom('USD', 'CREDIT', 'EUR'),
       days: fc.integer({ min: 1, max: 365 }),
       autonomy: fc.option(
-        fc.record({ mode: fc.constantFrom('autonomous', 'step_up', 'manual'), approval_for_new_merchants: fc.boolean(), step_up_threshold: fc.constant({ amount: '10', currency: 'USD' }) }),
+        fc.record({ mode: fc.constantFrom('autonomous', 'step_up', 'manual'), approval_for_new_merchants: fc.boolean(), threshold: fc.constantFrom(...AMOUNTS) }),
         { nil: undefined },
       ),
     })
@@ -40,7 +40,10 @@ export function mandateBody(commerce: CommerceContext, agents: string[], signerI
         limits: { per_transaction: terms.limits.perTransaction, total: terms.limits.total, currency: terms.limits.currency },
         expires_at: terms.expiresAt,
         signature: signMandate(terms, key),
-        ...(t.autonomy ? { autonomy: t.autonomy } : {}),
+        // The threshold is in the mandate's currency (another one is refused before anything is stored).
+        ...(t.autonomy
+          ? { autonomy: { mode: t.autonomy.mode, approval_for_new_merchants: t.autonomy.approval_for_new_merchants, step_up_threshold: { amount: t.autonomy.threshold, currency: t.currency } } }
+          : {}),
       };
     });
 }

@@ -43,7 +43,9 @@ const ctx: CaseContext = {
   archive: null,
   now,
   signingKeys: keys,
-  commerce: { mandateFor: new Map([[a, 'mdt_a'], [b, 'mdt_b']]), merchants: [SANDBOX_MERCHANT], skus: SANDBOX_SKUS },
+  commerce: { mandateFor: new Map([[a, 'mdt_a'], [b, 'mdt_b']]), actorPools: new Map(), merchants: [SANDBOX_MERCHANT], skus: SANDBOX_SKUS },
+  // b may act on mdt_b only (a has nothing of its own).
+  actorPools: new Map([[b, { mandate: ['mdt_b'] }]]),
 };
 const cases = (() => {
   const stream = new CaseStream(operationsOf(doc), ctx, 11);
@@ -63,6 +65,17 @@ describe('commerce and mandate requests', () => {
     }
     expect(puts.filter((c) => /^\/v1\/mandates\/mdt_[ab]\/autonomy$/.test(c.target)).length).toBeGreaterThan(puts.length / 3);
     expect(cases.some((c) => c.op.method === 'PUT' && c.focus === 'body' && /^body \/mode ← /.test(c.label))).toBe(true);
+  });
+
+  it('names the acting agent’s own mandate in the path more often than another one', () => {
+    const ofB = valid('/v1/mandates/{mandate_id}/autonomy').filter((c) => ctx.signerIds[c.signer] === b);
+    expect(ofB.length).toBeGreaterThan(10);
+    expect(ofB.filter((c) => c.target.includes('/mdt_b/')).length).toBeGreaterThan(ofB.filter((c) => c.target.includes('/mdt_a/')).length * 2);
+  });
+
+  it('has the operator act as the signer on routes only an agent may call', () => {
+    const put = cases.filter((c) => c.op.method === 'PUT');
+    expect(put.filter((c) => c.actAs).length).toBeGreaterThan(put.length / 2);
   });
 
   it('signs mandates as the acting agent, over exactly the terms sent', () => {

@@ -12,6 +12,8 @@ export const SANDBOX_SKUS = ['bouquet_roses', 'pot_ceramic', 'bouquet_sunflowers
 export interface CommerceContext {
   /** The mandate granted to each signing agent (agent id → mandate id). */
   mandateFor: ReadonlyMap<string, string>;
+  /** Per signing agent, the sessions it bought in and the mandates it signed or holds. */
+  actorPools: ReadonlyMap<string, Pools>;
   merchants: string[];
   skus: string[];
 }
@@ -48,39 +50,46 @@ async function grant(principal: Party, agentId: string, autonomy: AutonomyInput,
 export async function createCommerceFixtures(o: CommerceFixtureOptions): Promise<CommerceContext> {
   const { operator, parties, pools, namespace: ns, step } = o;
   const mandateFor = new Map<string, string>();
+  const actorPools = new Map<string, { mandate: string[]; commerceSession: string[] }>(parties.map((p) => [p.agentId, { mandate: [], commerceSession: [] }]));
+  const mine = (agentId: string) => actorPools.get(agentId) as { mandate: string[]; commerceSession: string[] };
   pools.merchantDomain.push(SANDBOX_MERCHANT);
   const [principal, shopper] = parties;
   const autonomous: AutonomyInput = { mode: 'autonomous', approvalForNewMerchants: false };
-  for (const p of parties) {
-    // Granted by another agent: the principal's own mandate comes from the shopper.
-    const from = p === principal ? shopper : principal;
-    const id = await step(`mandate for ${p.agentId}`, () => grant(from, p.agentId, autonomous, `${ns}-mandate-${p.agentId}`));
-    if (id) {
-      mandateFor.set(p.agentId, id);
-      pools.mandate.push(id);
-    }
-  }
-  const shopperMandate = mandateFor.get(shopper.agentId);
-  // USD on the shopper's wallet, so a complete (the fixture's or a fuzzed one) can pay.
-  await step('USD deposit', async () => {
-    const d = await shopper.client.wallets.createDeposit(shopper.agentId, { amount: '1000', currency: 'USD', method: 'sandbox', idempotencyKey: `${ns}-usd` });
-    await operator.wallets.confirmDeposit(shopper.agentId, d.deposit_id, { idempotencyKey: `${ns}-usd-confirm` });
-  });
-  const checkout = (mandateId: string, sku: string, key: string) =>
-    shopper.client.checkout.create({
+  const checkout = (buyer: Party, mandateId: string, sku: string, key: string) =>
+    buyer.client.checkout.create({
       mandateId,
       merchantDomain: SANDBOX_MERCHANT,
       lineItems: [{ item: { id: sku }, quantity: 1 }],
       buyer: { email: 'fuzz@example.com' },
       idempotencyKey: `${ns}-${key}`,
     });
+  for (const [i, p] of parties.entries()) {
+    // Granted by another agent (the principal's own by the shopper); both may read it.
+    const from = p === principal ? shopper : principal;
+    const id = await step(`mandate for ${p.agentId}`, () => grant(from, p.agentId, autonomous, `${ns}-mandate-${p.agentId}`));
+    if (!id) continue;
+    mandateFor.set(p.agentId, id);
+    pools.mandate.push(id);
+    mine(p.agentId).mandate.push(id);
+    mine(from.agentId).mandate.push(id);
+    // USD on its wallet, so a complete (the fixture's or a fuzzed one) can pay; and an open session.
+    await step(`USD deposit for ${p.agentId}`, async () => {
+      const d = await p.client.wallets.createDeposit(p.agentId, { amount: '1000', currency: 'USD', method: 'sandbox', idempotencyKey: `${ns}-usd-${p.agentId}` });
+      await operator.wallets.confirmDeposit(p.agentId, d.deposit_id, { idempotencyKey: `${ns}-usd-confirm-${p.agentId}` });
+    });
+    const open = await step(`open checkout of ${p.agentId}`, () => checkout(p, id, SANDBOX_SKUS[i % SANDBOX_SKUS.length], `checkout-open-${p.agentId}`));
+    if (open) {
+      pools.commerceSession.push(open.commerce_session_id);
+      mine(p.agentId).commerceSession.push(open.commerce_session_id);
+    }
+  }
+  // A completed session (a purchase, its evidence and casefile).
+  const shopperMandate = mandateFor.get(shopper.agentId);
   if (shopperMandate) {
-    // An open session, and a completed one (a purchase, its evidence and casefile).
-    const open = await step('open checkout', () => checkout(shopperMandate, 'bouquet_roses', 'checkout-open'));
-    if (open) pools.commerceSession.push(open.commerce_session_id);
     await step('completed checkout', async () => {
-      const s = await checkout(shopperMandate, 'pot_ceramic', 'checkout-done');
+      const s = await checkout(shopper, shopperMandate, 'pot_ceramic', 'checkout-done');
       pools.commerceSession.push(s.commerce_session_id);
+      mine(shopper.agentId).commerceSession.push(s.commerce_session_id);
       await shopper.client.checkout.complete(s.commerce_session_id, { idempotencyKey: `${ns}-complete` });
     });
   }
@@ -88,8 +97,10 @@ export async function createCommerceFixtures(o: CommerceFixtureOptions): Promise
   await step('checkout awaiting approval', async () => {
     const stepUp = await grant(principal, shopper.agentId, { mode: 'step_up', stepUpThreshold: { amount: '10', currency: 'USD' }, approvalForNewMerchants: false }, `${ns}-mandate-step-up`);
     pools.mandate.push(stepUp);
-    const s = await checkout(stepUp, 'orchid_white', 'checkout-pending');
+    mine(principal.agentId).mandate.push(stepUp);
+    const s = await checkout(shopper, stepUp, 'orchid_white', 'checkout-pending');
     pools.commerceSession.push(s.commerce_session_id);
+    mine(principal.agentId).commerceSession.push(s.commerce_session_id);
   });
-  return { mandateFor, merchants: [SANDBOX_MERCHANT], skus: SANDBOX_SKUS };
+  return { mandateFor, actorPools, merchants: [SANDBOX_MERCHANT], skus: SANDBOX_SKUS };
 }

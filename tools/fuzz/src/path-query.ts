@@ -13,6 +13,8 @@ export interface PathQueryContext {
   signerIds: string[];
   /** The wallet a hold, deposit or withdrawal belongs to (its id → agent id). */
   owners?: ReadonlyMap<string, string>;
+  /** Per signing agent, the ids it may act on (its checkout sessions, its mandates): those reach 2xx. */
+  actorPools?: ReadonlyMap<string, Pools>;
 }
 
 /** Percent-encodes UTF-8 like encodeURIComponent, but a lone surrogate becomes U+FFFD instead of throwing. */
@@ -41,7 +43,11 @@ const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ??
 function paramValue(p: Parameter, ctx: PathQueryContext, signerId: string): fc.Arbitrary<string> {
   const choices: Array<fc.WeightedArbitrary<string>> = [{ arbitrary: schemaArbitrary(p.schema, ctx, p.name).map(asText), weight: 3 }];
   // An agent signing for its own wallet, reputation… is what reaches the deeper code.
-  if (poolFor(p.name, p.schema.pattern) === 'agent') choices.push({ arbitrary: fc.constant(signerId), weight: 4 });
+  const pool = poolFor(p.name, p.schema.pattern);
+  if (pool === 'agent') choices.push({ arbitrary: fc.constant(signerId), weight: 4 });
+  // A session or mandate of the agent acting: the others are refused (not its session, 404).
+  const own = poolValues(ctx.actorPools?.get(signerId) ?? {}, pool);
+  if (own) choices.push({ arbitrary: fc.constantFrom(...own.map(asText)), weight: 6 });
   if (p.example !== undefined) choices.push({ arbitrary: fc.constant(asText(p.example)), weight: 1 });
   return fc.oneof(...choices);
 }
