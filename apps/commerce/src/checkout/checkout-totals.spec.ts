@@ -51,6 +51,12 @@ describe('checkout totals', () => {
     expect(() => moneyOf(checkout([{ type: 'subtotal', amount: 1 }]))).toThrow(expect.objectContaining({ code: 'merchant_protocol_error' }));
   });
 
+  it('should refuse a merchant currency commerce cannot pay in as a merchant protocol error', () => {
+    for (const currency of ['CREDIT', 'usd', 'XXX']) {
+      expect(() => moneyOf(checkout([{ type: 'total', amount: 1 }], currency))).toThrow(expect.objectContaining({ code: 'merchant_protocol_error' }));
+    }
+  });
+
   it('should derive the session state from a merchant checkout', () => {
     const state = merchantStateOf({ ...checkout([{ type: 'subtotal', amount: 2500 }, { type: 'total', amount: 2500 }]), messages: [{ type: 'info', content: 'hi' }] });
     expect(state).toMatchObject({ merchantCheckoutId: 'chk_1', status: 'ready_for_complete', currency: 'USD', total: 25_000_000n, listTotal: 25_000_000n, continueUrl: 'https://m.example/checkout/chk_1' });

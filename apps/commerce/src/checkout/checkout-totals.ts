@@ -1,5 +1,5 @@
 import { errors } from '@exchange/platform';
-import { minorToMicro } from '../domain/minor-units';
+import { currencyExponent, minorToMicro } from '../domain/minor-units';
 import type { UcpCheckout, UcpTotal } from '../domain/ucp-types';
 import type { MerchantState } from './session.model';
 
@@ -33,6 +33,10 @@ export function assertTotalsAddUp(totals: readonly UcpTotal[]): void {
 export function moneyOf(checkout: Pick<UcpCheckout, 'totals' | 'currency'>): { total: bigint; listTotal: bigint } {
   const total = totalEntry(checkout.totals);
   if (!total) throw errors.unavailable('merchant_protocol_error', 'the merchant checkout has no single `total` entry');
+  // The merchant chose the currency: one commerce cannot pay in is the merchant's protocol fault.
+  if (currencyExponent(checkout.currency) === undefined) {
+    throw errors.unavailable('merchant_protocol_error', `the merchant checkout is in ${checkout.currency}, not an ISO 4217 currency commerce can pay in`);
+  }
   const discounts = checkout.totals.filter((t) => DISCOUNT_TYPES.has(t.type)).reduce((s, t) => s + Math.abs(t.amount), 0);
   return { total: minorToMicro(total.amount, checkout.currency), listTotal: minorToMicro(total.amount + discounts, checkout.currency) };
 }

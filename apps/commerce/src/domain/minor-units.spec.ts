@@ -7,6 +7,7 @@ describe('minor units ⇄ micro-units', () => {
     expect(currencyExponent('BHD')).toBe(3);
     expect(currencyExponent('CREDIT')).toBeUndefined();
     expect(currencyExponent('usd')).toBeUndefined();
+    expect(currencyExponent('XXX')).toBeUndefined();
   });
 
   it('converts both ways exactly', () => {

@@ -1,14 +1,14 @@
 import { code as currencyInfo } from 'currency-codes';
-import { errors } from '@exchange/platform';
+import { CREDIT, errors, isSupportedCurrency } from '@exchange/platform';
 
 // UCP amounts are integer ISO 4217 minor units (USD 2500 = 25.00); the exchange keeps micro-units
 // (6 fraction digits). One minor unit is 10^(6 - exponent) micro-units; CREDIT is not a UCP currency.
 
 const MICRO_DIGITS = 6;
 
-/** The ISO 4217 exponent (USD 2, JPY 0, BHD 3); undefined for an unknown code or CREDIT. */
+/** The ISO 4217 exponent (USD 2, JPY 0, BHD 3); undefined for CREDIT or a code the exchange does not hold money in (XXX, XTS, unknown). */
 export function currencyExponent(currency: string): number | undefined {
-  if (!/^[A-Z]{3}$/.test(currency)) return undefined;
+  if (currency === CREDIT || !isSupportedCurrency(currency)) return undefined;
   const info = currencyInfo(currency);
   return info && info.digits <= MICRO_DIGITS ? info.digits : undefined;
 }

@@ -106,6 +106,10 @@ it('buys under a mandate with step-up approval, and leaves signed, verifiable ev
   expect(items.chain_valid).toBe(true);
   const kinds = items.items.map((i: { kind: string }) => i.kind);
   expect(kinds).toEqual(expect.arrayContaining(['merchant_request', 'merchant_response', 'approval', 'order_webhook']));
+  // Every message exchanged with the merchant was checked against the UCP schemas, and passed.
+  for (const item of items.items as Array<{ kind: string; schema_result: string }>) {
+    if (item.kind === 'merchant_request' || item.kind === 'merchant_response') expect(item).toMatchObject({ schema_result: 'valid' });
+  }
 
   // The casefile: signed by the exchange, verified by it and offline by the CLI.
   const exported = await c.expectStatus(c.as(buyer, 'POST', sessionPath(id, '/casefile/export'), {}), 200);
