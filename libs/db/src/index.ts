@@ -6,3 +6,4 @@ export { ensureDatabase, databaseUrl } from './ensure-database';
 export { findFreePort, findFreePortRange } from './free-port';
 export { createPgPool, type PgPoolOptions } from './pg-pool';
 export { createPrismaClient } from './prisma-client';
+export { withTransaction, isUniqueViolation, isCheckViolation, isLockTimeout, type Queryable } from './transactions';

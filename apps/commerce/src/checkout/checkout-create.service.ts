@@ -1,5 +1,5 @@
 import { errors, newId } from '@exchange/platform';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import { GENESIS_HASH } from '../evidence/evidence-chain';
 import { appendEvidence } from '../evidence/evidence.repo';
 import { approvalNewlyRequested, deriveApproval } from './approval';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 
 // idempotency_records for the checkout RPCs. A record is written in the same transaction as the
 // change it answers for (so a failed request leaves none and may be retried with the same key);

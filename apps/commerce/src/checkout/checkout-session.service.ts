@@ -1,5 +1,5 @@
 import { errors } from '@exchange/platform';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import { appendEvidence } from '../evidence/evidence.repo';
 import { approvalMessage, approvalPayload, isSignatureShaped, type ApprovalDecision } from './approval';
 import { checkIdempotencyKey } from './checkout-input';

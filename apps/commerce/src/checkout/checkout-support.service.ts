@@ -3,7 +3,7 @@ import { status } from '@grpc/grpc-js';
 import { canonicalize, sha256Hex } from '@exchange/crypto';
 import { DomainError, errors, formatAmount } from '@exchange/platform';
 import type pg from 'pg';
-import { isUniqueViolation, withTransaction } from '../data/db';
+import { isUniqueViolation, withTransaction } from '@exchange/db';
 import type { MerchantCall, MerchantCallInput, MerchantOutcome, RecordedMessage, UcpOperation } from '../domain/merchant.ports';
 import type { UcpCheckout } from '../domain/ucp-types';
 import { appendEvidence } from '../evidence/evidence.repo';

@@ -1,5 +1,5 @@
 import { errors } from '@exchange/platform';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import { appendEvidence } from '../evidence/evidence.repo';
 import { approvalNewlyRequested, deriveApproval } from './approval';
 import { checkDiscountCodes, checkIdempotencyKey, parseLineItems, parseOptionalObject } from './checkout-input';

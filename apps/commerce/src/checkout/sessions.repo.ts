@@ -1,4 +1,4 @@
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import type { CheckoutStatus, UcpCheckout } from '../domain/ucp-types';
 import type { ApprovalReason, ApprovalState, CheckoutSessionRecord, PaymentStage, SessionMode, StoredPurchase } from './session.model';
 

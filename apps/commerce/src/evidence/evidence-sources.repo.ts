@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { withTransaction, type Queryable } from '../data/db';
+import { withTransaction, type Queryable } from '@exchange/db';
 import type { SessionHead } from './evidence-access';
 import type { CasefileSources, StoredRow } from './casefile-sources.model';
 import { listEvidence } from './evidence.repo';

@@ -1,5 +1,5 @@
 import { newId } from '@exchange/platform';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import { GENESIS_HASH, nextLink } from './evidence-chain';
 import type { EvidenceInput, EvidenceRecord } from './evidence.model';
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 
 // idempotency_records rows of CreateMandate (scope = the signer, rpc 'create_mandate'). The record
 // is written in the transaction that inserts the mandate, so a key is either unused or names a

@@ -1,5 +1,5 @@
 import type { CursorKey } from '@exchange/platform';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import type { Autonomy, AutonomyMode, MandateRecord, MandateStatus } from './mandate.model';
 import type { MandateSignedPayload } from './mandate-signing';
 

@@ -1,6 +1,6 @@
 import { canonicalize, sha256Hex } from '@exchange/crypto';
 import { decodeCursor, errors, newId, resolveLimit, toPage } from '@exchange/platform';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import type { CommerceRuntime } from '../service/runtime';
 import type { Autonomy, MandateRecord, MandateStatus } from './mandate.model';
 import { readable, requireActingSigner, requireCaller, requireChangeable, requireSigner, type Actor } from './mandate-access';

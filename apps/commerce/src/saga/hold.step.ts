@@ -1,5 +1,5 @@
 import { DomainError, errors, formatAmount } from '@exchange/platform';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import { emitPaymentOutcome } from '../events/purchase.events';
 import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
 import { isTransient, refusalOf, walletUnavailable } from './purchase-errors';

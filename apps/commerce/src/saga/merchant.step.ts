@@ -1,5 +1,5 @@
 import { DomainError } from '@exchange/platform';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import type { MerchantCallInput, MerchantOutcome, RecordedMessage, UcpOperation } from '../domain/merchant.ports';
 import type { UcpCheckout } from '../domain/ucp-types';
 import { appendEvidence } from '../evidence/evidence.repo';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import type { PaymentStage, PaymentState, PurchaseRecord } from './purchase.model';
 
 // The saga's own reads and writes: the payment columns of checkout_sessions (always under the

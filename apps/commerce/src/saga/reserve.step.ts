@@ -1,5 +1,5 @@
 import { errors, formatAmount, newId } from '@exchange/platform';
-import { isCheckViolation, withTransaction } from '../data/db';
+import { isCheckViolation, withTransaction } from '@exchange/db';
 import { appendEvidence } from '../evidence/evidence.repo';
 import { checkSpend } from '../mandates/mandate-rules';
 import { getMandate } from '../mandates/mandates.repo';

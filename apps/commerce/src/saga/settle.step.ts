@@ -1,4 +1,4 @@
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import { emitPaymentOutcome, emitPurchaseRecorded } from '../events/purchase.events';
 import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
 import { isTransient, refusalOf, walletUnavailable } from './purchase-errors';

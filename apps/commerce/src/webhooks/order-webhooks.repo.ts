@@ -1,7 +1,7 @@
 import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
 import { commerceV1Events } from '@exchange/proto';
 import type pg from 'pg';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import { appendEvidence } from '../evidence/evidence.repo';
 import type { EvidenceInput } from '../evidence/evidence.model';
 

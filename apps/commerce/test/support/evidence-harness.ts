@@ -19,7 +19,7 @@ import { findFreePortRange } from '@exchange/db';
 import { createServiceClient, newId, type PromiseClient } from '@exchange/platform';
 import { commerceV1 } from '@exchange/proto';
 import { createTestDatabase, spawnServiceProcess, startFakeIdentity, testLogger, type FakeIdentity, type ServiceProcess, type TestDatabase } from '@exchange/testing';
-import { withTransaction } from '../../src/data/db';
+import { withTransaction } from '@exchange/db';
 import { appendEvidence } from '../../src/evidence/evidence.repo';
 import { GENESIS_HASH } from '../../src/evidence/evidence-chain';
 import { readCommerceConfig, startCommerce, type CommerceHandle } from '../../src/index';

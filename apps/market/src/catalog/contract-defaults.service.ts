@@ -1,5 +1,5 @@
 import { errors } from '@exchange/platform';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import { invalid } from '../domain/validation';
 import type { VerificationMode } from '../domain/model';
 import { getFixture } from './fixtures.repo';

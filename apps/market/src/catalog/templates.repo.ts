@@ -1,5 +1,5 @@
 import { encodeCursor } from '@exchange/platform';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import type { Page, PageQuery } from '../data/repo-kit';
 import type { ContractTemplate, WorkProductTemplate } from './model';
 

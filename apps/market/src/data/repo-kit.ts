@@ -1,7 +1,7 @@
 import { encodeCursor, type CursorKey } from '@exchange/platform';
-import type { Queryable } from './db';
+import type { Queryable } from '@exchange/db';
 
-export type { Queryable } from './db';
+export type { Queryable } from '@exchange/db';
 
 // What the area repositories (src/<area>/*.repo.ts) share. Rows map to domain objects in those
 // repositories and nowhere else; BIGINT comes back from pg as a string and becomes a bigint. Lists

@@ -1,6 +1,6 @@
 import { must } from '../domain/invariant';
 import { errors, newId } from '@exchange/platform';
-import { isUniqueViolation } from '../data/db';
+import { isUniqueViolation } from '@exchange/db';
 import * as contractsRepo from '../contracts/contracts.repo';
 import * as stepsRepo from '../data/saga-steps.repo';
 import * as disputesRepo from './disputes.repo';

@@ -1,5 +1,5 @@
 import { encodeCursor, newId } from '@exchange/platform';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import type { PageQuery, Page } from '../data/repo-kit';
 import type { ResaleReview, ResaleReviewStatus } from './resale';
 

@@ -1,6 +1,6 @@
 import { errors, newId } from '@exchange/platform';
 import type pg from 'pg';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import * as contractsRepo from '../contracts/contracts.repo';
 import type { Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';

@@ -1,6 +1,6 @@
 import { canonicalize, sha256Hex } from '@exchange/crypto';
 import { errors } from '@exchange/platform';
-import { isLockTimeout } from '../data/db';
+import { isLockTimeout } from '@exchange/db';
 import * as idempotencyRepo from '../data/idempotency.repo';
 import { idempotencyScope, type Caller } from '../domain/caller';
 import { idempotencyKey as checkKey } from '../domain/validation';

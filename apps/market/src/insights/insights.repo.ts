@@ -1,4 +1,4 @@
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import type { ReputationFacts, Settlement } from './reputation';
 import type { VerifierReportFact } from './verifier-reputation';
 import type { PricedContract } from './percentiles';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import { enforcement, type IntegrityAction } from './integrity-states';
 import { readGate } from './integrity.repo';
 

@@ -1,5 +1,5 @@
 import { encodeCursor, type CursorKey } from '@exchange/platform';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 import type { Contract } from '../domain/model';
 import { isIntegrityState, KILL_SWITCHES, type Integrity, type KillSwitchName, type IntegrityStateName } from './integrity-states';
 

@@ -1,6 +1,6 @@
 import { errors, newId } from '@exchange/platform';
 import type pg from 'pg';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import * as contractsRepo from '../contracts/contracts.repo';
 import * as stepsRepo from '../data/saga-steps.repo';
 import type { Page } from '../data/repo-kit';

@@ -1,5 +1,5 @@
 import { errors, newId } from '@exchange/platform';
-import { isUniqueViolation } from '../data/db';
+import { isUniqueViolation } from '@exchange/db';
 import * as listingsRepo from './listings.repo';
 import type { Page } from '../data/repo-kit';
 import { resolveParty, type Caller } from '../domain/caller';

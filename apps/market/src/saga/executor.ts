@@ -3,7 +3,7 @@ import { status } from '@grpc/grpc-js';
 import { formatAmount, type GrpcErrorInfo } from '@exchange/platform';
 import type pg from 'pg';
 import type { FaultPoint } from '../config';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import * as contractsRepo from '../contracts/contracts.repo';
 import * as stepsRepo from '../data/saga-steps.repo';
 import * as disputesRepo from '../disputes/disputes.repo';

@@ -1,6 +1,6 @@
 import { decodeCursor, errors, resolveLimit } from '@exchange/platform';
 import type pg from 'pg';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import type { PageQuery } from '../data/repo-kit';
 import type { TxDeps } from './runtime';
 

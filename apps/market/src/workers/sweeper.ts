@@ -1,5 +1,5 @@
 import { must } from '../domain/invariant';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import * as contractsRepo from '../contracts/contracts.repo';
 import * as stepsRepo from '../data/saga-steps.repo';
 import * as offersRepo from '../offers/offers.repo';

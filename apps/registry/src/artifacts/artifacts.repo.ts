@@ -1,7 +1,7 @@
 import { decodeCursor } from '@exchange/platform';
 import type { Visibility } from '../domain/access';
 import type { ArtifactAck, ArtifactBlob, ArtifactEnvelope, ArtifactStatus, ArtifactUpload, DeliveryReceipt } from '../domain/records';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 
 /** An upload joined with its bytes (FROM artifact_uploads u JOIN artifacts a). */
 const ARTIFACT_COLS = `u.upload_id, u.artifact_ref, a.size_bytes, u.media_type, u.contract_id, u.access, u.parties, u.envelope, a.status,

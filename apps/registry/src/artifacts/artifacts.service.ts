@@ -5,7 +5,7 @@ import { actingAgent, requireOperator, viewerOf, type Caller } from '../domain/c
 import { artifactRefOf, hexOfRef, isContentRef } from '../domain/ids';
 import { validateMediaType, validateParties, validateReason, visibilityFrom } from '../domain/validation';
 import type { ArtifactAck, ArtifactEnvelope, ArtifactStatus, ArtifactUpload, DeliveryReceipt, Page, PageRequest } from '../domain/records';
-import { withTransaction } from '../data/db';
+import { withTransaction } from '@exchange/db';
 import type { RegistryContext } from '../service/context';
 import type { ArtifactAccess } from './artifact-access.service';
 import { artifactAcked, artifactChanged, artifactDelivered } from './artifacts.events';

@@ -2,7 +2,7 @@ import type { CursorKey } from '@exchange/platform';
 import type { Visibility } from '../domain/access';
 import type { Viewer } from '../domain/caller';
 import type { RegistryObject } from '../domain/records';
-import type { Queryable } from '../data/db';
+import type { Queryable } from '@exchange/db';
 
 const OBJECT_COLS = `object_id, type, payload_json, signer_agent_id, signature, signer_public_key, visibility, parties, tags, subject_ref, created_at`;
 

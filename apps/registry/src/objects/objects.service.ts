@@ -5,7 +5,7 @@ import { actingAgent, viewerOf, type Caller } from '../domain/caller';
 import { objectIdOf } from '../domain/ids';
 import { attestationSubject, parsePayload, RESERVED_TYPES, validateParties, validateTags, validateType, visibilityFrom } from '../domain/validation';
 import { checkFixturePayload } from './fixture';
-import { withTransaction, type Queryable } from '../data/db';
+import { withTransaction, type Queryable } from '@exchange/db';
 import type { Page, PageRequest, RegistryObject } from '../domain/records';
 import { objectsRepo, type ObjectFilter } from './objects.repo';
 import type { RegistryContext } from '../service/context';

@@ -1,5 +1,9 @@
 import type pg from 'pg';
 
+// The transaction helpers of the raw-SQL services (market, registry, commerce): one way to run a
+// transaction on a pooled connection and to recognise the PostgreSQL errors their repositories map.
+
+/** A pool or a client inside a transaction: what a repository function queries. */
 export type Queryable = pg.Pool | pg.PoolClient;
 
 /** Runs `fn` in one transaction on a pooled connection (READ COMMITTED; rows are locked explicitly). */
@@ -18,10 +22,16 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
   }
 }
 
-/** PostgreSQL unique_violation on the named constraint/index. */
+/** PostgreSQL unique_violation (23505), on the named constraint/index when given. */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string };
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
+/** PostgreSQL check_violation (23514), on the named constraint when given. */
+export function isCheckViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23514' && (constraint === undefined || e.constraint === constraint);
 }
 
 /** lock_timeout (55P03) expired while waiting for a row another transaction holds. */
