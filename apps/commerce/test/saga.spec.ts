@@ -164,6 +164,11 @@ describe('purchase saga', () => {
     const { sessionId } = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
     await h.saga().complete({ sessionId, payment: sandboxPayment() });
     expect(await mandate(mandateId)).toEqual({ spent: USD('15'), reserved: 0n, status: 'exhausted' });
+    const { rows } = await h.sql.query<{ status: string }>(
+      `SELECT payload->'data'->'mandate'->>'status' AS status FROM outbox_events WHERE type = 'exchange.commerce.mandate.status_changed' AND payload->>'subject_id' = $1`,
+      [mandateId],
+    );
+    expect(rows).toEqual([{ status: 'MANDATE_STATUS_EXHAUSTED' }]);
   });
 
   it('recovery: a session left reserved (wallet call cut) is moved on to settled by resume', async () => {

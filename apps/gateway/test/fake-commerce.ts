@@ -194,5 +194,6 @@ export function startFakeCommerce(): Promise<ProtoFake> {
     listMandates: (req) => ({ mandates: [mandate(), mandate({ mandateId: 'mdt_2', status: req.status ?? C.MandateStatus.MANDATE_STATUS_ACTIVE })], page: { nextCursor: '' } }),
     getAutonomy: (req) => ({ mandateId: req.mandateId, autonomy: mandate().autonomy }),
     putAutonomy: (req) => ({ mandateId: req.mandateId, autonomy: req.autonomy }),
+    setMandateStatus: (req) => ({ mandate: mandate({ mandateId: req.mandateId, status: req.status }) }),
   });
 }

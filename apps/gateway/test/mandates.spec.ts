@@ -134,3 +134,25 @@ describe('GET/PUT /v1/mandates/{mandate_id}/autonomy', () => {
     expectProblem(await signed(other, 'PUT', '/v1/mandates/mdt_1/autonomy', autonomy), 403, 'not_mandate_signer');
   });
 });
+
+describe('POST /v1/mandates/{mandate_id}/status', () => {
+  it('should pass the status and the Actor to commerce and answer the mandate', async () => {
+    const res = await signed(buyer, 'POST', '/v1/mandates/mdt_1/status', { status: 'paused' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ mandate_id: 'mdt_1', status: 'paused' });
+    expect(h.commerce.lastCall('setMandateStatus').request).toEqual({
+      actor: { agentId: buyer.agentId, operator: false },
+      mandateId: 'mdt_1',
+      status: C.MandateStatus.MANDATE_STATUS_PAUSED,
+    });
+  });
+
+  it('should refuse a status that cannot be set, and carry commerce refusals', async () => {
+    expectProblem(await signed(buyer, 'POST', '/v1/mandates/mdt_1/status', { status: 'expired' }), 400, 'validation_failed');
+    expectProblem(await anonymous('POST', '/v1/mandates/mdt_1/status', { status: 'revoked' }), 401, 'unauthenticated');
+    h.commerce.failNext('setMandateStatus', errors.invalidState('mandate', 'revoked', 'active'));
+    expectProblem(await signed(buyer, 'POST', '/v1/mandates/mdt_1/status', { status: 'active' }), 409, 'invalid_state');
+    h.commerce.failNext('setMandateStatus', errors.permissionDenied('not_mandate_signer', 'only the signer'));
+    expectProblem(await asOperator('POST', '/v1/mandates/mdt_1/status', { status: 'active' }), 403, 'not_mandate_signer');
+  });
+});

@@ -143,6 +143,7 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['get', '/v1/mandates/{mandate_id}', ['200', '400', '401', '403', '404', '429', '503']],
   ['get', '/v1/mandates/{mandate_id}/autonomy', ['200', '400', '401', '403', '404', '429', '503']],
   ['put', '/v1/mandates/{mandate_id}/autonomy', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/mandates/{mandate_id}/status', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
   ['get', '/openapi.json', ['200', '429']],
   ['get', '/api-reference', ['200']],
 ];

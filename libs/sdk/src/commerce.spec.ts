@@ -87,6 +87,7 @@ describe('commerce, checkout and mandates APIs', () => {
         '/v1/mandates/mdt_1/autonomy',
         { mode: 'autonomous', approval_for_new_merchants: false },
       ],
+      [() => client.mandates.setStatus('mdt_1', 'revoked'), 'POST', '/v1/mandates/mdt_1/status', { status: 'revoked' }],
     ];
     for (const [call, method, path, body] of cases) {
       server.respond(json(200, { ok: true }));

@@ -112,4 +112,9 @@ export class MandatesApi {
   putAutonomy(mandateId: string, autonomy: AutonomyInput): Promise<MandateAutonomy> {
     return this.transport.request({ method: 'PUT', path: mandatePath(mandateId, '/autonomy'), body: autonomyBody(autonomy) });
   }
+
+  /** Pause, resume (`active`, the signer only) or revoke (final) a mandate. */
+  setStatus(mandateId: string, status: api.SetMandateStatusRequest['status']): Promise<Mandate> {
+    return this.transport.request({ method: 'POST', path: mandatePath(mandateId, '/status'), body: { status } satisfies api.SetMandateStatusRequest });
+  }
 }

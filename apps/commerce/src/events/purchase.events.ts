@@ -4,6 +4,8 @@ import { commerceV1Events } from '@exchange/proto';
 import type pg from 'pg';
 import { toProtoSession } from '../checkout/checkout.events';
 import { getSession } from '../checkout/sessions.repo';
+import { enqueueMandateEvent } from '../mandates/mandates.events';
+import { getMandate } from '../mandates/mandates.repo';
 import type { StoredPurchase } from '../checkout/session.model';
 
 // Outbox writers of the purchase saga (call them inside the transaction of the step). They live
@@ -55,4 +57,11 @@ export async function emitPurchaseRecorded(client: pg.PoolClient, p: StoredPurch
       }),
     }),
   );
+}
+
+/** exchange.commerce.mandate.status_changed when a settlement exhausted the mandate (its state as committed). */
+export async function emitMandateExhausted(client: pg.PoolClient, mandateId: string, now: Date): Promise<void> {
+  const mandate = await getMandate(client, mandateId);
+  if (!mandate) throw new Error(`purchase event: no mandate ${mandateId}`);
+  await enqueueMandateEvent(client, 'status_changed', mandate, now, SYSTEM_ACTOR);
 }

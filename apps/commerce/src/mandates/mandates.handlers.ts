@@ -2,9 +2,10 @@ import { unary, type Logger } from '@exchange/platform';
 import type { commerceV1 } from '@exchange/proto';
 import type { CommerceRuntime } from '../service/runtime';
 import * as map from './mandates.mapper';
+import { settableStatus } from './mandate-status';
 import { MandatesService } from './mandates.service';
 
-type MandateRpcs = 'createMandate' | 'getMandate' | 'listMandates' | 'getAutonomy' | 'putAutonomy';
+type MandateRpcs = 'createMandate' | 'getMandate' | 'listMandates' | 'getAutonomy' | 'putAutonomy' | 'setMandateStatus';
 
 /** The CommerceService RPCs of mandates: proto in, proto out. */
 export function mandatesHandlers(r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, MandateRpcs> {
@@ -31,6 +32,10 @@ export function mandatesHandlers(r: CommerceRuntime, logger: Logger): Pick<comme
     putAutonomy: unary(logger, 'PutAutonomy', async (req: commerceV1.PutAutonomyRequest) => {
       const m = await s.putAutonomy(req.mandateId, map.autonomyInput(req.autonomy), map.actorOf(req.actor));
       return { mandateId: m.mandateId, autonomy: map.toProtoAutonomy(m.autonomy) };
+    }),
+    setMandateStatus: unary(logger, 'SetMandateStatus', async (req: commerceV1.SetMandateStatusRequest) => {
+      const m = await s.setStatus(req.mandateId, settableStatus(map.statusFilter(req.status)), map.actorOf(req.actor));
+      return { mandate: map.toProtoMandate(m, now()) };
     }),
   };
 }

@@ -75,6 +75,11 @@ export async function updateAutonomy(db: Queryable, mandateId: string, autonomy:
   return toRecord(rows[0]);
 }
 
+export async function updateStatus(db: Queryable, mandateId: string, status: Exclude<MandateRecord['status'], 'exhausted'>, now: Date): Promise<MandateRecord> {
+  const { rows } = await db.query(`UPDATE mandates SET status = $2, updated_at = $3 WHERE mandate_id = $1 RETURNING ${COLUMNS}`, [mandateId, status, now]);
+  return toRecord(rows[0]);
+}
+
 export interface MandateListQuery {
   /** Only mandates this agent signed or was granted; null = every mandate (operator). */
   partyAgentId: string | null;

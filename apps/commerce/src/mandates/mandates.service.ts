@@ -5,6 +5,7 @@ import type { CommerceRuntime } from '../service/runtime';
 import type { Autonomy, MandateRecord, MandateStatus } from './mandate.model';
 import { readable, requireActingSigner, requireCaller, requireChangeable, requireSigner, type Actor } from './mandate-access';
 import { effectiveStatus } from './mandate-rules';
+import { statusMove, type SettableStatus } from './mandate-status';
 import { idempotencyKey, validateAutonomy, validateCreateMandate, type AutonomyInput, type CreateMandateInput, type MandateDraft } from './mandate-input';
 import { mandateSigningBytes } from './mandate-signing';
 import * as keys from './mandate-idempotency.repo';
@@ -101,6 +102,25 @@ export class MandatesService {
     });
     this.deps.notify();
     return updated;
+  }
+
+  /**
+   * Pauses, resumes or revokes (mandate-status.ts) with the `status_changed` event; the status it
+   * already has answers the mandate unchanged. A paused or revoked mandate refuses every new spend;
+   * a purchase already reserved under it finishes.
+   */
+  async setStatus(mandateId: string, wanted: SettableStatus, actor: Actor): Promise<MandateRecord> {
+    const result = await withTransaction(this.deps.pool, async (client) => {
+      const m = readable(await repo.getMandate(client, mandateId, { forUpdate: true }), mandateId, actor);
+      const now = this.deps.clock();
+      const next = statusMove(m, effectiveStatus(m, now), wanted, actor);
+      if (next === null) return { mandate: m, changed: false };
+      const updated = await repo.updateStatus(client, mandateId, next, now);
+      await enqueueMandateEvent(client, 'status_changed', updated, now, actorName(actor));
+      return { mandate: updated, changed: true };
+    });
+    if (result.changed) this.deps.notify();
+    return result.mandate;
   }
 
   private async replay(hit: keys.IdempotencyHit, hash: string): Promise<{ mandate: MandateRecord; replayed: boolean }> {

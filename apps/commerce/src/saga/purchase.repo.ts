@@ -104,14 +104,19 @@ export async function addReserved(db: Queryable, mandateId: string, delta: bigin
   await db.query('UPDATE mandates SET reserved = reserved + $2, updated_at = $3 WHERE mandate_id = $1', [mandateId, delta.toString(), now]);
 }
 
-/** A settlement under the mandate: spent += amount, reserved -= amount, exhausted once the total is reached. */
-export async function spendReserved(db: Queryable, mandateId: string, amount: bigint, now: Date): Promise<void> {
-  await db.query(
+/**
+ * A settlement under the mandate: spent += amount, reserved -= amount, exhausted once the total is
+ * reached. True when this settlement exhausted it (the caller writes the status_changed event).
+ */
+export async function spendReserved(db: Queryable, mandateId: string, amount: bigint, now: Date): Promise<boolean> {
+  const { rows } = await db.query<{ exhausted: boolean }>(
     `UPDATE mandates SET spent = spent + $2, reserved = reserved - $2, updated_at = $3,
        status = CASE WHEN status = 'active' AND spent + $2 >= total_limit THEN 'exhausted' ELSE status END
-     WHERE mandate_id = $1`,
+     WHERE mandate_id = $1
+     RETURNING status = 'exhausted' AND spent - $2 < total_limit AS exhausted`,
     [mandateId, amount.toString(), now],
   );
+  return rows[0]?.exhausted === true;
 }
 
 /** Settled purchases under the mandate since `since` (micro-units). */

@@ -1,5 +1,5 @@
 import { withTransaction } from '@exchange/db';
-import { emitPaymentOutcome, emitPurchaseRecorded } from '../events/purchase.events';
+import { emitMandateExhausted, emitPaymentOutcome, emitPurchaseRecorded } from '../events/purchase.events';
 import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
 import { isTransient, refusalOf, walletUnavailable } from './purchase-errors';
 import { walletKey } from './purchase-keys';
@@ -51,7 +51,7 @@ export async function settle(d: PurchaseSagaDeps, sessionId: string): Promise<vo
       completedAt: now,
     };
     await insertPurchase(c, purchase, s.mandateId, s.listTotal);
-    await spendReserved(c, s.mandateId, s.reservedAmount, now);
+    if (await spendReserved(c, s.mandateId, s.reservedAmount, now)) await emitMandateExhausted(c, s.mandateId, now);
     await updatePayment(c, sessionId, { paymentStage: 'settled', status: 'completed', receiptId: purchase.receiptId }, now);
     await emitPurchaseRecorded(c, purchase);
     await emitPaymentOutcome(c, 'completed', sessionId);

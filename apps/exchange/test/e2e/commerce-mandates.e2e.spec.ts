@@ -107,3 +107,25 @@ describe('PUT /v1/mandates/{mandate_id}/autonomy', () => {
     expectProblem(await c.as(agent, 'PUT', `/v1/mandates/${m.mandate_id}/autonomy`, { mode: 'autonomous', step_up_threshold: { amount: '5', currency: 'USD' }, approval_for_new_merchants: false }), 403, 'not_mandate_signer');
   });
 });
+
+describe('POST /v1/mandates/{mandate_id}/status', () => {
+  it('pauses (new checkouts refused), resumes, and revokes for good', async () => {
+    const m = await c.createMandate(signer, agent, { perTransaction: '20', total: '40' });
+    const path = `/v1/mandates/${m.mandate_id}/status`;
+    expect((await c.expectStatus(c.as(signer, 'POST', path, { status: 'paused' }), 200)).status).toBe('paused');
+    const refused = await c.createCheckout(agent, c.checkoutBody(m.mandate_id, [['pot_ceramic', 1]]));
+    expectProblem(refused, 403, 'mandate_inactive');
+    expect((await c.expectStatus(c.as(signer, 'POST', path, { status: 'active' }), 200)).status).toBe('active');
+    await c.expectStatus(c.createCheckout(agent, c.checkoutBody(m.mandate_id, [['pot_ceramic', 1]])), 201);
+    expect((await c.expectStatus(c.op('POST', path, { status: 'revoked' }), 200)).status).toBe('revoked');
+    expectProblem(await c.as(signer, 'POST', path, { status: 'active' }), 409, 'invalid_state');
+  });
+
+  it('403 not_mandate_signer for the agent, and the operator may not resume', async () => {
+    const m = await c.createMandate(signer, agent, { perTransaction: '10', total: '20' });
+    const path = `/v1/mandates/${m.mandate_id}/status`;
+    expectProblem(await c.as(agent, 'POST', path, { status: 'paused' }), 403, 'not_mandate_signer');
+    await c.expectStatus(c.op('POST', path, { status: 'paused' }), 200);
+    expectProblem(await c.op('POST', path, { status: 'active' }), 403, 'not_mandate_signer');
+  });
+});

@@ -3011,6 +3011,13 @@ export interface components {
              */
             daily_limit?: string;
         };
+        SetMandateStatusRequest: {
+            /**
+             * @description `paused` (stop spending), `active` (resume; the signer only) or `revoked` (final)
+             * @enum {string}
+             */
+            status: "active" | "paused" | "revoked";
+        };
     };
     responses: never;
     parameters: never;
@@ -3171,5 +3178,6 @@ export type ReceiveOrderWebhookRequest = components['schemas']['ReceiveOrderWebh
 export type ReceiveOrderWebhookResponse = components['schemas']['ReceiveOrderWebhookResponse'];
 export type CreateMandateRequest = components['schemas']['CreateMandateRequest'];
 export type PutMandateAutonomyRequest = components['schemas']['PutMandateAutonomyRequest'];
+export type SetMandateStatusRequest = components['schemas']['SetMandateStatusRequest'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;

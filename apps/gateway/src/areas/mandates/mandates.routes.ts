@@ -4,14 +4,14 @@ import { actorOf, signerOf } from '../../lib/acting-agent';
 import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, READ_ERRORS, replayed, SECURITY } from '../../lib/route-kit';
 import { autonomyFromJson, autonomyToJson, mandateToJson } from './mandates.mapper';
-import { AutonomyBody, CreateMandateBody, ListMandatesQuery, Mandate, MandateAutonomy, MandatePage, MandateParams } from './mandates.schemas';
+import { AutonomyBody, CreateMandateBody, ListMandatesQuery, Mandate, MandateAutonomy, MandatePage, MandateParams, MandateStatusBody } from './mandates.schemas';
 
 // Spending mandates (DESIGN §4 Commerce) over CommerceService: a signer lets an agent buy within
 // a scope and limits until a date, with autonomy settings deciding when the signer must approve.
 // Commerce checks who may read or change what (it gets the Actor). Registered with prefix /v1.
 
 const TAGS = ['Mandates'];
-const READERS = 'The signer, the agent it was granted to, or the operator (anyone else 403); unknown 404 `mandate_not_found`.';
+const READERS = 'The signer, the agent it was granted to, or the operator; anyone else gets 404 `mandate_not_found`, as for an unknown id.';
 
 const mandatesRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { commerce } = fastify;
@@ -27,8 +27,8 @@ const mandatesRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         description:
           '`signer_agent_id` grants `agent_id` the right to buy within `scope` (empty lists: any) and `limits` until `expires_at`; ' +
           'it must be the acting agent (403 `acting_agent_mismatch`) and sign the canonical mandate (400 ' +
-          '`mandate_signature_invalid`). Errors: 400 `invalid_amount`, ' +
-          '`unsupported_currency`, 404 `agent_not_found`. ' + IDEMPOTENCY_NOTE,
+          '`mandate_signature_invalid`). Errors: 400 `validation_failed`, `invalid_amount`, `unsupported_currency`, ' +
+          '`invalid_merchant_domain`; 403 `agent_frozen`; 404 `agent_not_found`; 422 `idempotency_key_reused`. ' + IDEMPOTENCY_NOTE,
         security: SECURITY.operator_or_agent,
         body: CreateMandateBody,
         response: { 201: Mandate, ...MUTATION_ERRORS },
@@ -152,6 +152,33 @@ const mandatesRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         request.auth.callOptions,
       );
       return { mandate_id: res.mandateId, autonomy: autonomyToJson(res.autonomy) };
+    },
+  );
+
+  fastify.post(
+    '/mandates/:mandate_id/status',
+    {
+      config: AGENT_OR_OPERATOR,
+      schema: {
+        tags: TAGS,
+        operationId: 'setMandateStatus',
+        summary: 'Pause, resume or revoke a mandate',
+        description:
+          '`paused` stops new spending until the signer sets `active` again; `revoked` is final. The signer may do all three, ' +
+          'the operator pause or revoke (else 403 `not_mandate_signer`). From `revoked`, `expired` or `exhausted`: 409 ' +
+          '`invalid_state`; the status it already has answers the mandate unchanged. A purchase already in flight finishes.',
+        security: SECURITY.operator_or_agent,
+        params: MandateParams,
+        body: MandateStatusBody,
+        response: { 200: Mandate, ...MUTATION_ERRORS },
+      },
+    },
+    async (request) => {
+      const res = await commerce.setMandateStatus(
+        { actor: actorOf(request), mandateId: request.params.mandate_id, status: commerceV1Wire.mandateStatus.toProto(request.body.status) },
+        request.auth.callOptions,
+      );
+      return mandateToJson(res.mandate);
     },
   );
 };

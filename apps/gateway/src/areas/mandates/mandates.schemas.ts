@@ -92,6 +92,13 @@ const AutonomyFields = {
   approval_for_new_merchants: Type.Boolean(),
   daily_limit: Nullable(AmountOut, { description: 'Per UTC day; null: no daily limit' }),
 };
+export const MandateStatusBody = Type.Object(
+  {
+    status: StringEnum(['active', 'paused', 'revoked'] as const, { description: '`paused` (stop spending), `active` (resume; the signer only) or `revoked` (final)' }),
+  },
+  { additionalProperties: false, examples: [{ status: 'revoked' }] },
+);
+
 export const Autonomy = Type.Object(AutonomyFields, { additionalProperties: false, description: 'How autonomously the agent may buy under a mandate', examples: [autonomyExample] });
 export type AutonomyJson = Static<typeof Autonomy>;
 

@@ -821,6 +821,17 @@ export interface PutAutonomyResponse {
   autonomy: Autonomy | undefined;
 }
 
+export interface SetMandateStatusRequest {
+  actor: Actor | undefined;
+  mandateId: string;
+  /** ACTIVE (resume a paused mandate), PAUSED or REVOKED. */
+  status: MandateStatus;
+}
+
+export interface SetMandateStatusResponse {
+  mandate: Mandate | undefined;
+}
+
 function createBaseActor(): Actor {
   return { agentId: "", operator: false };
 }
@@ -7617,6 +7628,180 @@ export const PutAutonomyResponse: MessageFns<PutAutonomyResponse> = {
   },
 };
 
+function createBaseSetMandateStatusRequest(): SetMandateStatusRequest {
+  return { actor: undefined, mandateId: "", status: 0 };
+}
+
+export const SetMandateStatusRequest: MessageFns<SetMandateStatusRequest> = {
+  encode(message: SetMandateStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.mandateId !== "") {
+      writer.uint32(18).string(message.mandateId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(24).int32(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetMandateStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetMandateStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mandateId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetMandateStatusRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      mandateId: isSet(object.mandateId)
+        ? globalThis.String(object.mandateId)
+        : isSet(object.mandate_id)
+        ? globalThis.String(object.mandate_id)
+        : "",
+      status: isSet(object.status) ? mandateStatusFromJSON(object.status) : 0,
+    };
+  },
+
+  toJSON(message: SetMandateStatusRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.mandateId !== "") {
+      obj.mandateId = message.mandateId;
+    }
+    if (message.status !== 0) {
+      obj.status = mandateStatusToJSON(message.status);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SetMandateStatusRequest>): SetMandateStatusRequest {
+    return SetMandateStatusRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetMandateStatusRequest>): SetMandateStatusRequest {
+    const message = createBaseSetMandateStatusRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.mandateId = object.mandateId ?? "";
+    message.status = object.status ?? 0;
+    return message;
+  },
+};
+
+function createBaseSetMandateStatusResponse(): SetMandateStatusResponse {
+  return { mandate: undefined };
+}
+
+export const SetMandateStatusResponse: MessageFns<SetMandateStatusResponse> = {
+  encode(message: SetMandateStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mandate !== undefined) {
+      Mandate.encode(message.mandate, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetMandateStatusResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetMandateStatusResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mandate = Mandate.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetMandateStatusResponse {
+    return { mandate: isSet(object.mandate) ? Mandate.fromJSON(object.mandate) : undefined };
+  },
+
+  toJSON(message: SetMandateStatusResponse): unknown {
+    const obj: any = {};
+    if (message.mandate !== undefined) {
+      obj.mandate = Mandate.toJSON(message.mandate);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SetMandateStatusResponse>): SetMandateStatusResponse {
+    return SetMandateStatusResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetMandateStatusResponse>): SetMandateStatusResponse {
+    const message = createBaseSetMandateStatusResponse();
+    message.mandate = (object.mandate !== undefined && object.mandate !== null)
+      ? Mandate.fromPartial(object.mandate)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Commerce is the exchange acting as a UCP *platform* for buyer agents (DESIGN §4 "Commerce"):
  * merchant profiles, negotiation, checkout sessions mirrored from UCP businesses, spending
@@ -7840,6 +8025,18 @@ export const CommerceServiceService = {
     responseSerialize: (value: PutAutonomyResponse): Buffer => Buffer.from(PutAutonomyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): PutAutonomyResponse => PutAutonomyResponse.decode(value),
   },
+  /** Pause, resume or revoke a mandate: active ⇄ paused, active | paused → revoked (final). */
+  setMandateStatus: {
+    path: "/exchange.commerce.v1.CommerceService/SetMandateStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetMandateStatusRequest): Buffer =>
+      Buffer.from(SetMandateStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetMandateStatusRequest => SetMandateStatusRequest.decode(value),
+    responseSerialize: (value: SetMandateStatusResponse): Buffer =>
+      Buffer.from(SetMandateStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetMandateStatusResponse => SetMandateStatusResponse.decode(value),
+  },
 } as const;
 
 export interface CommerceServiceServer extends UntypedServiceImplementation {
@@ -7868,6 +8065,8 @@ export interface CommerceServiceServer extends UntypedServiceImplementation {
   listMandates: handleUnaryCall<ListMandatesRequest, ListMandatesResponse>;
   getAutonomy: handleUnaryCall<GetAutonomyRequest, GetAutonomyResponse>;
   putAutonomy: handleUnaryCall<PutAutonomyRequest, PutAutonomyResponse>;
+  /** Pause, resume or revoke a mandate: active ⇄ paused, active | paused → revoked (final). */
+  setMandateStatus: handleUnaryCall<SetMandateStatusRequest, SetMandateStatusResponse>;
 }
 
 export interface CommerceServiceClient extends Client {
@@ -8175,6 +8374,22 @@ export interface CommerceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PutAutonomyResponse) => void,
+  ): ClientUnaryCall;
+  /** Pause, resume or revoke a mandate: active ⇄ paused, active | paused → revoked (final). */
+  setMandateStatus(
+    request: SetMandateStatusRequest,
+    callback: (error: ServiceError | null, response: SetMandateStatusResponse) => void,
+  ): ClientUnaryCall;
+  setMandateStatus(
+    request: SetMandateStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetMandateStatusResponse) => void,
+  ): ClientUnaryCall;
+  setMandateStatus(
+    request: SetMandateStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetMandateStatusResponse) => void,
   ): ClientUnaryCall;
 }
 
