@@ -88,6 +88,13 @@ describe('the public routes', () => {
     expect(await reference.text()).toContain('swagger');
   });
 
+  it('serve the UCP platform profile, and take merchants\' order webhooks authenticated by their signature alone', async () => {
+    const profile = await http(stack.baseUrl, 'GET', '/.well-known/ucp');
+    expect(profile.status).toBe(200);
+    const unsigned = await http(stack.baseUrl, 'POST', '/v1/commerce/ucp/webhooks/orders', { body: { id: 'ord_1' } });
+    expect(expectProblem(unsigned, 401, 'webhook_unauthenticated')).toMatchObject({ reason: 'signature_missing' });
+  });
+
   it('verify casefiles without credentials (an unreadable archive is 400, never 401)', async () => {
     expectProblem(await r.anon('POST', '/v1/casefiles/verify', { archive_base64: Buffer.from('not gzip').toString('base64') }), 400, 'casefile_unreadable');
     const ui = await http(stack.baseUrl, 'POST', '/ui/casefile/verify', { headers: { 'content-type': 'application/gzip' }, rawBody: 'not an archive' });
@@ -101,6 +108,16 @@ describe('the public routes', () => {
       .filter(({ security }) => !Array.isArray(security) || security.length === 0 || security.some((s) => Object.keys(s).length === 0))
       .map(({ op }) => op)
       .sort();
-    expect(anonymous).toEqual(['GET /api-reference', 'GET /health', 'GET /openapi.json', 'GET /quickstart.md', 'GET /skill.md', 'POST /ui/casefile/verify', 'POST /v1/casefiles/verify']);
+    expect(anonymous).toEqual([
+      'GET /.well-known/ucp',
+      'GET /api-reference',
+      'GET /health',
+      'GET /openapi.json',
+      'GET /quickstart.md',
+      'GET /skill.md',
+      'POST /ui/casefile/verify',
+      'POST /v1/casefiles/verify',
+      'POST /v1/commerce/ucp/webhooks/orders',
+    ]);
   });
 });
