@@ -2,6 +2,7 @@ import { errors, newId } from '@exchange/platform';
 import { withTransaction } from '@exchange/db';
 import { GENESIS_HASH } from '../evidence/evidence-chain';
 import { appendEvidence } from '../evidence/evidence.repo';
+import { checkBeforeMerchant } from '../mandates/mandate-rules';
 import { approvalNewlyRequested, deriveApproval } from './approval';
 import { checkDiscountCodes, checkIdempotencyKey, checkMode, parseLineItems, parseOptionalObject, requireId } from './checkout-input';
 import { merchantStateOf } from './checkout-totals';
@@ -73,7 +74,8 @@ export class CheckoutCreateService {
 
     await this.deps.agents.active(buyerAgentId);
     const mandate = await loadMandate(this.deps.pool, mandateId);
-    if (mandate.agentId !== buyerAgentId) throw errors.permissionDenied('mandate_not_for_agent', 'the mandate was not granted to this buyer');
+    // What the mandate refuses whatever the merchant answers is refused before anything is opened there.
+    checkBeforeMerchant(mandate, { buyerAgentId, merchantDomain, now: this.deps.clock() });
 
     const body: Record<string, unknown> = { line_items: lineItems };
     if (buyer) body['buyer'] = buyer;

@@ -1,6 +1,6 @@
 import { DomainError } from '@exchange/platform';
 import type { MandateRecord, SpendAttempt } from './mandate.model';
-import { checkSpend, effectiveStatus } from './mandate-rules';
+import { checkBeforeMerchant, checkSpend, effectiveStatus } from './mandate-rules';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const U = 1_000_000n; // one unit in micro-units
@@ -218,5 +218,30 @@ describe('checkSpend approval', () => {
 
   it('should check the rules before asking for approval', () => {
     expect(codeOf(withAutonomy({ mode: 'manual' }), attempt({ currency: 'EUR' }))).toBe('mandate_currency_mismatch');
+  });
+});
+
+describe('checkBeforeMerchant', () => {
+  const standing = { buyerAgentId: 'agt_buyer', merchantDomain: 'shop.example', now: NOW };
+  const before = (m: MandateRecord, a = standing) => {
+    try {
+      checkBeforeMerchant(m, a);
+      return 'ok';
+    } catch (err) {
+      return (err as DomainError).code;
+    }
+  };
+
+  it('runs the rules that need no merchant answer, in checkSpend order', () => {
+    expect(before(mandate())).toBe('ok');
+    expect(before(mandate(), { ...standing, buyerAgentId: 'agt_other' })).toBe('mandate_not_for_agent');
+    expect(before(mandate({ status: 'paused' }))).toBe('mandate_inactive');
+    expect(before(mandate({ expiresAt: NOW }))).toBe('mandate_expired');
+    expect(before(mandate({ scope: { merchants: ['other.example'], categories: [], skus: [] } }))).toBe('mandate_merchant_not_allowed');
+    expect(before(mandate({ scope: { merchants: ['SHOP.example'], categories: [], skus: [] } }))).toBe('ok');
+  });
+
+  it('leaves the amount, sku and category rules to checkSpend', () => {
+    expect(before(mandate({ spent: 199n * U, scope: { merchants: [], categories: ['toys'], skus: ['x'] } }))).toBe('ok');
   });
 });

@@ -19,8 +19,10 @@ export function effectiveStatus(m: StatusView, now: Date): MandateStatus {
   return m.status;
 }
 
-/** The mandate's scope and limits allow this spend (else 403 with the `mandate_*` code naming the first rule broken). */
-function checkRules(m: MandateRecord, a: SpendAttempt): void {
+type Standing = Pick<SpendAttempt, 'buyerAgentId' | 'merchantDomain' | 'now'>;
+
+/** The mandate is the buyer's and may spend now (not paused, revoked, exhausted or expired). */
+function requireStanding(m: MandateRecord, a: Standing): void {
   if (a.buyerAgentId !== m.agentId) {
     throw errors.permissionDenied('mandate_not_for_agent', `mandate ${m.mandateId} was not granted to ${a.buyerAgentId}`, { mandate_id: m.mandateId });
   }
@@ -34,16 +36,34 @@ function checkRules(m: MandateRecord, a: SpendAttempt): void {
       expires_at: m.expiresAt.toISOString(),
     });
   }
+}
+
+function requireMerchantInScope(m: MandateRecord, merchantDomain: string): void {
+  const domain = merchantDomain.toLowerCase();
+  if (m.scope.merchants.length > 0 && !m.scope.merchants.some((d) => d.toLowerCase() === domain)) {
+    throw errors.permissionDenied('mandate_merchant_not_allowed', `merchant ${domain} is outside the mandate's scope`, { merchant_domain: domain });
+  }
+}
+
+/**
+ * The rules that need no merchant answer (buyer, status, expiry, merchant scope), run before a
+ * checkout is opened at the merchant so a refused create leaves nothing there either.
+ */
+export function checkBeforeMerchant(m: MandateRecord, a: Standing): void {
+  requireStanding(m, a);
+  requireMerchantInScope(m, a.merchantDomain);
+}
+
+/** The mandate's scope and limits allow this spend (else 403 with the `mandate_*` code naming the first rule broken). */
+function checkRules(m: MandateRecord, a: SpendAttempt): void {
+  requireStanding(m, a);
   if (a.currency !== m.limits.currency) {
     throw errors.permissionDenied('mandate_currency_mismatch', `the checkout is in ${a.currency}, the mandate in ${m.limits.currency}`, {
       currency: a.currency,
       mandate_currency: m.limits.currency,
     });
   }
-  const domain = a.merchantDomain.toLowerCase();
-  if (m.scope.merchants.length > 0 && !m.scope.merchants.some((d) => d.toLowerCase() === domain)) {
-    throw errors.permissionDenied('mandate_merchant_not_allowed', `merchant ${domain} is outside the mandate's scope`, { merchant_domain: domain });
-  }
+  requireMerchantInScope(m, a.merchantDomain);
   if (m.scope.skus.length > 0) {
     const outside = a.lines.find((l) => !m.scope.skus.includes(l.sku));
     if (outside) throw errors.permissionDenied('mandate_sku_not_allowed', `sku ${outside.sku} is outside the mandate's scope`, { sku: outside.sku });
