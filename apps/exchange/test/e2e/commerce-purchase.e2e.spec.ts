@@ -123,7 +123,7 @@ it('buys under a mandate with step-up approval, and leaves signed, verifiable ev
     cwd: repoRoot,
     env: { ...process.env, EXCHANGE_PUBLIC_KEY: '' },
   });
-  expect(cli.stdout + cli.stderr).toMatch(/VALID/);
+  expect(cli.stdout).toMatch(/^VALID: /m);
 
   await c.expectLedgerOk();
 });
