@@ -4,6 +4,7 @@ import { AgentDirectory } from '@exchange/identity-client';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1, walletV1 } from '@exchange/proto';
 import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
+import { createUcpValidator } from '@exchange/ucp';
 import { CommerceConfigSchema, type CommerceConfig } from './config';
 import { UcpMerchantClient, parseMerchantDirectory } from './clients/ucp-merchant.client';
 import { faultPointsFrom } from './domain/faults';
@@ -64,6 +65,7 @@ export async function startCommerce(config: CommerceConfig, deps: CommerceDeps):
     exchangeSigningKey: signingKey,
     publicUrl: config.EXCHANGE_PUBLIC_URL,
   });
+  const ucp = createUcpValidator();
   const merchants = new UcpMerchantClient({
     platform,
     directory: parseMerchantDirectory(config.MERCHANT_DIRECTORY),
@@ -72,6 +74,7 @@ export async function startCommerce(config: CommerceConfig, deps: CommerceDeps):
     clock,
     logger,
     fetch: deps.fetch,
+    validator: ucp,
   });
   const runtime: CommerceRuntime = {
     pool,
@@ -79,6 +82,7 @@ export async function startCommerce(config: CommerceConfig, deps: CommerceDeps):
     wallet,
     merchants,
     platform,
+    ucp,
     exchangeSigner: { privateKey: signingKey, publicKey: toBase64(publicKeyFromPrivate(signingKey)) },
     clock,
     logger,

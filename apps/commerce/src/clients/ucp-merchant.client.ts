@@ -20,6 +20,8 @@ export interface UcpMerchantClientOptions {
   clock: () => Date;
   logger: Logger;
   fetch?: typeof fetch;
+  /** The service's one UCP validator (its ~79 schemas are compiled once); built here when omitted. */
+  validator?: UcpValidator;
   /** Largest profile or response body read (default 256 KiB). */
   maxBodyBytes?: number;
 }
@@ -36,13 +38,14 @@ const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 export class UcpMerchantClient implements MerchantPort {
   private readonly cache = new Map<string, MerchantProfileView>();
   private readonly inFlight = new Map<string, Promise<MerchantProfileView>>();
-  private readonly validator: UcpValidator = createUcpValidator();
+  private readonly validator: UcpValidator;
   private readonly http;
   private readonly ttlMs: number;
 
   constructor(readonly opts: UcpMerchantClientOptions) {
     this.http = { fetch: opts.fetch ?? fetch, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
     this.ttlMs = Math.max(MIN_PROFILE_TTL_MS, opts.profileTtlMs);
+    this.validator = opts.validator ?? createUcpValidator();
   }
 
   profile(merchantDomain: string, opts: { refresh?: boolean } = {}): Promise<MerchantProfileView> {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { AgentDirectory } from '@exchange/identity-client';
 import type { Logger } from '@exchange/platform';
+import type { UcpValidator } from '@exchange/ucp';
 import type { WalletClient } from '../clients/wallet.client';
 import type { FaultPoint } from '../domain/faults';
 import type { MerchantPort } from '../domain/merchant.ports';
@@ -16,6 +17,8 @@ export interface CommerceRuntime {
   wallet: WalletClient;
   merchants: MerchantPort;
   platform: PlatformIdentity;
+  /** The one UCP schema validator (compiling its schemas costs ~250 ms, so it is built once). */
+  ucp: UcpValidator;
   /** The exchange ed25519 key: signs casefile dockets. */
   exchangeSigner: { privateKey: Uint8Array; publicKey: string };
   clock: () => Date;

@@ -1,6 +1,5 @@
 import { unary, type Logger } from '@exchange/platform';
 import type { commerceV1 } from '@exchange/proto';
-import { createUcpValidator } from '@exchange/ucp';
 import type { CommerceRuntime } from '../service/runtime';
 import { verifyMerchantWebhook } from './merchant-webhook';
 import { OrderWebhookService } from './order-webhooks.service';
@@ -15,7 +14,7 @@ export function webhooksHandlers(r: CommerceRuntime, logger: Logger): Pick<comme
     notify: r.notify,
     logger: r.logger,
     verify: (delivery) => verifyMerchantWebhook({ merchants: r.merchants, clock: r.clock }, delivery),
-    validator: createUcpValidator(),
+    validator: r.ucp,
   });
   return {
     verifyWebhook: unary(logger, 'VerifyWebhook', async (req: commerceV1.VerifyWebhookRequest) => toVerifyWebhookResponse(await s.verify(fromVerifyWebhookRequest(req)))),
