@@ -1,4 +1,3 @@
-import { agentAccount, merchantAccount, type AccountRef } from '../domain/accounts';
 import { merchantOwner, parseMerchantDomain } from '../domain/merchant';
 import { walletErrors } from '../domain/wallet.errors';
 import { COMMERCE_CONTROLLER, MARKET_CONTROLLER } from '../holds/hold-control';
@@ -50,9 +49,4 @@ export function settlementPayee(input: {
   }
   const valid = parseMerchantDomain(domain, 'payee_merchant_domain');
   return { kind: 'merchant', owner: merchantOwner(valid), domain: valid };
-}
-
-/** The account a Settle credits: the agent's available balance or the merchant's settlement account. */
-export function settlementPayeeAccount(payee: SettlementPayee, currency: string): AccountRef {
-  return payee.kind === 'merchant' ? merchantAccount(payee.owner, currency) : agentAccount(payee.owner, currency, 'available');
 }

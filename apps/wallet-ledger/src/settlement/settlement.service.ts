@@ -16,7 +16,7 @@ import type { ReceiptsRepo } from '../receipts/receipts.repo';
 import { decide, execute, type Planned, type ResponseCodec } from '../service/execute';
 import { activeAgent, claimFor, requireText, type MutationDeps } from '../service/use-case';
 import { planCorrection } from './correction';
-import { parseSettlementController, settlementPayee, settlementPayeeAccount } from './settlement-payee';
+import { parseSettlementController, settlementPayee } from './settlement-payee';
 import { settlementEvents } from './settlement.events';
 
 function must<T>(value: T | undefined): T {
@@ -104,7 +104,8 @@ export class SettlementService {
             currency: hold.currency,
             postings: consumePostings({
               payer,
-              payee: settlementPayeeAccount(payee, hold.currency),
+              // The same mapping a correction uses on the receipt's payee, so both move one account.
+              payee: payeeAccount(payee.owner, hold.currency),
               currency: hold.currency,
               held: hold.amount,
               amount: paid,
