@@ -4,7 +4,7 @@ import { actorOf, signerOf } from '../../lib/acting-agent';
 import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, replayed, SECURITY } from '../../lib/route-kit';
 import { ApprovalBody, CancelCheckoutBody, CheckoutSession, CompleteCheckoutBody, CompletedCheckout, SessionParams } from './checkout.schemas';
 import { BUYER_NOTE, MANDATE_CHECK_NOTE, MERCHANT_MUTATION_ERRORS, MERCHANT_NOTE, TAGS } from './commerce-kit';
-import { purchaseToJson, sessionToJson } from './commerce.mapper';
+import { jsonText, purchaseToJson, sessionToJson } from './commerce.mapper';
 
 // Checkout outcomes (DESIGN §4 Commerce): complete (hold → merchant complete → settlement),
 // cancel, and the mandate signer's step-up approval. Full paths.
@@ -39,7 +39,7 @@ const completeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         {
           actor: actorOf(request),
           commerceSessionId: request.params.commerce_session_id,
-          paymentJson: b.payment === undefined ? undefined : JSON.stringify(b.payment),
+          paymentJson: jsonText(b.payment),
           idempotencyKey: marketKeyOf(request),
         },
         request.auth.callOptions,

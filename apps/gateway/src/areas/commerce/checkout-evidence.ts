@@ -4,7 +4,7 @@ import { nextCursorToJson, pageFromQuery } from '../../lib/pagination';
 import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, READ_ERRORS, replayed, SECURITY } from '../../lib/route-kit';
 import { DiscountBody, DiscountResult, SessionParams } from './checkout.schemas';
 import { BUYER_NOTE, MERCHANT_MUTATION_ERRORS, MERCHANT_NOTE, READER_NOTE, TAGS } from './commerce-kit';
-import { casefileVerdictToJson, docketFromJson, docketToJson, evidenceToJson, sessionToJson } from './commerce.mapper';
+import { casefileVerdictToJson, docketToJson, evidenceToJson, jsonText, sessionToJson } from './commerce.mapper';
 import { ArtifactsQuery, CasefileExportBody, CasefileVerifyBody, CheckoutCasefileVerdict, CheckoutDocket, EvidencePage } from './evidence.schemas';
 
 // A checkout's evidence (DESIGN §4 Commerce): the hash-chained merchant messages, discount
@@ -117,7 +117,7 @@ const evidenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         {
           actor: actorOf(request),
           commerceSessionId: request.params.commerce_session_id,
-          docketJson: b.docket === undefined ? undefined : docketFromJson(b.docket),
+          docketJson: jsonText(b.docket),
           exchangePublicKey: b.exchange_public_key,
         },
         request.auth.callOptions,

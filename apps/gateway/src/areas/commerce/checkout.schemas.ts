@@ -57,7 +57,6 @@ export const CreateCheckoutBody = Type.Object(
   },
   { additionalProperties: false, examples: [{ mandate_id: MANDATE, merchant_domain: MERCHANT, line_items: lineItemsExample, discount_codes: ['WELCOME10'] }] },
 );
-export type CreateCheckoutBodyJson = Static<typeof CreateCheckoutBody>;
 
 export const UpdateCheckoutBody = Type.Object(
   {

@@ -4,12 +4,10 @@ import { actorOf, signerOf } from '../../lib/acting-agent';
 import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, replayed, SECURITY } from '../../lib/route-kit';
 import { CheckoutSession, CreateCheckoutBody, SessionParams, SessionQuery, UpdateCheckoutBody } from './checkout.schemas';
 import { BUYER_NOTE, MANDATE_CHECK_NOTE, MERCHANT_MUTATION_ERRORS, MERCHANT_NOTE, MERCHANT_READ_ERRORS, READER_NOTE, TAGS } from './commerce-kit';
-import { sessionToJson } from './commerce.mapper';
+import { jsonText, sessionToJson } from './commerce.mapper';
 
 // Checkout sessions (DESIGN §4 Commerce): create, read and update the exchange's mirror of a
 // merchant's UCP checkout. UCP objects travel to commerce as JSON text. Full paths.
-
-const json = (value: unknown): string | undefined => (value === undefined ? undefined : JSON.stringify(value));
 
 const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { commerce } = fastify;
@@ -41,8 +39,8 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           mandateId: b.mandate_id,
           merchantDomain: b.merchant_domain,
           lineItemsJson: JSON.stringify(b.line_items),
-          buyerJson: json(b.buyer),
-          contextJson: json(b.context),
+          buyerJson: jsonText(b.buyer),
+          contextJson: jsonText(b.context),
           discountCodes: b.discount_codes ?? [],
           mode: commerceV1Wire.sessionMode.toProto(b.mode ?? 'live'),
           idempotencyKey: marketKeyOf(request),
@@ -104,9 +102,9 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         {
           actor: actorOf(request),
           commerceSessionId: request.params.commerce_session_id,
-          lineItemsJson: json(b.line_items),
-          buyerJson: json(b.buyer),
-          contextJson: json(b.context),
+          lineItemsJson: jsonText(b.line_items),
+          buyerJson: jsonText(b.buyer),
+          contextJson: jsonText(b.context),
           discountCodes: b.discount_codes === undefined ? undefined : { codes: b.discount_codes },
           idempotencyKey: marketKeyOf(request),
         },

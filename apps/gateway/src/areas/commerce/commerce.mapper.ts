@@ -139,7 +139,7 @@ export function headersFromJson(headers: Record<string, string>): commerceV1.Web
   return Object.entries(headers).map(([name, value]) => ({ name: name.toLowerCase(), value }));
 }
 
-/** Docket JSON text of a free-form docket object (commerce parses and verifies it). */
-export const docketFromJson = (docket: unknown): string => JSON.stringify(docket);
+/** An optional free-form object (UCP part, docket) as the JSON text commerce parses and checks; absent stays absent. */
+export const jsonText = (value: unknown): string | undefined => (value === undefined ? undefined : JSON.stringify(value));
 
 export const docketToJson = (res: commerceV1.ExportCasefileResponse) => ({ docket: objectJson(res.docketJson, 'docket_json') });

@@ -1,6 +1,6 @@
 import { commerceV1Wire, type commerceV1 } from '@exchange/proto';
 import { CommerceContractError, contractChecks } from '../../lib/mapper-kit';
-import type { AutonomyJson, MandateJson } from './mandates.schemas';
+import type { AutonomyBodyJson, AutonomyJson, MandateJson } from './mandates.schemas';
 
 // Proto ⇄ REST for mandates and their autonomy settings. Enums through the generated
 // commerceV1Wire tables; amounts stay decimal strings. Pure functions, no I/O.
@@ -19,14 +19,7 @@ export function autonomyToJson(autonomy: commerceV1.Autonomy | undefined): Auton
   };
 }
 
-export interface AutonomyInput {
-  mode: AutonomyJson['mode'];
-  step_up_threshold?: { amount: string; currency: string };
-  approval_for_new_merchants: boolean;
-  daily_limit?: string;
-}
-
-export function autonomyFromJson(a: AutonomyInput): commerceV1.Autonomy {
+export function autonomyFromJson(a: AutonomyBodyJson): commerceV1.Autonomy {
   return {
     mode: commerceV1Wire.autonomyMode.toProto(a.mode),
     stepUpThreshold: a.step_up_threshold && { amount: a.step_up_threshold.amount, currency: a.step_up_threshold.currency },

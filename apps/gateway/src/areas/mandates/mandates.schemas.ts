@@ -39,6 +39,7 @@ export const AutonomyBody = Type.Object(
   },
   { additionalProperties: false, examples: [autonomyExample] },
 );
+export type AutonomyBodyJson = Static<typeof AutonomyBody>;
 
 export const CreateMandateBody = Type.Object(
   {
@@ -84,7 +85,6 @@ export const CreateMandateBody = Type.Object(
     ],
   },
 );
-export type CreateMandateBodyJson = Static<typeof CreateMandateBody>;
 
 const AutonomyFields = {
   mode: StringEnum(commerceV1Wire.autonomyMode.names),
