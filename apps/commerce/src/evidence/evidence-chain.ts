@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { canonicalize } from '@exchange/crypto';
+import { contentSha256 } from '@exchange/casefile';
+import { sha256Hex } from '@exchange/crypto';
 
 // Evidence of a checkout session is a hash chain (README "Evidence"): item n's hash is
 // sha256(prev_hash_hex || content_sha256_hex) over ASCII hex, the first prev_hash is 64 zeros, and
@@ -15,11 +15,8 @@ export interface ChainLink {
   hash: string;
 }
 
-const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
-
-export function contentHash(content: unknown): string {
-  return sha256Hex(canonicalize(content));
-}
+/** sha256 of the canonical JSON: the same digest a casefile record entry carries. */
+export const contentHash: (content: unknown) => string = contentSha256;
 
 export function linkHash(prevHash: string, contentSha256: string): string {
   return sha256Hex(prevHash + contentSha256);
