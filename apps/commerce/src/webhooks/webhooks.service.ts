@@ -1,8 +1,6 @@
 import type { CommerceRuntime } from '../service/runtime';
 import { verifyAnyWebhook, type WebhookVerdict, type WebhookVerifyInput } from './webhook-verify';
 
-export { verifyMerchantWebhook, type MerchantWebhookCheck, type MerchantWebhookDeps } from './merchant-webhook';
-
 export type WebhooksDeps = Pick<CommerceRuntime, 'merchants' | 'platform' | 'clock'>;
 
 /** VerifyWebhook: any authenticated agent or operator (the gateway checked who calls). */
