@@ -50,9 +50,15 @@ export async function loadCasefileSources(db: Queryable, session: SessionHead): 
   const id = session.commerceSessionId;
   const sessionRow = await oneRow(db, `SELECT ${SESSION_COLUMNS} FROM checkout_sessions WHERE commerce_session_id = $1`, id);
   const mandateRow = await oneRow(db, `SELECT ${MANDATE_COLUMNS} FROM mandates WHERE mandate_id = $1`, session.mandateId);
-  const purchaseRow = await oneRow(db, `SELECT ${PURCHASE_COLUMNS} FROM purchases WHERE commerce_session_id = $1`, id);
-  const receiptRow = purchaseRow ? await oneRow(db, 'SELECT receipt_id, receipt FROM purchases WHERE commerce_session_id = $1', id) : null;
-  const receipt = receiptRow ? { receiptId: String(receiptRow['receipt_id']), content: receiptRow['receipt'] as Record<string, unknown> } : null;
+  // One read of the purchase: the receipt is split off, the rest is the purchase record.
+  const purchase = await oneRow(db, `SELECT ${PURCHASE_COLUMNS}, receipt FROM purchases WHERE commerce_session_id = $1`, id);
+  let purchaseRow: StoredRow | null = null;
+  let receipt: CasefileSources['receipt'] = null;
+  if (purchase) {
+    const { receipt: receiptContent, ...rest } = purchase;
+    purchaseRow = rest;
+    receipt = { receiptId: String(purchase['receipt_id']), content: receiptContent as Record<string, unknown> };
+  }
   const evidence = await listEvidence(db, id);
   return { session, sessionRow: sessionRow ?? {}, mandateRow, purchaseRow, receipt, evidence };
 }
