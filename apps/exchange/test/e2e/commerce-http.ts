@@ -1,5 +1,5 @@
 import type { HttpResult } from './http';
-import { RawAgent } from './raw-agent';
+import { canonicalJson, type RawAgent } from './raw-agent';
 import { newKey, WalletHttp } from './wallet-http';
 
 export { newKey };
@@ -10,19 +10,6 @@ export { newKey };
 
 export const MERCHANT = 'sandbox-merchant.local';
 export const BUYER_DETAILS = { email: 'buyer@example.com', first_name: 'Ada', last_name: 'Agent' };
-
-/** RFC 8785 for the values these suites sign (strings, integers, booleans, arrays, objects). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 export interface MandateInput {
   merchants?: string[];

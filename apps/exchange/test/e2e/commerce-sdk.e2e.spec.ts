@@ -1,8 +1,8 @@
 import { signApproval, signMandate } from '@exchange/sdk';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { canonicalJson, MERCHANT } from './commerce-http';
-import { RawAgent } from './raw-agent';
+import { MERCHANT } from './commerce-http';
+import { canonicalJson, RawAgent } from './raw-agent';
 import { bootStack, type Stack } from './stack';
 
 // The quickstart's delegated-checkout example (libs/sdk/examples/delegated-checkout.ts) run as a

@@ -1,6 +1,7 @@
 import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import { http } from './http';
-import { HOUR, ISO, MarketHttp, canonicalJson, expectProblem, future, newKey, walletPath } from './market-http';
+import { HOUR, ISO, MarketHttp, expectProblem, future, newKey, walletPath } from './market-http';
+import { canonicalJson } from './raw-agent';
 import { bootStack, type Stack } from './stack';
 
 // Issue 13 conformance through the gateway: the current buyer alias is the one minted, reports

@@ -1,6 +1,6 @@
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { expectProblem, type HttpResult } from './http';
-import { RawAgent } from './raw-agent';
+import { canonicalJson, RawAgent } from './raw-agent';
 import { newKey, WalletHttp, walletPath, type CreditBalance } from './wallet-http';
 
 // Raw-HTTP helpers for the market e2e suites (market-*.e2e.spec.ts): agents that sign their own
@@ -11,18 +11,6 @@ import { newKey, WalletHttp, walletPath, type CreditBalance } from './wallet-htt
 export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-
-/** RFC 8785 canonical JSON for the values a report holds (objects, arrays, strings, booleans, numbers). */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  return `{${Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
-    .join(',')}}`;
-}
 
 export interface Check {
   name: string;

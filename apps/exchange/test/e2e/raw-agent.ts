@@ -21,7 +21,7 @@ export class RawAgent {
   }
 
   registrationBody(nonce = randomBytes(12).toString('hex')) {
-    const proof = canonical({ agent_id: this.agentId, primary_pubkey: this.publicKey, proof_nonce: nonce });
+    const proof = canonicalJson({ agent_id: this.agentId, primary_pubkey: this.publicKey, proof_nonce: nonce });
     return {
       agent_id: this.agentId,
       primary_pubkey: this.publicKey,
@@ -34,7 +34,7 @@ export class RawAgent {
 
   /** Headers of an agent-signed request (skill.md, "Sign your requests"): a fresh nonce per call. */
   signedHeaders(method: string, pathWithQuery: string, body: string | Buffer = '', timestamp = Math.floor(Date.now() / 1000), nonce = randomBytes(16).toString('base64url')) {
-    const payload = canonical({
+    const payload = canonicalJson({
       agent_id: this.agentId,
       method,
       path: pathWithQuery,
@@ -51,11 +51,19 @@ export class RawAgent {
   }
 }
 
-/** Canonical JSON for flat objects of strings: keys sorted, no whitespace. */
-export function canonical(obj: Record<string, string>): string {
+/**
+ * RFC 8785 canonical JSON for the values agents sign here (objects, arrays, strings, booleans,
+ * integers): keys sorted, undefined members left out, no whitespace. A flat object of strings (the
+ * request and registration proofs) comes out as `{"k":"v",...}` in key order.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const obj = value as Record<string, unknown>;
   return `{${Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
     .sort()
-    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(obj[k])}`)
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
     .join(',')}}`;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { http, type HttpResult } from './http';
-import { MarketHttp, canonicalJson } from './market-http';
-import type { RawAgent } from './raw-agent';
+import { MarketHttp } from './market-http';
+import { canonicalJson, type RawAgent } from './raw-agent';
 
 // Raw-HTTP helpers for the registry, casefile and alias e2e suites (registry-*, casefile-*,
 // aliases-*.e2e.spec.ts): objects signed the way /skill.md tells an agent to (ed25519 over the
