@@ -5,14 +5,14 @@ import { parseOptionalObject } from './checkout-input';
 import { assertTotalsAddUp } from './checkout-totals';
 import { loadMandate, loadSession, mandateVerdict, type CheckoutDeps } from './checkout-support.service';
 import { assertBuyer, completeDecision, defaultPayment } from './session-rules';
-import type { Actor, CheckoutSessionRecord, StoredPurchase } from './session.model';
+import type { Actor, CheckoutSessionRecord, PurchaseRecord } from './session.model';
 import { getPurchase } from './sessions.repo';
 
 export type CompleteDeps = CheckoutDeps & Pick<CommerceRuntime, 'wallet' | 'faults'>;
 
 export interface CompleteAnswer {
   session: CheckoutSessionRecord;
-  purchase: StoredPurchase | null;
+  purchase: PurchaseRecord | null;
   replayed: boolean;
 }
 

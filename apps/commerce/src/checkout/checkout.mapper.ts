@@ -1,7 +1,7 @@
 import { formatAmount } from '@exchange/platform';
 import { commerceV1, commerceV1Wire } from '@exchange/proto';
 import type { ApprovalDecision } from './approval';
-import type { Actor, SessionMode, StoredPurchase } from './session.model';
+import type { Actor, SessionMode, PurchaseRecord } from './session.model';
 
 // proto ⇄ domain for the checkout RPCs (the session's proto form lives with its events).
 export { toProtoSession } from './checkout.events';
@@ -20,7 +20,7 @@ export function decisionOf(decision: commerceV1.ApprovalDecision): ApprovalDecis
   return wire === 'approve' || wire === 'deny' ? wire : undefined;
 }
 
-export function toProtoPurchase(p: StoredPurchase): commerceV1.Purchase {
+export function toProtoPurchase(p: PurchaseRecord): commerceV1.Purchase {
   return {
     dealId: p.dealId,
     commerceSessionId: p.commerceSessionId,

@@ -63,8 +63,8 @@ export interface CheckoutSessionRecord {
   updatedAt: Date;
 }
 
-/** A settled purchase as read back for an already completed session (same shape as the saga's PurchaseRecord). */
-export interface StoredPurchase {
+/** A completed purchase (purchases row): what the buyer paid the merchant and the settlement receipt. */
+export interface PurchaseRecord {
   dealId: string;
   commerceSessionId: string;
   buyerAgentId: string;
@@ -72,6 +72,7 @@ export interface StoredPurchase {
   amount: bigint;
   currency: string;
   receiptId: string;
+  /** The wallet-ledger settlement receipt (exchange-signed), snake_case JSON as GET /v1/receipts answers. */
   receipt: Record<string, unknown>;
   orderId: string | null;
   completedAt: Date;

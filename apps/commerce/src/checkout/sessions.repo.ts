@@ -1,6 +1,6 @@
 import type { Queryable } from '@exchange/db';
 import type { CheckoutStatus, UcpCheckout } from '../domain/ucp-types';
-import type { ApprovalReason, ApprovalState, CheckoutSessionRecord, PaymentStage, SessionMode, StoredPurchase } from './session.model';
+import type { ApprovalReason, ApprovalState, CheckoutSessionRecord, PaymentStage, SessionMode, PurchaseRecord } from './session.model';
 
 // The checkout_sessions table (and the reads of purchases checkout needs). BIGINT columns arrive
 // as strings from pg and become bigint here; JSON columns as parsed objects.
@@ -185,7 +185,7 @@ export async function purchasedSince(db: Queryable, mandateId: string, since: Da
 }
 
 /** The session's purchase, when it was settled. */
-export async function getPurchase(db: Queryable, sessionId: string): Promise<StoredPurchase | null> {
+export async function getPurchase(db: Queryable, sessionId: string): Promise<PurchaseRecord | null> {
   const { rows } = await db.query<{
     deal_id: string; commerce_session_id: string; buyer_agent_id: string; merchant_domain: string; amount: string; currency: string;
     receipt_id: string; receipt: Record<string, unknown>; order_id: string | null; completed_at: Date;

@@ -6,7 +6,7 @@ import { toProtoSession } from '../checkout/checkout.events';
 import { getSession } from '../checkout/sessions.repo';
 import { enqueueMandateEvent } from '../mandates/mandates.events';
 import { getMandate } from '../mandates/mandates.repo';
-import type { StoredPurchase } from '../checkout/session.model';
+import type { PurchaseRecord } from '../checkout/session.model';
 
 // Outbox writers of the purchase saga (call them inside the transaction of the step). They live
 // outside src/saga/ because they encode proto (data layer); the session's proto form is
@@ -33,7 +33,7 @@ export async function emitPaymentOutcome(client: pg.PoolClient, verb: 'completed
 }
 
 /** exchange.commerce.purchase.recorded with PurchaseRecorded {purchase}. */
-export async function emitPurchaseRecorded(client: pg.PoolClient, p: StoredPurchase): Promise<void> {
+export async function emitPurchaseRecorded(client: pg.PoolClient, p: PurchaseRecord): Promise<void> {
   await enqueueEvent(
     pgSqlExecutor(client),
     newEvent({

@@ -4,7 +4,8 @@ import { emitPaymentOutcome } from '../events/purchase.events';
 import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
 import { isTransient, refusalOf, walletUnavailable } from './purchase-errors';
 import { walletKey } from './purchase-keys';
-import { addReserved, lockPayment, updatePayment } from './purchase.repo';
+import { getSession } from '../checkout/sessions.repo';
+import { addReserved, updatePayment } from './purchase.repo';
 
 /**
  * Step 2: the buyer's wallet hold (controller commerce, no expiry), key `…:hold` so a retry after a
@@ -17,7 +18,7 @@ import { addReserved, lockPayment, updatePayment } from './purchase.repo';
 export async function placeHold(d: PurchaseSagaDeps, sessionId: string): Promise<void> {
   let refusal: DomainError | null = null;
   const placed = await withTransaction(d.pool, async (c) => {
-    const s = await lockPayment(c, sessionId);
+    const s = await getSession(c, sessionId, { forUpdate: true });
     if (!s || s.paymentStage !== 'reserved' || s.dealId === null || s.reservedAmount === null) return false;
     let holdId: string;
     try {

@@ -6,7 +6,8 @@ import { appendEvidence } from '../evidence/evidence.repo';
 import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
 import { merchantFailure, merchantStillCompleting } from './purchase-errors';
 import { merchantKey } from './purchase-keys';
-import { attemptPayment, lockPayment, updatePayment } from './purchase.repo';
+import { getSession } from '../checkout/sessions.repo';
+import { attemptPayment, updatePayment } from './purchase.repo';
 import { judgeComplete, orderIdOf, type CompleteVerdict } from './purchase-steps';
 
 /** complete_in_progress: how often and how far apart get_checkout asks before leaving it to recovery (tests shorten the interval). */
@@ -26,7 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function completeAtMerchant(d: PurchaseSagaDeps, sessionId: string): Promise<{ failure: DomainError | null; release: boolean }> {
   const result = await withTransaction(d.pool, async (c) => {
-    const s = await lockPayment(c, sessionId);
+    const s = await getSession(c, sessionId, { forUpdate: true });
     if (!s || s.paymentStage !== 'hold_placed' || s.failureReason !== null || s.dealId === null) return { failure: null, release: false, completed: false };
     const dealId = s.dealId;
     const messages: RecordedMessage[] = [];

@@ -15,8 +15,3 @@ export async function crashPoint(d: Pick<PurchaseSagaDeps, 'faults' | 'logger'>,
   process.kill(process.pid, 'SIGKILL');
   await new Promise(() => undefined); // never returns: the process is gone
 }
-
-/** Start of the UTC day of `now` (daily limits). */
-export function utcMidnight(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}

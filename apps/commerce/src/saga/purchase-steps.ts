@@ -1,6 +1,6 @@
 import type { MerchantOutcome } from '../domain/merchant.ports';
 import type { UcpCheckout, UcpMessage } from '../domain/ucp-types';
-import type { PaymentState } from './purchase.model';
+import type { CheckoutSessionRecord } from '../checkout/session.model';
 
 // The pure decisions of the purchase saga: which step comes next from the stored stage, what a
 // merchant's answer to complete means, and the shapes stored for a purchase.
@@ -11,7 +11,7 @@ export type SagaStep = 'reserve' | 'hold' | 'merchant' | 'release' | 'settle' | 
  * The step to run from the stored state. `none` and `released` start a new attempt (reserve) only
  * for a buyer's complete; the recovery worker (`resuming`) never starts one.
  */
-export function nextStep(s: Pick<PaymentState, 'paymentStage' | 'failureReason'>, resuming: boolean): SagaStep {
+export function nextStep(s: Pick<CheckoutSessionRecord, 'paymentStage' | 'failureReason'>, resuming: boolean): SagaStep {
   switch (s.paymentStage) {
     case 'none':
     case 'released':

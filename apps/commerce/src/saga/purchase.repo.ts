@@ -1,66 +1,9 @@
 import type { Queryable } from '@exchange/db';
-import type { PaymentStage, PaymentState, PurchaseRecord } from './purchase.model';
+import type { PaymentStage, PurchaseRecord } from '../checkout/session.model';
 
-// The saga's own reads and writes: the payment columns of checkout_sessions (always under the
-// session's row lock, taken by lockPayment), the mandate's spent/reserved, and purchases.
-
-interface PaymentRow {
-  commerce_session_id: string;
-  buyer_agent_id: string;
-  mandate_id: string;
-  merchant_domain: string;
-  mode: 'live' | 'shadow';
-  status: string;
-  merchant_checkout_id: string;
-  currency: string;
-  total: string;
-  list_total: string;
-  merchant_checkout: Record<string, unknown>;
-  payment_stage: PaymentStage;
-  reserved_amount: string | null;
-  hold_id: string | null;
-  deal_id: string | null;
-  receipt_id: string | null;
-  order_id: string | null;
-  failure_reason: string | null;
-  payment_updated_at: Date | null;
-}
-
-const PAYMENT_COLUMNS = `commerce_session_id, buyer_agent_id, mandate_id, merchant_domain, mode, status, merchant_checkout_id, currency,
-  total, list_total, merchant_checkout, payment_stage, reserved_amount, hold_id, deal_id, receipt_id, order_id, failure_reason, payment_updated_at`;
-
-const toState = (r: PaymentRow): PaymentState => ({
-  sessionId: r.commerce_session_id,
-  buyerAgentId: r.buyer_agent_id,
-  mandateId: r.mandate_id,
-  merchantDomain: r.merchant_domain,
-  mode: r.mode,
-  status: r.status,
-  merchantCheckoutId: r.merchant_checkout_id,
-  currency: r.currency,
-  total: BigInt(r.total),
-  listTotal: BigInt(r.list_total),
-  merchantCheckout: r.merchant_checkout,
-  paymentStage: r.payment_stage,
-  reservedAmount: r.reserved_amount === null ? null : BigInt(r.reserved_amount),
-  holdId: r.hold_id,
-  dealId: r.deal_id,
-  receiptId: r.receipt_id,
-  orderId: r.order_id,
-  failureReason: r.failure_reason,
-  paymentUpdatedAt: r.payment_updated_at,
-});
-
-/** The session's payment state, its row locked until the transaction ends (concurrent completes of one session queue here). */
-export async function lockPayment(db: Queryable, sessionId: string): Promise<PaymentState | null> {
-  const { rows } = await db.query<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM checkout_sessions WHERE commerce_session_id = $1 FOR UPDATE`, [sessionId]);
-  return rows.length === 0 ? null : toState(rows[0]);
-}
-
-export async function readPayment(db: Queryable, sessionId: string): Promise<PaymentState | null> {
-  const { rows } = await db.query<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM checkout_sessions WHERE commerce_session_id = $1`, [sessionId]);
-  return rows.length === 0 ? null : toState(rows[0]);
-}
+// The saga's own SQL: the payment columns of checkout_sessions (always under the session's row
+// lock, taken with sessions.repo.ts getSession forUpdate), the mandate's spent/reserved, purchases
+// (their reads are checkout's, sessions.repo.ts) and the in-flight sessions for recovery.
 
 /** The payment columns a step sets (undefined = unchanged); payment_updated_at and updated_at always move. */
 export interface PaymentChange {
@@ -119,36 +62,12 @@ export async function spendReserved(db: Queryable, mandateId: string, amount: bi
   return rows[0]?.exhausted === true;
 }
 
-/** Settled purchases under the mandate since `since` (micro-units). */
-export async function purchasedSince(db: Queryable, mandateId: string, since: Date): Promise<bigint> {
-  const { rows } = await db.query<{ sum: string | null }>('SELECT SUM(amount)::text AS sum FROM purchases WHERE mandate_id = $1 AND completed_at >= $2', [mandateId, since]);
-  return BigInt(rows[0]?.sum ?? '0');
-}
-
-export async function hasPurchasedFrom(db: Queryable, buyerAgentId: string, merchantDomain: string): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM purchases WHERE buyer_agent_id = $1 AND merchant_domain = $2 LIMIT 1', [buyerAgentId, merchantDomain]);
-  return rows.length > 0;
-}
-
 export async function insertPurchase(db: Queryable, p: PurchaseRecord, mandateId: string, listAmount: bigint): Promise<void> {
   await db.query(
     `INSERT INTO purchases (deal_id, commerce_session_id, buyer_agent_id, mandate_id, merchant_domain, amount, list_amount, currency, receipt_id, receipt, order_id, completed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12)`,
     [p.dealId, p.commerceSessionId, p.buyerAgentId, mandateId, p.merchantDomain, p.amount.toString(), listAmount.toString(), p.currency, p.receiptId, JSON.stringify(p.receipt), p.orderId, p.completedAt],
   );
-}
-
-export async function getPurchase(db: Queryable, sessionId: string): Promise<PurchaseRecord | null> {
-  const { rows } = await db.query<{
-    deal_id: string; commerce_session_id: string; buyer_agent_id: string; merchant_domain: string; amount: string; currency: string;
-    receipt_id: string; receipt: Record<string, unknown>; order_id: string | null; completed_at: Date;
-  }>('SELECT deal_id, commerce_session_id, buyer_agent_id, merchant_domain, amount, currency, receipt_id, receipt, order_id, completed_at FROM purchases WHERE commerce_session_id = $1', [sessionId]);
-  if (rows.length === 0) return null;
-  const r = rows[0];
-  return {
-    dealId: r.deal_id, commerceSessionId: r.commerce_session_id, buyerAgentId: r.buyer_agent_id, merchantDomain: r.merchant_domain,
-    amount: BigInt(r.amount), currency: r.currency, receiptId: r.receipt_id, receipt: r.receipt, orderId: r.order_id, completedAt: r.completed_at,
-  };
 }
 
 /**

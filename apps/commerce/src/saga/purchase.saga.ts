@@ -1,9 +1,9 @@
 import { errors } from '@exchange/platform';
+import type { PurchaseRecord } from '../checkout/session.model';
+import { getPurchase, getSession } from '../checkout/sessions.repo';
 import { placeHold } from './hold.step';
 import { completeAtMerchant } from './merchant.step';
 import type { PurchaseSagaDeps } from './purchase-deps';
-import { getPurchase, readPayment } from './purchase.repo';
-import type { PurchaseRecord } from './purchase.model';
 import { nextStep } from './purchase-steps';
 import { releaseHold } from './release.step';
 import { reserve } from './reserve.step';
@@ -26,11 +26,11 @@ export class PurchaseSaga {
   /** Pre-checks done by checkout. Runs or resumes the purchase; throws mapped DomainErrors after releasing. */
   async complete(input: { sessionId: string; payment: Record<string, unknown> | null }): Promise<{ purchase: PurchaseRecord | null }> {
     const { sessionId } = input;
-    const before = await readPayment(this.deps.pool, sessionId);
+    const before = await getSession(this.deps.pool, sessionId);
     if (!before) throw errors.notFound('checkout_session', sessionId);
     if (nextStep(before, false) === 'reserve') await reserve(this.deps, sessionId, input.payment);
     await this.drive(sessionId);
-    const after = await readPayment(this.deps.pool, sessionId);
+    const after = await getSession(this.deps.pool, sessionId);
     if (after?.paymentStage === 'released') {
       // Another complete of this session ran the attempt and it failed; its caller got the details.
       throw errors.failedPrecondition('checkout_not_ready', `the complete failed (${after.failureReason ?? 'released'}); the hold was released`, { failure_reason: after.failureReason });
@@ -40,13 +40,13 @@ export class PurchaseSaga {
 
   /** Moves an in-flight session on from its stored stage (the recovery worker); true when it moved. */
   async resume(sessionId: string): Promise<boolean> {
-    const before = await readPayment(this.deps.pool, sessionId);
+    const before = await getSession(this.deps.pool, sessionId);
     if (!before || nextStep(before, true) === 'stopped' || nextStep(before, true) === 'done') return false;
     let failure: unknown = null;
     await this.drive(sessionId).catch((err: unknown) => {
       failure = err;
     });
-    const after = await readPayment(this.deps.pool, sessionId);
+    const after = await getSession(this.deps.pool, sessionId);
     // Moved = the stored state changed, even when a later step failed (the merchant refused → released).
     const moved = after !== null && (after.paymentStage !== before.paymentStage || after.failureReason !== before.failureReason);
     if (failure && !moved) throw failure;
@@ -56,7 +56,7 @@ export class PurchaseSaga {
   /** Runs the steps the stored stage calls for, until settled, released or a step throws. */
   private async drive(sessionId: string): Promise<void> {
     for (let i = 0; i < MAX_STEPS; i++) {
-      const state = await readPayment(this.deps.pool, sessionId);
+      const state = await getSession(this.deps.pool, sessionId);
       if (!state) throw errors.notFound('checkout_session', sessionId);
       switch (nextStep(state, true)) {
         case 'hold':

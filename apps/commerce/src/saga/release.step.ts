@@ -3,7 +3,8 @@ import { emitPaymentOutcome } from '../events/purchase.events';
 import type { PurchaseSagaDeps } from './purchase-deps';
 import { isTransient, refusalOf, walletUnavailable } from './purchase-errors';
 import { walletKey } from './purchase-keys';
-import { addReserved, lockPayment, updatePayment } from './purchase.repo';
+import { getSession } from '../checkout/sessions.repo';
+import { addReserved, updatePayment } from './purchase.repo';
 
 /**
  * The merchant did not complete (failure_reason recorded): the whole hold goes back to the buyer
@@ -13,7 +14,7 @@ import { addReserved, lockPayment, updatePayment } from './purchase.repo';
  */
 export async function releaseHold(d: PurchaseSagaDeps, sessionId: string): Promise<boolean> {
   const released = await withTransaction(d.pool, async (c) => {
-    const s = await lockPayment(c, sessionId);
+    const s = await getSession(c, sessionId, { forUpdate: true });
     if (!s || s.paymentStage !== 'hold_placed' || s.failureReason === null || s.dealId === null || s.holdId === null || s.reservedAmount === null) return false;
     try {
       await d.wallet.refund({ agentId: s.buyerAgentId, holdId: s.holdId, contractId: s.dealId, controller: 'commerce', idempotencyKey: walletKey(sessionId, s.dealId, 'release') });

@@ -3,8 +3,10 @@ import { isCheckViolation, withTransaction } from '@exchange/db';
 import { appendEvidence } from '../evidence/evidence.repo';
 import { checkSpend } from '../mandates/mandate-rules';
 import { getMandate } from '../mandates/mandates.repo';
-import { crashPoint, utcMidnight, type PurchaseSagaDeps } from './purchase-deps';
-import { addReserved, hasPurchasedFrom, lockPayment, purchasedSince, updatePayment } from './purchase.repo';
+import { utcMidnight } from '../checkout/session-rules';
+import { getSession, hasPurchasedFrom, purchasedSince } from '../checkout/sessions.repo';
+import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
+import { addReserved, updatePayment } from './purchase.repo';
 import { spendLines } from './purchase-steps';
 
 /**
@@ -16,7 +18,7 @@ import { spendLines } from './purchase-steps';
  */
 export async function reserve(d: PurchaseSagaDeps, sessionId: string, payment: Record<string, unknown> | null): Promise<void> {
   const started = await withTransaction(d.pool, async (c) => {
-    const s = await lockPayment(c, sessionId);
+    const s = await getSession(c, sessionId, { forUpdate: true });
     if (!s) throw errors.notFound('checkout_session', sessionId);
     if (s.paymentStage !== 'none' && s.paymentStage !== 'released') return false;
     if (s.mode !== 'live') throw errors.failedPrecondition('invalid_state', 'a shadow session never pays', { mode: s.mode });

@@ -3,8 +3,9 @@ import { emitMandateExhausted, emitPaymentOutcome, emitPurchaseRecorded } from '
 import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
 import { isTransient, refusalOf, walletUnavailable } from './purchase-errors';
 import { walletKey } from './purchase-keys';
-import type { PurchaseRecord } from './purchase.model';
-import { insertPurchase, lockPayment, spendReserved, updatePayment } from './purchase.repo';
+import type { PurchaseRecord } from '../checkout/session.model';
+import { getSession } from '../checkout/sessions.repo';
+import { insertPurchase, spendReserved, updatePayment } from './purchase.repo';
 import { settlementReceiptJson } from './purchase-steps';
 
 /**
@@ -17,7 +18,7 @@ import { settlementReceiptJson } from './purchase-steps';
  */
 export async function settle(d: PurchaseSagaDeps, sessionId: string): Promise<void> {
   const settled = await withTransaction(d.pool, async (c) => {
-    const s = await lockPayment(c, sessionId);
+    const s = await getSession(c, sessionId, { forUpdate: true });
     if (!s || s.paymentStage !== 'merchant_completed' || s.dealId === null || s.holdId === null || s.reservedAmount === null) return false;
     let res;
     try {
