@@ -1,5 +1,5 @@
 import { commerceV1 } from '@exchange/proto';
-import { operator, registerAgent, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
+import { operator, signedRequest, useHarnessWithAgents, type Harness, type TestAgent } from './harness';
 
 // The commerce and mandates specs' shared setup: one harness per spec file (fake-commerce.ts
 // behind the gateway), a buyer and another agent registered, and the request helpers.
@@ -11,15 +11,8 @@ export let other: TestAgent;
 
 type Method = 'GET' | 'POST' | 'PUT';
 
-export function signed(agent: TestAgent, method: Method, url: string, body?: unknown, extra: Record<string, string> = {}) {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  return h.app.inject({
-    method,
-    url,
-    headers: { ...agent.signedHeaders(method, url, text), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
-    ...(body === undefined ? {} : { payload: text }),
-  });
-}
+export const signed = (agent: TestAgent, method: Method, url: string, body?: unknown, extra: Record<string, string> = {}) =>
+  signedRequest(h.app, agent, method, url, body, extra);
 
 export const asOperator = (method: Method, url: string, payload?: unknown, extra: Record<string, string> = {}) =>
   h.app.inject({ method, url, headers: operator(extra), ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -31,14 +24,8 @@ export const actorOf = (method: string) => h.commerce.lastCall<{ actor: commerce
 
 /** Registers the harness hooks of the calling spec file (one harness per file). */
 export function useCommerceHarness(): void {
-  beforeAll(async () => {
-    h = await startHarness();
-    buyer = new TestAgent(uniqueAgentId('buyer'));
-    other = new TestAgent(uniqueAgentId('other'));
-    await registerAgent(h.app, buyer);
-    await registerAgent(h.app, other);
-  });
-  afterAll(async () => {
-    await h.close();
+  useHarnessWithAgents(['buyer', 'other'], (started, agents) => {
+    h = started;
+    [buyer, other] = agents as [TestAgent, TestAgent];
   });
 }

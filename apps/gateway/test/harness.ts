@@ -112,6 +112,41 @@ export class TestAgent {
   }
 }
 
+/** An agent-signed request carrying exactly the bytes it signed (a JSON body when one is given). */
+export function signedRequest(
+  app: FastifyInstance,
+  agent: TestAgent,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  body?: unknown,
+  extra: Record<string, string> = {},
+) {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  return app.inject({
+    method,
+    url,
+    headers: { ...agent.signedHeaders(method, url, text), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
+    ...(body === undefined ? {} : { payload: text }),
+  });
+}
+
+/**
+ * The hooks of a spec file with one harness of its own: started, an agent registered per name
+ * (in order), both handed to `ready` before any test; closed after the last.
+ */
+export function useHarnessWithAgents(names: readonly string[], ready: (h: Harness, agents: TestAgent[]) => void): void {
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness();
+    const agents = names.map((name) => new TestAgent(uniqueAgentId(name)));
+    for (const agent of agents) await registerAgent(started.app, agent);
+    ready(started, agents);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+}
+
 export async function registerAgent(app: FastifyInstance, agent: TestAgent, extra: Record<string, unknown> = {}) {
   const res = await app.inject({ method: 'POST', url: '/v1/agents', headers: operator(), payload: agent.registrationBody(undefined, extra) });
   if (res.statusCode !== 201) throw new Error(`registration failed: ${res.statusCode} ${res.body}`);

@@ -1,5 +1,5 @@
 import { marketV1 } from '@exchange/proto';
-import { operator, registerAgent, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
+import { operator, signedRequest, useHarnessWithAgents, type Harness, type TestAgent } from './harness';
 
 // The market specs' shared setup: one harness per spec file (fake identity, wallet-ledger and
 // market behind the gateway), a buyer and a seller registered, and the request helpers.
@@ -15,15 +15,8 @@ export const SHA = `sha256:${'ab'.repeat(32)}`;
 let keySeq = 0;
 export const freshKey = () => `mkt-key-${Date.now()}-${keySeq++}`;
 
-export function signed(agent: TestAgent, method: 'GET' | 'POST', url: string, body?: unknown, extra: Record<string, string> = {}) {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  return h.app.inject({
-    method,
-    url,
-    headers: { ...agent.signedHeaders(method, url, text), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
-    ...(body === undefined ? {} : { payload: text }),
-  });
-}
+export const signed = (agent: TestAgent, method: 'GET' | 'POST', url: string, body?: unknown, extra: Record<string, string> = {}) =>
+  signedRequest(h.app, agent, method, url, body, extra);
 export const asOperator = (method: 'GET' | 'POST', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
   h.app.inject({ method, url, headers: operator(extra), ...(payload === undefined ? {} : { payload: payload as object }) });
 
@@ -48,14 +41,8 @@ export async function newOffer(contractId: string) {
 
 /** Registers the harness hooks of the calling spec file (one harness per file). */
 export function useMarketHarness(): void {
-  beforeAll(async () => {
-    h = await startHarness();
-    buyer = new TestAgent(uniqueAgentId('buyer'));
-    seller = new TestAgent(uniqueAgentId('seller'));
-    await registerAgent(h.app, buyer);
-    await registerAgent(h.app, seller);
-  });
-  afterAll(async () => {
-    await h.close();
+  useHarnessWithAgents(['buyer', 'seller'], (started, agents) => {
+    h = started;
+    [buyer, seller] = agents as [TestAgent, TestAgent];
   });
 }

@@ -1,7 +1,7 @@
 import { sha256Hex } from '@exchange/crypto';
 import { registryV1 } from '@exchange/proto';
 import { randomBytes } from 'node:crypto';
-import { operator, registerAgent, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
+import { operator, signedRequest, useHarnessWithAgents, type Harness, type TestAgent } from './harness';
 
 // The registry specs' shared setup: one harness per spec file (fake identity, market and registry
 // behind the gateway), three registered agents (carol party to nothing), and the request helpers
@@ -16,15 +16,7 @@ export let carol: TestAgent;
 export const SIG = 'q3b1xB2p6oX0rVd8mW4m3z5cYVZ0k8w5Jm9T2Kc1cYb3oQm0d3n6eWfV3u2Hc1hY3l6r8wqQ0n2Xb8Qw3r5aAw==';
 export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-export function signed(agent: TestAgent, method: 'GET' | 'POST', url: string, body?: unknown) {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  return h.app.inject({
-    method,
-    url,
-    headers: { ...agent.signedHeaders(method, url, text), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { payload: text }),
-  });
-}
+export const signed = (agent: TestAgent, method: 'GET' | 'POST', url: string, body?: unknown) => signedRequest(h.app, agent, method, url, body);
 export const asOperator = (method: 'GET' | 'POST', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
   h.app.inject({ method, url, headers: operator(extra), ...(payload === undefined ? {} : { payload: payload as object }) });
 export const anonymous = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
@@ -61,16 +53,8 @@ export const refOf = (bytes: Buffer) => `sha256:${sha256Hex(bytes)}`;
 
 /** Registers the harness hooks of the calling spec file (one harness per file). */
 export function useRegistryHarness(): void {
-  beforeAll(async () => {
-    h = await startHarness();
-    alice = new TestAgent(uniqueAgentId('alice'));
-    bob = new TestAgent(uniqueAgentId('bob'));
-    await registerAgent(h.app, alice);
-    await registerAgent(h.app, bob);
-    carol = new TestAgent(uniqueAgentId('carol'));
-    await registerAgent(h.app, carol);
-  });
-  afterAll(async () => {
-    await h.close();
+  useHarnessWithAgents(['alice', 'bob', 'carol'], (started, agents) => {
+    h = started;
+    [alice, bob, carol] = agents as [TestAgent, TestAgent, TestAgent];
   });
 }

@@ -1,4 +1,4 @@
-import { registerAgent, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
+import { signedRequest, useHarnessWithAgents, type Harness, type TestAgent } from './harness';
 
 // The wallet specs' shared setup: one harness per spec file (fake identity and wallet-ledger behind
 // the gateway), two registered agents, and the request helpers.
@@ -12,28 +12,15 @@ let keySeq = 0;
 export const freshKey = () => `gw-key-${Date.now()}-${keySeq++}`;
 
 /** An agent-signed request carrying exactly the bytes it signed. */
-export function signed(agent: TestAgent, method: 'GET' | 'POST', url: string, body?: unknown, extra: Record<string, string> = {}) {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  return h.app.inject({
-    method,
-    url,
-    headers: { ...agent.signedHeaders(method, url, text), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
-    ...(body === undefined ? {} : { payload: text }),
-  });
-}
+export const signed = (agent: TestAgent, method: 'GET' | 'POST', url: string, body?: unknown, extra: Record<string, string> = {}) =>
+  signedRequest(h.app, agent, method, url, body, extra);
 
 export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** Registers the harness hooks of the calling spec file (one harness per file). */
 export function useWalletsHarness(): void {
-  beforeAll(async () => {
-    h = await startHarness();
-    alice = new TestAgent(uniqueAgentId('alice'));
-    bob = new TestAgent(uniqueAgentId('bob'));
-    await registerAgent(h.app, alice);
-    await registerAgent(h.app, bob);
-  });
-  afterAll(async () => {
-    await h.close();
+  useHarnessWithAgents(['alice', 'bob'], (started, agents) => {
+    h = started;
+    [alice, bob] = agents as [TestAgent, TestAgent];
   });
 }
