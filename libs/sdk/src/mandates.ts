@@ -43,22 +43,23 @@ export interface ListMandatesParams extends PageParams {
   status?: MandateStatus;
 }
 
+type MandateTerms = Omit<CreateMandateInput, 'signature' | 'autonomy' | 'idempotencyKey'>;
+
+/** The signed part of a mandate without its expiry, in wire names: what is sent is what is signed. */
+const termsBody = (input: MandateTerms) => ({
+  signer_agent_id: input.signerAgentId,
+  agent_id: input.agentId,
+  scope: { merchants: input.scope.merchants, categories: input.scope.categories, skus: input.scope.skus },
+  limits: { per_transaction: input.limits.perTransaction, total: input.limits.total, currency: input.limits.currency },
+});
+
 /**
  * The mandate signature: base64 ed25519 by the signer over canonical JSON of exactly
  * {signer_agent_id, agent_id, scope, limits, expires_at}, amounts and lists as sent and
  * `expires_at` in `Date.toISOString()` form (/skill.md "Mandates").
  */
-export function signMandate(input: Omit<CreateMandateInput, 'signature' | 'autonomy' | 'idempotencyKey'>, privateKey: Uint8Array): string {
-  return signCanonical(
-    {
-      signer_agent_id: input.signerAgentId,
-      agent_id: input.agentId,
-      scope: { merchants: input.scope.merchants, categories: input.scope.categories, skus: input.scope.skus },
-      limits: { per_transaction: input.limits.perTransaction, total: input.limits.total, currency: input.limits.currency },
-      expires_at: new Date(input.expiresAt).toISOString(),
-    },
-    privateKey,
-  );
+export function signMandate(input: MandateTerms, privateKey: Uint8Array): string {
+  return signCanonical({ ...termsBody(input), expires_at: new Date(input.expiresAt).toISOString() }, privateKey);
 }
 
 const autonomyBody = (a: AutonomyInput): api.PutMandateAutonomyRequest => ({
@@ -76,10 +77,7 @@ export class MandatesApi {
   /** POST /v1/mandates → 201 Mandate. */
   create(input: CreateMandateInput): Promise<Mandate> {
     const body = {
-      signer_agent_id: input.signerAgentId,
-      agent_id: input.agentId,
-      scope: { merchants: input.scope.merchants, categories: input.scope.categories, skus: input.scope.skus },
-      limits: { per_transaction: input.limits.perTransaction, total: input.limits.total, currency: input.limits.currency },
+      ...termsBody(input),
       expires_at: iso(input.expiresAt),
       signature: input.signature,
       autonomy: input.autonomy === undefined ? undefined : autonomyBody(input.autonomy),
