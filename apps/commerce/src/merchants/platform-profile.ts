@@ -1,3 +1,4 @@
+import { CHECKOUT_CAPABILITY, SHOPPING_SERVICE } from '@exchange/ucp';
 import type { UcpProfileJson } from '../domain/ucp-types';
 import type { PlatformIdentity } from './platform-identity.model';
 
@@ -6,8 +7,6 @@ import type { PlatformIdentity } from './platform-identity.model';
 // be on ucp.dev for dev.ucp.* names (ucp-digest §1). Pure.
 
 export const UCP_VERSION = '2026-04-08';
-export const SHOPPING_SERVICE = 'dev.ucp.shopping';
-export const CHECKOUT_CAPABILITY = 'dev.ucp.shopping.checkout';
 export const DISCOUNT_CAPABILITY = 'dev.ucp.shopping.discount';
 export const ORDER_CAPABILITY = 'dev.ucp.shopping.order';
 
