@@ -18,7 +18,7 @@ beforeAll(async () => {
   stack = await bootStack();
   c = new CommerceHttp(stack.baseUrl, stack.operatorToken);
   [buyer, signer, stranger] = await Promise.all([c.newAgent('buyer'), c.newAgent('signer'), c.newAgent('stranger')]);
-  await c.fundIn(buyer, '400', 'USD');
+  await c.fund(buyer, '400', 'USD');
   mandateId = (await c.createMandate(signer, buyer, { perTransaction: '100', total: '400' })).mandate_id;
 });
 

@@ -2,11 +2,9 @@ import type { HttpResult } from './http';
 import { canonicalJson, type RawAgent } from './raw-agent';
 import { newKey, WalletHttp } from './wallet-http';
 
-export { newKey };
-
 // Raw-HTTP helpers for the commerce e2e suites: mandates signed and approvals signed exactly as
 // /skill.md tells an agent (deep canonical JSON, ed25519 over its UTF-8 bytes), checkouts at the
-// built-in sandbox merchant, and USD funded through sandbox deposits.
+// built-in sandbox merchant (USD is funded with WalletHttp.fund's currency).
 
 export const MERCHANT = 'sandbox-merchant.local';
 export const BUYER_DETAILS = { email: 'buyer@example.com', first_name: 'Ada', last_name: 'Agent' };
@@ -62,13 +60,6 @@ export class CommerceHttp extends WalletHttp {
 
   createCheckout(buyer: RawAgent, body: Record<string, unknown>, key = newKey('checkout')): Promise<HttpResult> {
     return this.as(buyer, 'POST', '/v1/commerce/ucp/checkout/create', body, { 'idempotency-key': key });
-  }
-
-  /** Funds `agent` in an ISO currency through a sandbox deposit the operator confirms. */
-  async fundIn(agent: RawAgent, amount: string, currency: string): Promise<void> {
-    const path = `/v1/wallets/${encodeURIComponent(agent.agentId)}`;
-    const deposit = await this.expectStatus(this.as(agent, 'POST', `${path}/deposits`, { amount, currency, method: 'sandbox', idempotency_key: newKey('fund') }), 201);
-    await this.expectStatus(this.op('POST', `${path}/deposits/${deposit.deposit_id}/confirm`, { idempotency_key: newKey('confirm') }), 200);
   }
 }
 

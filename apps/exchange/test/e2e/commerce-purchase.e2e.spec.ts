@@ -30,7 +30,7 @@ beforeAll(async () => {
   c = new CommerceHttp(stack.baseUrl, stack.operatorToken);
   buyer = await c.newAgent('shopper');
   signer = await c.newAgent('principal');
-  await c.fundIn(buyer, '500', 'USD');
+  await c.fund(buyer, '500', 'USD');
   workDir = await mkdtemp(join(tmpdir(), 'commerce-e2e-'));
 });
 

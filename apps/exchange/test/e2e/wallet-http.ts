@@ -48,8 +48,8 @@ export class WalletHttp {
   }
 
   /** Funds a wallet through a sandbox deposit the operator confirms (no faucet cap involved). */
-  async fund(agent: RawAgent, amount: string): Promise<void> {
-    const deposit = await this.expectStatus(this.as(agent, 'POST', walletPath(agent, '/deposits'), { amount, currency: 'CREDIT', method: 'sandbox', idempotency_key: newKey('fund') }), 201);
+  async fund(agent: RawAgent, amount: string, currency = 'CREDIT'): Promise<void> {
+    const deposit = await this.expectStatus(this.as(agent, 'POST', walletPath(agent, '/deposits'), { amount, currency, method: 'sandbox', idempotency_key: newKey('fund') }), 201);
     await this.expectStatus(this.op('POST', walletPath(agent, `/deposits/${deposit.deposit_id}/confirm`), { idempotency_key: newKey('fund-confirm') }), 200);
   }
 
