@@ -1,4 +1,5 @@
 import { readCommerceConfig, startCommerce } from '@exchange/commerce';
+import { findFreePort } from '@exchange/db';
 import { createEventBus } from '@exchange/events';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
@@ -6,7 +7,6 @@ import { readMarketConfig, startMarket } from '@exchange/market';
 import { createLogger } from '@exchange/platform';
 import { readRegistryConfig, startRegistry } from '@exchange/registry';
 import { readWalletLedgerConfig, startWalletLedger } from '@exchange/wallet-ledger';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { artifactStoreEnv } from './artifact-store';
 import { readExchangeConfig } from './config';
@@ -14,19 +14,6 @@ import { openDatabases } from './databases';
 import { resolveOperatorToken } from './operator-token';
 import { localUrl, runsSandboxMerchant, startLocalSandboxMerchant, type LocalSandboxMerchant } from './sandbox-merchant';
 import { loadOrCreateSigningKey } from './signing-key';
-
-/** A free loopback port (for a service whose address another must know before it starts). */
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 export interface RunningExchange {
   url: string;
@@ -80,7 +67,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     const common = { ...env, EXCHANGE_ENV: config.EXCHANGE_ENV, LOG_LEVEL: config.LOG_LEVEL, NATS_URL: config.NATS_URL };
     // Identity and registry call each other (registry checks signatures; identity stores alias
     // tokens through registry, only when minting), so the registry's port is chosen up front.
-    const registryPort = await freeLoopbackPort();
+    const registryPort = await findFreePort();
     const registryUrl = `127.0.0.1:${registryPort}`;
     const identity = await startIdentity(
       readIdentityConfig({
@@ -146,7 +133,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     // Sandbox only: the UCP business commerce buys from (MERCHANT_DIRECTORY = sandboxMerchant.directory).
     // It posts order webhooks to the gateway, which starts last, so the gateway's port is fixed first.
     // Commerce too needs the gateway's URL (its UCP profile and webhook URLs).
-    const gatewayPort = config.PORT === 0 ? await freeLoopbackPort() : config.PORT;
+    const gatewayPort = config.PORT === 0 ? await findFreePort() : config.PORT;
     const gatewayUrl = localUrl(config.HOST, gatewayPort);
     let sandboxMerchant: LocalSandboxMerchant | undefined;
     if (runsSandboxMerchant(config.EXCHANGE_ENV)) {
