@@ -4,10 +4,11 @@ import { commerceV1Events, commerceV1Wire, type commerceV1, type DomainEnum } fr
 import type pg from 'pg';
 import type { CheckoutStatus } from '../domain/ucp-types';
 import { savingsOf } from './checkout-totals';
-import type { ApprovalState, CheckoutSessionRecord, PaymentStage, SessionMode } from './session.model';
+import type { ApprovalState, CheckoutSessionRecord, PaymentStage, PurchaseRecord, SessionMode } from './session.model';
 
 // Outbox writers of checkout (call them inside the transaction of the change) and the session's
-// proto form, shared with the gRPC answers (checkout.mapper re-exports it).
+// and the purchase's proto forms, shared with the gRPC answers (checkout.mapper re-exports them)
+// and the saga's events (events/purchase.events.ts).
 
 const checkoutStatus: DomainEnum<typeof commerceV1Wire.checkoutStatus, CheckoutStatus> = commerceV1Wire.checkoutStatus;
 const approvalState: DomainEnum<typeof commerceV1Wire.approvalState, ApprovalState> = commerceV1Wire.approvalState;
@@ -42,6 +43,21 @@ export function toProtoSession(s: CheckoutSessionRecord): commerceV1.CheckoutSes
     updatedAt: s.updatedAt,
     intentId: s.intentId ?? undefined,
     failureReason: s.failureReason ?? undefined,
+  };
+}
+
+export function toProtoPurchase(p: PurchaseRecord): commerceV1.Purchase {
+  return {
+    dealId: p.dealId,
+    commerceSessionId: p.commerceSessionId,
+    buyerAgentId: p.buyerAgentId,
+    merchantDomain: p.merchantDomain,
+    amount: formatAmount(p.amount),
+    currency: p.currency,
+    receiptId: p.receiptId,
+    receiptJson: JSON.stringify(p.receipt),
+    orderId: p.orderId ?? undefined,
+    completedAt: p.completedAt,
   };
 }
 

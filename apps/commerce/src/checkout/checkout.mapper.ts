@@ -1,10 +1,9 @@
-import { formatAmount } from '@exchange/platform';
 import { commerceV1, commerceV1Wire } from '@exchange/proto';
 import type { ApprovalDecision } from './approval';
-import type { Actor, SessionMode, PurchaseRecord } from './session.model';
+import type { Actor, SessionMode } from './session.model';
 
-// proto ⇄ domain for the checkout RPCs (the session's proto form lives with its events).
-export { toProtoSession } from './checkout.events';
+// proto ⇄ domain for the checkout RPCs (the session's and the purchase's proto forms live with their events).
+export { toProtoPurchase, toProtoSession } from './checkout.events';
 
 export function actorOf(actor: commerceV1.Actor | undefined): Actor {
   return { agentId: actor?.agentId ?? '', operator: actor?.operator ?? false };
@@ -18,19 +17,4 @@ export function modeOf(mode: commerceV1.SessionMode): SessionMode | undefined {
 export function decisionOf(decision: commerceV1.ApprovalDecision): ApprovalDecision | undefined {
   const wire = commerceV1Wire.approvalDecision.toWire(decision);
   return wire === 'approve' || wire === 'deny' ? wire : undefined;
-}
-
-export function toProtoPurchase(p: PurchaseRecord): commerceV1.Purchase {
-  return {
-    dealId: p.dealId,
-    commerceSessionId: p.commerceSessionId,
-    buyerAgentId: p.buyerAgentId,
-    merchantDomain: p.merchantDomain,
-    amount: formatAmount(p.amount),
-    currency: p.currency,
-    receiptId: p.receiptId,
-    receiptJson: JSON.stringify(p.receipt),
-    orderId: p.orderId ?? undefined,
-    completedAt: p.completedAt,
-  };
 }

@@ -1,8 +1,7 @@
 import { enqueueEvent, newEvent, pgSqlExecutor } from '@exchange/events';
-import { formatAmount } from '@exchange/platform';
 import { commerceV1Events } from '@exchange/proto';
 import type pg from 'pg';
-import { toProtoSession } from '../checkout/checkout.events';
+import { toProtoPurchase, toProtoSession } from '../checkout/checkout.events';
 import { getSession } from '../checkout/sessions.repo';
 import { enqueueMandateEvent } from '../mandates/mandates.events';
 import { getMandate } from '../mandates/mandates.repo';
@@ -41,20 +40,7 @@ export async function emitPurchaseRecorded(client: pg.PoolClient, p: PurchaseRec
       source: SOURCE,
       subjectId: p.dealId,
       actor: SYSTEM_ACTOR,
-      data: commerceV1Events.PurchaseRecorded.toJSON({
-        purchase: {
-          dealId: p.dealId,
-          commerceSessionId: p.commerceSessionId,
-          buyerAgentId: p.buyerAgentId,
-          merchantDomain: p.merchantDomain,
-          amount: formatAmount(p.amount),
-          currency: p.currency,
-          receiptId: p.receiptId,
-          receiptJson: JSON.stringify(p.receipt),
-          orderId: p.orderId ?? undefined,
-          completedAt: p.completedAt,
-        },
-      }),
+      data: commerceV1Events.PurchaseRecorded.toJSON({ purchase: toProtoPurchase(p) }),
     }),
   );
 }
