@@ -18,12 +18,13 @@ import {
   merchantIdempotencyKey,
   priorResponse,
   rememberResponse,
+  replayedSession,
   twinResponse,
   type CheckoutDeps,
 } from './checkout-support.service';
 import { merchantKey } from './session-rules';
 import type { Actor, CheckoutSessionRecord, SessionMode } from './session.model';
-import { getSession, insertSession } from './sessions.repo';
+import { insertSession } from './sessions.repo';
 
 export interface CreateCheckoutInput {
   actor: Actor;
@@ -125,10 +126,8 @@ export class CheckoutCreateService {
     }
   }
 
-  private async replay(response: Record<string, unknown>): Promise<SessionAnswer> {
-    const s = await getSession(this.deps.pool, String(response['commerce_session_id'] ?? ''));
-    if (!s) throw errors.notFound('checkout_session', String(response['commerce_session_id']));
-    return { session: s, replayed: true };
+  private replay(response: Record<string, unknown>): Promise<SessionAnswer> {
+    return replayedSession(this.deps.pool, response);
   }
 
   /** Best effort: a session the mandate refuses must not stay open at the merchant. */

@@ -67,6 +67,11 @@ export async function loadSession(db: pg.Pool | pg.PoolClient, sessionId: string
   return s;
 }
 
+/** The session an earlier request with the same key answered (its stored response names it). */
+export async function replayedSession(db: pg.Pool, response: Record<string, unknown>): Promise<{ session: CheckoutSessionRecord; replayed: true }> {
+  return { session: await loadSession(db, String(response['commerce_session_id'] ?? '')), replayed: true };
+}
+
 /** The mandate or 404 mandate_not_found. */
 export async function loadMandate(db: pg.Pool | pg.PoolClient, mandateId: string): Promise<MandateRecord> {
   const m = mandateId === '' ? null : await getMandate(db, mandateId);

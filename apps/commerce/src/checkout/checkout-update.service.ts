@@ -1,4 +1,3 @@
-import { errors } from '@exchange/platform';
 import { withTransaction } from '@exchange/db';
 import { appendEvidence } from '../evidence/evidence.repo';
 import { approvalNewlyRequested, deriveApproval } from './approval';
@@ -17,6 +16,7 @@ import {
   priorResponse,
   recordAndThrow,
   rememberResponse,
+  replayedSession,
   twinResponse,
   type CheckoutDeps,
   type Idempotency,
@@ -24,7 +24,7 @@ import {
 import { discountOutcome, type DiscountOutcome } from './discount-outcome';
 import { assertBuyer, assertModifiable, merchantKey } from './session-rules';
 import type { Actor, BuyerRequest, CheckoutSessionRecord } from './session.model';
-import { getSession, updateSession } from './sessions.repo';
+import { updateSession } from './sessions.repo';
 import type { SessionAnswer } from './checkout-create.service';
 
 export interface UpdateCheckoutInput {
@@ -153,9 +153,7 @@ export class CheckoutUpdateService {
     }
   }
 
-  private async replay(response: Record<string, unknown>): Promise<SessionAnswer> {
-    const s = await getSession(this.deps.pool, String(response['commerce_session_id'] ?? ''));
-    if (!s) throw errors.notFound('checkout_session', String(response['commerce_session_id']));
-    return { session: s, replayed: true };
+  private replay(response: Record<string, unknown>): Promise<SessionAnswer> {
+    return replayedSession(this.deps.pool, response);
   }
 }
