@@ -6,6 +6,7 @@ import { appendEvidence } from '../evidence/evidence.repo';
 import { crashPoint, type PurchaseSagaDeps } from './purchase-deps';
 import { merchantFailure, merchantStillCompleting } from './purchase-errors';
 import { merchantKey } from './purchase-keys';
+import { evidenceOf } from '../checkout/checkout-support.service';
 import { getSession } from '../checkout/sessions.repo';
 import { attemptPayment, updatePayment } from './purchase.repo';
 import { judgeComplete, orderIdOf, type CompleteVerdict } from './purchase-steps';
@@ -55,7 +56,7 @@ export async function completeAtMerchant(d: PurchaseSagaDeps, sessionId: string)
       if (!(err instanceof DomainError)) throw err;
       verdict = { kind: 'refused', code: 'checkout_not_ready', reason: err.code, messages: [] };
       const now = d.clock();
-      await appendEvidence(c, sessionId, messages.map(toEvidence), now);
+      await appendEvidence(c, sessionId, evidenceOf(messages), now);
       await updatePayment(c, sessionId, { failureReason: err.code }, now);
       return { failure: err, release: true, completed: false };
     }
@@ -72,7 +73,7 @@ export async function completeAtMerchant(d: PurchaseSagaDeps, sessionId: string)
     }
 
     const now = d.clock();
-    await appendEvidence(c, sessionId, messages.map(toEvidence), now);
+    await appendEvidence(c, sessionId, evidenceOf(messages), now);
     switch (verdict.kind) {
       case 'completed':
         // complete_in_progress until settled: the merchant is done, the exchange's payment is not.
@@ -104,5 +105,3 @@ async function cancelQuietly(d: PurchaseSagaDeps, sessionId: string, cancel: () 
   }
   return null;
 }
-
-const toEvidence = (m: RecordedMessage) => ({ kind: m.kind, operation: m.operation, content: m.content as unknown as Record<string, unknown>, schemaResult: m.schemaResult });
