@@ -163,15 +163,6 @@ export async function updateSession(db: Queryable, sessionId: string, change: Se
   await db.query(`UPDATE checkout_sessions SET ${sets.join(', ')} WHERE commerce_session_id = $1`, values);
 }
 
-/** The session mirroring a merchant's checkout (webhooks, reconciliation). */
-export async function findByMerchantCheckout(db: Queryable, merchantDomain: string, merchantCheckoutId: string): Promise<CheckoutSessionRecord | null> {
-  const { rows } = await db.query<SessionRow>(
-    'SELECT * FROM checkout_sessions WHERE merchant_domain = $1 AND merchant_checkout_id = $2 ORDER BY created_at DESC LIMIT 1',
-    [merchantDomain, merchantCheckoutId],
-  );
-  return rows.length === 0 ? null : toRecord(rows[0]);
-}
-
 /** Whether the buyer has a settled purchase with the merchant. */
 export async function hasPurchasedFrom(db: Queryable, buyerAgentId: string, merchantDomain: string): Promise<boolean> {
   const { rows } = await db.query('SELECT 1 FROM purchases WHERE buyer_agent_id = $1 AND merchant_domain = $2 LIMIT 1', [buyerAgentId, merchantDomain]);
