@@ -46,3 +46,4 @@ export {
 } from './money';
 export { Periodic } from './periodic';
 export { CREDIT, ISO_4217_CODES, ISO_4217_PUBLISHED, isSupportedCurrency } from './currency';
+export { isDnsName } from './dns-name';

@@ -1,16 +1,14 @@
-import { errors } from '@exchange/platform';
+import { errors, isDnsName } from '@exchange/platform';
 
 // A merchant is named by its domain (DESIGN §4 Commerce): a lower-case DNS name, no scheme, port or
 // path. IP literals are refused (the last label may not be numeric): a merchant is reached by
 // name, and an address would let a caller aim the exchange's fetches at arbitrary hosts.
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
+/** A DNS name (isDnsName) of at least two labels whose last is not numeric. */
 export function isMerchantDomain(value: string): boolean {
-  if (value.length === 0 || value.length > 253) return false;
+  if (!isDnsName(value)) return false;
   const labels = value.split('.');
-  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return false;
-  return !/^[0-9]+$/.test(labels[labels.length - 1] ?? '');
+  return labels.length >= 2 && !/^[0-9]+$/.test(labels[labels.length - 1] ?? '');
 }
 
 /** The domain itself, or 400 invalid_merchant_domain. */

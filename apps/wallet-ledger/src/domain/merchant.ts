@@ -1,3 +1,4 @@
+import { isDnsName } from '@exchange/platform';
 import { agentAccount, merchantAccount, type AccountRef } from './accounts';
 import { walletErrors } from './wallet.errors';
 
@@ -8,13 +9,9 @@ import { walletErrors } from './wallet.errors';
 export const MERCHANT_OWNER_PREFIX = 'merchant:';
 
 const MAX_DOMAIN = 253;
-// A DNS label: 1-63 of [a-z0-9-], not starting or ending with "-".
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** True for a lower-case DNS name: labels of [a-z0-9-] joined by ".", 1-253 characters, no port. */
-export function isMerchantDomain(value: string): boolean {
-  return value.length >= 1 && value.length <= MAX_DOMAIN && value.split('.').every((label) => LABEL.test(label));
-}
+export const isMerchantDomain = isDnsName;
 
 /** A merchant domain a client sent, else validation_failed naming `field`. */
 export function parseMerchantDomain(raw: string, field: string): string {
