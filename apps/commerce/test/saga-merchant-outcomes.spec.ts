@@ -1,9 +1,9 @@
-import { errorInfoFromGrpc, parseAmount } from '@exchange/platform';
+import { parseAmount } from '@exchange/platform';
 import type { MerchantCall, MerchantCallInput, MerchantOutcome, MerchantPort, UcpOperation } from '../src/domain/merchant.ports';
 import { POLL } from '../src/saga/merchant.step';
 import { PurchaseSaga } from '../src/saga/purchase.saga';
 import { sandboxPayment } from './support/saga-merchant';
-import { startSagaHarness, type SagaHarness } from './support/saga-harness';
+import { failureOf, startSagaHarness, type SagaHarness } from './support/saga-harness';
 
 // Merchant answers the sandbox does not give on demand (no answer, 5xx, complete_in_progress),
 // scripted in front of the real merchant client: the scripted operations answer what the test
@@ -51,15 +51,6 @@ async function setup() {
   const mandateId = await h.insertMandate(buyer, { total: '500' });
   const session = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
   return { buyer, mandateId, ...session };
-}
-
-async function failureOf(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    return errorInfoFromGrpc(err);
-  }
-  throw new Error('expected a failure');
 }
 
 describe('purchase saga: merchant outcomes', () => {

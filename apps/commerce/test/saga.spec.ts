@@ -1,9 +1,9 @@
 import { verifyCanonical } from '@exchange/crypto';
-import { errorInfoFromGrpc, parseAmount } from '@exchange/platform';
+import { parseAmount } from '@exchange/platform';
 import { reserve } from '../src/saga/reserve.step';
 import { recoverPurchases } from '../src/workers/purchase-recovery';
 import { sandboxPayment } from './support/saga-merchant';
-import { startSagaHarness, type SagaHarness } from './support/saga-harness';
+import { failureOf, startSagaHarness, type SagaHarness } from './support/saga-harness';
 
 // The purchase saga against real collaborators: PostgreSQL, a wallet-ledger process, a sandbox
 // merchant process (UCP over HTTP, signed requests) and a fake identity. pot_ceramic costs 15 USD.
@@ -21,16 +21,6 @@ afterAll(async () => {
 });
 
 const USD = (v: string) => parseAmount(v);
-
-async function failure(p: Promise<unknown>): Promise<{ code: string; grpcCode: number; details?: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (err) {
-    const info = errorInfoFromGrpc(err);
-    return { code: info.code, grpcCode: info.grpcCode, details: info.details };
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function stored(sessionId: string) {
   const { rows } = await h.sql.query('SELECT status, payment_stage, reserved_amount, hold_id, deal_id, receipt_id, order_id, failure_reason FROM checkout_sessions WHERE commerce_session_id = $1', [sessionId]);
@@ -96,7 +86,7 @@ describe('purchase saga', () => {
     const mandateId = await h.insertMandate(buyer, { total: '500' });
     const { sessionId } = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
 
-    const err = await failure(h.saga().complete({ sessionId, payment: sandboxPayment('fail_token') }));
+    const err = await failureOf(h.saga().complete({ sessionId, payment: sandboxPayment('fail_token') }));
     expect(err).toMatchObject({ code: 'checkout_not_ready', details: { failure_reason: 'payment_failed', status: 'ready_for_complete' } });
     expect(await stored(sessionId)).toMatchObject({ payment_stage: 'released', failure_reason: 'payment_failed', status: 'ready_for_complete' });
     expect(await h.usd(buyer)).toEqual({ available: USD('100'), held: 0n });
@@ -117,7 +107,7 @@ describe('purchase saga', () => {
     const mandateId = await h.insertMandate(buyer, { total: '500' });
     const { sessionId } = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
 
-    expect(await failure(h.saga().complete({ sessionId, payment: sandboxPayment() }))).toMatchObject({ code: 'insufficient_funds' });
+    expect(await failureOf(h.saga().complete({ sessionId, payment: sandboxPayment() }))).toMatchObject({ code: 'insufficient_funds' });
     expect(await stored(sessionId)).toMatchObject({ payment_stage: 'released', failure_reason: 'insufficient_funds', hold_id: null });
     expect(await mandate(mandateId)).toMatchObject({ reserved: 0n, spent: 0n });
     expect(await holds(buyer)).toEqual([]);
@@ -137,7 +127,7 @@ describe('purchase saga', () => {
     const { sessionId } = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
     h.identity.freeze(buyer);
     try {
-      expect(await failure(h.saga().complete({ sessionId, payment: sandboxPayment() }))).toMatchObject({ code: 'agent_frozen' });
+      expect(await failureOf(h.saga().complete({ sessionId, payment: sandboxPayment() }))).toMatchObject({ code: 'agent_frozen' });
     } finally {
       h.identity.freeze(buyer, false);
     }
@@ -153,7 +143,7 @@ describe('purchase saga', () => {
     const a = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
     const b = await h.readySession(buyer, mandateId, [['pot_ceramic', 1]]);
     await h.saga().complete({ sessionId: a.sessionId, payment: sandboxPayment() });
-    expect(await failure(h.saga().complete({ sessionId: b.sessionId, payment: sandboxPayment() }))).toMatchObject({ code: 'mandate_total_exceeded', grpcCode: 7 });
+    expect(await failureOf(h.saga().complete({ sessionId: b.sessionId, payment: sandboxPayment() }))).toMatchObject({ code: 'mandate_total_exceeded', grpcCode: 7 });
     expect(await stored(b.sessionId)).toMatchObject({ payment_stage: 'none', deal_id: null });
     expect(await mandate(mandateId)).toEqual({ spent: USD('15'), reserved: 0n, status: 'active' });
   });

@@ -18,7 +18,7 @@ import pg from 'pg';
 import { generateKeyPair, toBase64 } from '@exchange/crypto';
 import { findFreePortRange } from '@exchange/db';
 import { AgentDirectory } from '@exchange/identity-client';
-import { createServiceClient, newId, parseAmount, uuidv7, type PromiseClient } from '@exchange/platform';
+import { createServiceClient, errorInfoFromGrpc, newId, parseAmount, uuidv7, type GrpcErrorInfo, type PromiseClient } from '@exchange/platform';
 import { commerceV1, identityV1, walletV1 } from '@exchange/proto';
 import { createTestDatabase, spawnServiceProcess, startFakeIdentity, testLogger, type FakeIdentity, type ServiceProcess, type TestDatabase } from '@exchange/testing';
 import { UcpMerchantClient, parseMerchantDirectory } from '../../src/clients/ucp-merchant.client';
@@ -53,6 +53,16 @@ export interface SagaHarness {
   /** Commerce as a child process (apps/commerce/src/main.ts) on the harness's fixed port, with `env` added. */
   spawnCommerce(env?: Record<string, string>): Promise<{ process: ServiceProcess; client: CommerceClient }>;
   close(): Promise<void>;
+}
+
+/** The error a call that must fail failed with (throws when it succeeded). */
+export async function failureOf(p: Promise<unknown>): Promise<GrpcErrorInfo> {
+  try {
+    await p;
+  } catch (err) {
+    return errorInfoFromGrpc(err);
+  }
+  throw new Error('expected a failure');
 }
 
 const WALLET_SERVICE_NAME = 'exchange.wallet.v1.WalletLedgerService';
