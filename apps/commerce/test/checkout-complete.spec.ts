@@ -30,7 +30,15 @@ describe('commerce checkout complete (real wallet-ledger and sandbox merchant)',
     expect(done.idempotentReplayed).toBe(false);
     expect(done.session).toMatchObject({ status: commerceV1.CheckoutStatus.CHECKOUT_STATUS_COMPLETED, paymentStage: commerceV1.PaymentStage.PAYMENT_STAGE_SETTLED });
     expect(done.purchase).toMatchObject({ commerceSessionId: s.commerceSessionId, buyerAgentId: buyer.agentId, merchantDomain: 'sandbox-merchant.local', amount: '70', currency: 'USD' });
-    expect(JSON.parse(done.purchase!.receiptJson)).toBeTruthy();
+    expect(JSON.parse(done.purchase!.receiptJson)).toMatchObject({
+      receipt_id: done.purchase!.receiptId,
+      contract_id: done.purchase!.dealId,
+      payer: buyer.agentId,
+      payee: 'merchant:sandbox-merchant.local',
+      amount: '70',
+      currency: 'USD',
+      signature: expect.any(String),
+    });
     expect(await h.usd(buyer.agentId)).toEqual({ available: parseAmount('30'), held: 0n });
 
     const again = await h.client.completeCheckout(req);
