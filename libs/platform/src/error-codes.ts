@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   invalid_limit: { status: 400, meaning: '`limit` is not an integer from 1 to 200' },
   invalid_cursor: { status: 400, meaning: '`cursor` is not one this list gave out (pass `next_cursor` back unchanged)' },
   key_proof_failed: { status: 400, meaning: '"key ownership proof failed": the registration proof signature does not verify' },
+  invalid_window: { status: 400, meaning: '`window` is not a month `YYYY-MM` (or a `from`/`to` range is reversed or over 366 days)' },
   invalid_amount: { status: 400, meaning: 'an amount is not a positive decimal string with at most 6 fraction digits, or is out of range' },
   unsupported_currency: { status: 400, meaning: 'the currency is neither `CREDIT` nor an ISO 4217 code the exchange supports' },
   self_transfer: { status: 400, meaning: 'a transfer or payment to the same agent' },
@@ -107,6 +108,14 @@ export const ERROR_CODES = {
   not_alias_owner: { status: 403, meaning: 'only the aliased agent or the operator may reveal an alias' },
   not_session_buyer: { status: 403, meaning: 'only the checkout session\'s buyer (or the operator, for reads) may do this' },
   not_mandate_signer: { status: 403, meaning: 'only the mandate\'s signer may do this (approve, change autonomy)' },
+  not_intent_agent: { status: 403, meaning: 'the checkout names an intent made for another agent' },
+  intent_expired: { status: 403, meaning: 'the checkout\'s intent has expired (`expires_at`)' },
+  intent_merchant_not_allowed: { status: 403, meaning: 'the checkout\'s merchant is not among its intent\'s `merchants`' },
+  intent_sku_not_allowed: { status: 403, meaning: 'a line item is not among the intent\'s `skus` (`sku`)' },
+  intent_budget_exceeded: { status: 403, meaning: 'the checkout total is over its intent\'s budget (`budget`, `total`)' },
+  intent_currency_mismatch: { status: 403, meaning: 'the checkout\'s currency is not its intent\'s budget currency' },
+  intent_refundability_unmet: { status: 403, meaning: 'the intent requires refundability and the merchant\'s profile has no UCP order capability (`dev.ucp.shopping.order`) to report refunds' },
+  not_deal_buyer: { status: 403, meaning: 'only the purchase\'s buyer may do this (feedback, opening a case; reads: also the operator)' },
   mandate_not_for_agent: { status: 403, meaning: 'the mandate was not granted to this buyer (`agent_id` differs)' },
   mandate_inactive: { status: 403, meaning: 'the mandate is `paused`, `revoked`, `expired` or `exhausted`; `status`' },
   mandate_expired: { status: 403, meaning: 'the mandate\'s `expires_at` has passed' },
@@ -146,6 +155,9 @@ export const ERROR_CODES = {
   alias_not_found: { status: 404, meaning: 'unknown party alias' },
   mandate_not_found: { status: 404, meaning: 'unknown mandate' },
   checkout_session_not_found: { status: 404, meaning: 'unknown checkout session' },
+  intent_not_found: { status: 404, meaning: 'unknown commerce intent' },
+  purchase_not_found: { status: 404, meaning: 'unknown purchase (`deal_id`)' },
+  case_not_found: { status: 404, meaning: 'unknown post-purchase case' },
 
   // 405, 408
   method_not_allowed: { status: 405, meaning: 'the path exists but not with this method; `Allow` lists the methods' },
@@ -173,6 +185,8 @@ export const ERROR_CODES = {
   approval_required: { status: 409, meaning: 'the checkout waits for the mandate signer\'s approval (`approval: pending`; `reason`): POST …/approval first' },
   approval_not_pending: { status: 409, meaning: 'an approval decision for a checkout that is not waiting for one; `approval`' },
   checkout_not_ready: { status: 409, meaning: 'the merchant\'s checkout is not `ready_for_complete` (`status`, and its `messages`)' },
+  feedback_exists: { status: 409, meaning: 'feedback for this deal was already recorded by its buyer (once per deal)' },
+  refund_exceeds_paid: { status: 409, meaning: 'the refunds of a purchase would add up to more than was paid; `paid`, `refunded`, `requested`' },
 
   // 413–451
   payload_too_large: {

@@ -386,6 +386,154 @@ export function paymentStageToJSON(object: PaymentStage): string {
   }
 }
 
+export enum CaseType {
+  CASE_TYPE_UNSPECIFIED = 0,
+  CASE_TYPE_RETURN = 1,
+  CASE_TYPE_REFUND = 2,
+  CASE_TYPE_CHARGEBACK = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function caseTypeFromJSON(object: any): CaseType {
+  switch (object) {
+    case 0:
+    case "CASE_TYPE_UNSPECIFIED":
+      return CaseType.CASE_TYPE_UNSPECIFIED;
+    case 1:
+    case "CASE_TYPE_RETURN":
+      return CaseType.CASE_TYPE_RETURN;
+    case 2:
+    case "CASE_TYPE_REFUND":
+      return CaseType.CASE_TYPE_REFUND;
+    case 3:
+    case "CASE_TYPE_CHARGEBACK":
+      return CaseType.CASE_TYPE_CHARGEBACK;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return CaseType.UNRECOGNIZED;
+  }
+}
+
+export function caseTypeToJSON(object: CaseType): string {
+  switch (object) {
+    case CaseType.CASE_TYPE_UNSPECIFIED:
+      return "CASE_TYPE_UNSPECIFIED";
+    case CaseType.CASE_TYPE_RETURN:
+      return "CASE_TYPE_RETURN";
+    case CaseType.CASE_TYPE_REFUND:
+      return "CASE_TYPE_REFUND";
+    case CaseType.CASE_TYPE_CHARGEBACK:
+      return "CASE_TYPE_CHARGEBACK";
+    case CaseType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export enum CaseStatus {
+  CASE_STATUS_UNSPECIFIED = 0,
+  CASE_STATUS_OPEN = 1,
+  CASE_STATUS_UNDER_REVIEW = 2,
+  CASE_STATUS_APPROVED = 3,
+  CASE_STATUS_DENIED = 4,
+  CASE_STATUS_CLOSED = 5,
+  UNRECOGNIZED = -1,
+}
+
+export function caseStatusFromJSON(object: any): CaseStatus {
+  switch (object) {
+    case 0:
+    case "CASE_STATUS_UNSPECIFIED":
+      return CaseStatus.CASE_STATUS_UNSPECIFIED;
+    case 1:
+    case "CASE_STATUS_OPEN":
+      return CaseStatus.CASE_STATUS_OPEN;
+    case 2:
+    case "CASE_STATUS_UNDER_REVIEW":
+      return CaseStatus.CASE_STATUS_UNDER_REVIEW;
+    case 3:
+    case "CASE_STATUS_APPROVED":
+      return CaseStatus.CASE_STATUS_APPROVED;
+    case 4:
+    case "CASE_STATUS_DENIED":
+      return CaseStatus.CASE_STATUS_DENIED;
+    case 5:
+    case "CASE_STATUS_CLOSED":
+      return CaseStatus.CASE_STATUS_CLOSED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return CaseStatus.UNRECOGNIZED;
+  }
+}
+
+export function caseStatusToJSON(object: CaseStatus): string {
+  switch (object) {
+    case CaseStatus.CASE_STATUS_UNSPECIFIED:
+      return "CASE_STATUS_UNSPECIFIED";
+    case CaseStatus.CASE_STATUS_OPEN:
+      return "CASE_STATUS_OPEN";
+    case CaseStatus.CASE_STATUS_UNDER_REVIEW:
+      return "CASE_STATUS_UNDER_REVIEW";
+    case CaseStatus.CASE_STATUS_APPROVED:
+      return "CASE_STATUS_APPROVED";
+    case CaseStatus.CASE_STATUS_DENIED:
+      return "CASE_STATUS_DENIED";
+    case CaseStatus.CASE_STATUS_CLOSED:
+      return "CASE_STATUS_CLOSED";
+    case CaseStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** Where an approved case's credit to the buyer stands. */
+export enum RefundState {
+  REFUND_STATE_UNSPECIFIED = 0,
+  REFUND_STATE_NONE = 1,
+  REFUND_STATE_PENDING = 2,
+  REFUND_STATE_CREDITED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function refundStateFromJSON(object: any): RefundState {
+  switch (object) {
+    case 0:
+    case "REFUND_STATE_UNSPECIFIED":
+      return RefundState.REFUND_STATE_UNSPECIFIED;
+    case 1:
+    case "REFUND_STATE_NONE":
+      return RefundState.REFUND_STATE_NONE;
+    case 2:
+    case "REFUND_STATE_PENDING":
+      return RefundState.REFUND_STATE_PENDING;
+    case 3:
+    case "REFUND_STATE_CREDITED":
+      return RefundState.REFUND_STATE_CREDITED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return RefundState.UNRECOGNIZED;
+  }
+}
+
+export function refundStateToJSON(object: RefundState): string {
+  switch (object) {
+    case RefundState.REFUND_STATE_UNSPECIFIED:
+      return "REFUND_STATE_UNSPECIFIED";
+    case RefundState.REFUND_STATE_NONE:
+      return "REFUND_STATE_NONE";
+    case RefundState.REFUND_STATE_PENDING:
+      return "REFUND_STATE_PENDING";
+    case RefundState.REFUND_STATE_CREDITED:
+      return "REFUND_STATE_CREDITED";
+    case RefundState.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** Who calls: the acting agent (checked by the gateway's auth) or the operator. */
 export interface Actor {
   /** Empty for the operator. */
@@ -830,6 +978,334 @@ export interface SetMandateStatusRequest {
 
 export interface SetMandateStatusResponse {
   mandate: Mandate | undefined;
+}
+
+export interface Intent {
+  intentId: string;
+  /** The buyer agent the intent is for (its sessions may name it). */
+  agentId: string;
+  /** AP2 natural_language_description. */
+  description: string;
+  /** Allowed merchant domains and skus; empty means any. */
+  merchants: string[];
+  skus: string[];
+  /** The most one session under the intent may total. */
+  budget: Money | undefined;
+  requiresRefundability: boolean;
+  expiresAt: Date | undefined;
+  createdAt: Date | undefined;
+}
+
+export interface CreateIntentRequest {
+  actor: Actor | undefined;
+  agentId: string;
+  description: string;
+  merchants: string[];
+  skus: string[];
+  budget: Money | undefined;
+  requiresRefundability: boolean;
+  expiresAt: Date | undefined;
+  idempotencyKey: string;
+}
+
+export interface CreateIntentResponse {
+  intent: Intent | undefined;
+  idempotentReplayed: boolean;
+}
+
+export interface Feedback {
+  feedbackId: string;
+  dealId: string;
+  buyerAgentId: string;
+  merchantDomain: string;
+  rating: number;
+  comment: string;
+  createdAt: Date | undefined;
+}
+
+export interface RecordFeedbackRequest {
+  actor: Actor | undefined;
+  dealId: string;
+  /** 1..5 */
+  rating: number;
+  comment: string;
+}
+
+export interface RecordFeedbackResponse {
+  feedback: Feedback | undefined;
+}
+
+export interface SessionSnapshot {
+  commerceSessionId: string;
+  status: CheckoutStatus;
+  approval: ApprovalState;
+  currency: string;
+  total: string;
+  listTotal: string;
+  savings: string;
+  discountCodes: string[];
+  /** Line item ids the merchant reported unavailable (its messages), empty when all are. */
+  unavailableItems: string[];
+  createdAt: Date | undefined;
+}
+
+export interface ShadowDifference {
+  /** "status", "approval", "total", "list_total", "savings", "discount_codes", "unavailable_items", "currency". */
+  field: string;
+  /** The values as text (lists comma-joined). */
+  shadow: string;
+  live: string;
+}
+
+export interface ShadowComparison {
+  merchantDomain: string;
+  buyerAgentId: string;
+  /** sha256 hex of the canonical cart (line item ids and quantities, sorted). */
+  cartKey: string;
+  shadow:
+    | SessionSnapshot
+    | undefined;
+  /** The live session of the same buyer, merchant and cart closest in time in the window, if any. */
+  live?: SessionSnapshot | undefined;
+  differences: ShadowDifference[];
+}
+
+export interface ShadowSummary {
+  shadowSessions: string;
+  matched: string;
+  withDifferences: string;
+}
+
+export interface CompareShadowRequest {
+  actor: Actor | undefined;
+  from: Date | undefined;
+  to: Date | undefined;
+  merchantDomain?:
+    | string
+    | undefined;
+  /** Operator: any buyer (optional filter); an agent sees its own sessions only. */
+  buyerAgentId?: string | undefined;
+  page: PageRequest | undefined;
+}
+
+export interface CompareShadowResponse {
+  from: Date | undefined;
+  to: Date | undefined;
+  comparisons: ShadowComparison[];
+  /** Over the whole window and filters, not just this page. */
+  summary: ShadowSummary | undefined;
+  page: PageInfo | undefined;
+}
+
+export interface CurrencyRollup {
+  currency: string;
+  /** Completed purchases in the window: amount paid and list − paid. */
+  spend: string;
+  savings: string;
+  purchases: string;
+  /** Sessions that went to approval pending, and approvals denied, in the window. */
+  escalations: string;
+  approvalsDenied: string;
+  /** Cases opened in the window by type. */
+  returns: string;
+  refunds: string;
+  chargebacks: string;
+  /** Credited back to buyers by approved cases in the window. */
+  refunded: string;
+}
+
+export interface GetMonthlyRollupRequest {
+  actor:
+    | Actor
+    | undefined;
+  /** YYYY-MM (UTC month). */
+  window: string;
+}
+
+export interface GetMonthlyRollupResponse {
+  window: string;
+  from: Date | undefined;
+  to: Date | undefined;
+  currencies: CurrencyRollup[];
+}
+
+export interface AgentSpendSavings {
+  agentId: string;
+  currency: string;
+  spend: string;
+  savings: string;
+  purchases: string;
+  refunded: string;
+  /** spend − refunded. */
+  netSpend: string;
+}
+
+export interface GetSpendSavingsRollupRequest {
+  actor:
+    | Actor
+    | undefined;
+  /** YYYY-MM; absent means all time. */
+  window?: string | undefined;
+  agentId?: string | undefined;
+  currency?: string | undefined;
+  page: PageRequest | undefined;
+}
+
+export interface GetSpendSavingsRollupResponse {
+  window?: string | undefined;
+  rows: AgentSpendSavings[];
+  page: PageInfo | undefined;
+}
+
+/** One state change of a session (written in the transaction that made it). */
+export interface LifecycleEntry {
+  seq: number;
+  /** "created", "status", "approval", "payment", "discount", "canceled"… */
+  kind: string;
+  from?: string | undefined;
+  to: string;
+  reason?: string | undefined;
+  at: Date | undefined;
+}
+
+export interface EvidenceRef {
+  evidenceId: string;
+  seq: number;
+  kind: string;
+  operation: string;
+  contentSha256: string;
+  hash: string;
+  recordedAt: Date | undefined;
+}
+
+export interface GetSessionTransparencyRequest {
+  actor: Actor | undefined;
+  commerceSessionId: string;
+}
+
+export interface GetSessionTransparencyResponse {
+  session: CheckoutSession | undefined;
+  lifecycle: LifecycleEntry[];
+  evidence: EvidenceRef[];
+  chainValid: boolean;
+  purchase?: Purchase | undefined;
+  intent?: Intent | undefined;
+  caseIds: string[];
+}
+
+export interface TimelineEntry {
+  at:
+    | Date
+    | undefined;
+  /** "session.<kind>", "order_webhook", "receipt", "case.<event type>", "feedback". */
+  type: string;
+  /** The id of what it comes from (session, webhook id, receipt id, case id, feedback id). */
+  sourceId: string;
+  /** Details as JSON object text. */
+  detailsJson: string;
+}
+
+export interface GetPurchaseTimelineRequest {
+  actor: Actor | undefined;
+  dealId: string;
+}
+
+export interface GetPurchaseTimelineResponse {
+  dealId: string;
+  commerceSessionId: string;
+  entries: TimelineEntry[];
+}
+
+export interface PostPurchaseCase {
+  caseId: string;
+  dealId: string;
+  buyerAgentId: string;
+  merchantDomain: string;
+  type: CaseType;
+  reason: string;
+  /** The amount asked back (exchange decimal); the default is what remains refundable at opening. */
+  amount: string;
+  currency: string;
+  status: CaseStatus;
+  evidenceRefs: string[];
+  refundState: RefundState;
+  refundReceiptId?: string | undefined;
+  createdAt: Date | undefined;
+  updatedAt: Date | undefined;
+}
+
+export interface CaseEvent {
+  eventId: string;
+  caseId: string;
+  seq: number;
+  /** "opened", "status_changed", "evidence_added", "refund_credited". */
+  type: string;
+  fromStatus?: CaseStatus | undefined;
+  toStatus?:
+    | CaseStatus
+    | undefined;
+  /** The acting agent id, or "operator". */
+  actor: string;
+  note?: string | undefined;
+  evidenceRefs: string[];
+  amount?: string | undefined;
+  receiptId?: string | undefined;
+  at: Date | undefined;
+}
+
+export interface CreateCaseRequest {
+  actor: Actor | undefined;
+  dealId: string;
+  type: CaseType;
+  reason: string;
+  amount?: string | undefined;
+  evidenceRefs: string[];
+  idempotencyKey: string;
+}
+
+export interface CreateCaseResponse {
+  case: PostPurchaseCase | undefined;
+  idempotentReplayed: boolean;
+}
+
+export interface GetCaseRequest {
+  actor: Actor | undefined;
+  caseId: string;
+}
+
+export interface GetCaseResponse {
+  case: PostPurchaseCase | undefined;
+}
+
+export interface UpdateCaseRequest {
+  actor: Actor | undefined;
+  caseId: string;
+  /** The move (operator): UNDER_REVIEW, APPROVED, DENIED or CLOSED. */
+  status?:
+    | CaseStatus
+    | undefined;
+  /** Appended (the buyer or the operator, until the case is decided). */
+  addEvidenceRefs: string[];
+  note?: string | undefined;
+}
+
+export interface UpdateCaseResponse {
+  case:
+    | PostPurchaseCase
+    | undefined;
+  /** The refund receipt (exchange-signed, JSON text) when this update credited the buyer. */
+  refundReceiptJson?: string | undefined;
+}
+
+export interface ListCaseEventsRequest {
+  actor: Actor | undefined;
+  caseId: string;
+  page: PageRequest | undefined;
+}
+
+export interface ListCaseEventsResponse {
+  events: CaseEvent[];
+  page: PageInfo | undefined;
 }
 
 function createBaseActor(): Actor {
@@ -7802,6 +8278,5098 @@ export const SetMandateStatusResponse: MessageFns<SetMandateStatusResponse> = {
   },
 };
 
+function createBaseIntent(): Intent {
+  return {
+    intentId: "",
+    agentId: "",
+    description: "",
+    merchants: [],
+    skus: [],
+    budget: undefined,
+    requiresRefundability: false,
+    expiresAt: undefined,
+    createdAt: undefined,
+  };
+}
+
+export const Intent: MessageFns<Intent> = {
+  encode(message: Intent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.intentId !== "") {
+      writer.uint32(10).string(message.intentId);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    for (const v of message.merchants) {
+      writer.uint32(34).string(v!);
+    }
+    for (const v of message.skus) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.budget !== undefined) {
+      Money.encode(message.budget, writer.uint32(50).fork()).join();
+    }
+    if (message.requiresRefundability !== false) {
+      writer.uint32(56).bool(message.requiresRefundability);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(66).fork()).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Intent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIntent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.intentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.merchants.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.skus.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.budget = Money.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.requiresRefundability = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Intent {
+    return {
+      intentId: isSet(object.intentId)
+        ? globalThis.String(object.intentId)
+        : isSet(object.intent_id)
+        ? globalThis.String(object.intent_id)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      merchants: globalThis.Array.isArray(object?.merchants)
+        ? object.merchants.map((e: any) => globalThis.String(e))
+        : [],
+      skus: globalThis.Array.isArray(object?.skus) ? object.skus.map((e: any) => globalThis.String(e)) : [],
+      budget: isSet(object.budget) ? Money.fromJSON(object.budget) : undefined,
+      requiresRefundability: isSet(object.requiresRefundability)
+        ? globalThis.Boolean(object.requiresRefundability)
+        : isSet(object.requires_refundability)
+        ? globalThis.Boolean(object.requires_refundability)
+        : false,
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Intent): unknown {
+    const obj: any = {};
+    if (message.intentId !== "") {
+      obj.intentId = message.intentId;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.merchants?.length) {
+      obj.merchants = message.merchants;
+    }
+    if (message.skus?.length) {
+      obj.skus = message.skus;
+    }
+    if (message.budget !== undefined) {
+      obj.budget = Money.toJSON(message.budget);
+    }
+    if (message.requiresRefundability !== false) {
+      obj.requiresRefundability = message.requiresRefundability;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Intent>): Intent {
+    return Intent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Intent>): Intent {
+    const message = createBaseIntent();
+    message.intentId = object.intentId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.description = object.description ?? "";
+    message.merchants = object.merchants?.map((e) => e) || [];
+    message.skus = object.skus?.map((e) => e) || [];
+    message.budget = (object.budget !== undefined && object.budget !== null)
+      ? Money.fromPartial(object.budget)
+      : undefined;
+    message.requiresRefundability = object.requiresRefundability ?? false;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateIntentRequest(): CreateIntentRequest {
+  return {
+    actor: undefined,
+    agentId: "",
+    description: "",
+    merchants: [],
+    skus: [],
+    budget: undefined,
+    requiresRefundability: false,
+    expiresAt: undefined,
+    idempotencyKey: "",
+  };
+}
+
+export const CreateIntentRequest: MessageFns<CreateIntentRequest> = {
+  encode(message: CreateIntentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    for (const v of message.merchants) {
+      writer.uint32(34).string(v!);
+    }
+    for (const v of message.skus) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.budget !== undefined) {
+      Money.encode(message.budget, writer.uint32(50).fork()).join();
+    }
+    if (message.requiresRefundability !== false) {
+      writer.uint32(56).bool(message.requiresRefundability);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(66).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(74).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateIntentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateIntentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.merchants.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.skus.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.budget = Money.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.requiresRefundability = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateIntentRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      merchants: globalThis.Array.isArray(object?.merchants)
+        ? object.merchants.map((e: any) => globalThis.String(e))
+        : [],
+      skus: globalThis.Array.isArray(object?.skus) ? object.skus.map((e: any) => globalThis.String(e)) : [],
+      budget: isSet(object.budget) ? Money.fromJSON(object.budget) : undefined,
+      requiresRefundability: isSet(object.requiresRefundability)
+        ? globalThis.Boolean(object.requiresRefundability)
+        : isSet(object.requires_refundability)
+        ? globalThis.Boolean(object.requires_refundability)
+        : false,
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateIntentRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.merchants?.length) {
+      obj.merchants = message.merchants;
+    }
+    if (message.skus?.length) {
+      obj.skus = message.skus;
+    }
+    if (message.budget !== undefined) {
+      obj.budget = Money.toJSON(message.budget);
+    }
+    if (message.requiresRefundability !== false) {
+      obj.requiresRefundability = message.requiresRefundability;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateIntentRequest>): CreateIntentRequest {
+    return CreateIntentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateIntentRequest>): CreateIntentRequest {
+    const message = createBaseCreateIntentRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.agentId = object.agentId ?? "";
+    message.description = object.description ?? "";
+    message.merchants = object.merchants?.map((e) => e) || [];
+    message.skus = object.skus?.map((e) => e) || [];
+    message.budget = (object.budget !== undefined && object.budget !== null)
+      ? Money.fromPartial(object.budget)
+      : undefined;
+    message.requiresRefundability = object.requiresRefundability ?? false;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateIntentResponse(): CreateIntentResponse {
+  return { intent: undefined, idempotentReplayed: false };
+}
+
+export const CreateIntentResponse: MessageFns<CreateIntentResponse> = {
+  encode(message: CreateIntentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.intent !== undefined) {
+      Intent.encode(message.intent, writer.uint32(10).fork()).join();
+    }
+    if (message.idempotentReplayed !== false) {
+      writer.uint32(16).bool(message.idempotentReplayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateIntentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateIntentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.intent = Intent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.idempotentReplayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateIntentResponse {
+    return {
+      intent: isSet(object.intent) ? Intent.fromJSON(object.intent) : undefined,
+      idempotentReplayed: isSet(object.idempotentReplayed)
+        ? globalThis.Boolean(object.idempotentReplayed)
+        : isSet(object.idempotent_replayed)
+        ? globalThis.Boolean(object.idempotent_replayed)
+        : false,
+    };
+  },
+
+  toJSON(message: CreateIntentResponse): unknown {
+    const obj: any = {};
+    if (message.intent !== undefined) {
+      obj.intent = Intent.toJSON(message.intent);
+    }
+    if (message.idempotentReplayed !== false) {
+      obj.idempotentReplayed = message.idempotentReplayed;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateIntentResponse>): CreateIntentResponse {
+    return CreateIntentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateIntentResponse>): CreateIntentResponse {
+    const message = createBaseCreateIntentResponse();
+    message.intent = (object.intent !== undefined && object.intent !== null)
+      ? Intent.fromPartial(object.intent)
+      : undefined;
+    message.idempotentReplayed = object.idempotentReplayed ?? false;
+    return message;
+  },
+};
+
+function createBaseFeedback(): Feedback {
+  return {
+    feedbackId: "",
+    dealId: "",
+    buyerAgentId: "",
+    merchantDomain: "",
+    rating: 0,
+    comment: "",
+    createdAt: undefined,
+  };
+}
+
+export const Feedback: MessageFns<Feedback> = {
+  encode(message: Feedback, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.feedbackId !== "") {
+      writer.uint32(10).string(message.feedbackId);
+    }
+    if (message.dealId !== "") {
+      writer.uint32(18).string(message.dealId);
+    }
+    if (message.buyerAgentId !== "") {
+      writer.uint32(26).string(message.buyerAgentId);
+    }
+    if (message.merchantDomain !== "") {
+      writer.uint32(34).string(message.merchantDomain);
+    }
+    if (message.rating !== 0) {
+      writer.uint32(40).int32(message.rating);
+    }
+    if (message.comment !== "") {
+      writer.uint32(50).string(message.comment);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Feedback {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedback();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.feedbackId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dealId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.buyerAgentId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.merchantDomain = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.rating = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Feedback {
+    return {
+      feedbackId: isSet(object.feedbackId)
+        ? globalThis.String(object.feedbackId)
+        : isSet(object.feedback_id)
+        ? globalThis.String(object.feedback_id)
+        : "",
+      dealId: isSet(object.dealId)
+        ? globalThis.String(object.dealId)
+        : isSet(object.deal_id)
+        ? globalThis.String(object.deal_id)
+        : "",
+      buyerAgentId: isSet(object.buyerAgentId)
+        ? globalThis.String(object.buyerAgentId)
+        : isSet(object.buyer_agent_id)
+        ? globalThis.String(object.buyer_agent_id)
+        : "",
+      merchantDomain: isSet(object.merchantDomain)
+        ? globalThis.String(object.merchantDomain)
+        : isSet(object.merchant_domain)
+        ? globalThis.String(object.merchant_domain)
+        : "",
+      rating: isSet(object.rating) ? globalThis.Number(object.rating) : 0,
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Feedback): unknown {
+    const obj: any = {};
+    if (message.feedbackId !== "") {
+      obj.feedbackId = message.feedbackId;
+    }
+    if (message.dealId !== "") {
+      obj.dealId = message.dealId;
+    }
+    if (message.buyerAgentId !== "") {
+      obj.buyerAgentId = message.buyerAgentId;
+    }
+    if (message.merchantDomain !== "") {
+      obj.merchantDomain = message.merchantDomain;
+    }
+    if (message.rating !== 0) {
+      obj.rating = Math.round(message.rating);
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Feedback>): Feedback {
+    return Feedback.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Feedback>): Feedback {
+    const message = createBaseFeedback();
+    message.feedbackId = object.feedbackId ?? "";
+    message.dealId = object.dealId ?? "";
+    message.buyerAgentId = object.buyerAgentId ?? "";
+    message.merchantDomain = object.merchantDomain ?? "";
+    message.rating = object.rating ?? 0;
+    message.comment = object.comment ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecordFeedbackRequest(): RecordFeedbackRequest {
+  return { actor: undefined, dealId: "", rating: 0, comment: "" };
+}
+
+export const RecordFeedbackRequest: MessageFns<RecordFeedbackRequest> = {
+  encode(message: RecordFeedbackRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.dealId !== "") {
+      writer.uint32(18).string(message.dealId);
+    }
+    if (message.rating !== 0) {
+      writer.uint32(24).int32(message.rating);
+    }
+    if (message.comment !== "") {
+      writer.uint32(34).string(message.comment);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordFeedbackRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordFeedbackRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dealId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.rating = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordFeedbackRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      dealId: isSet(object.dealId)
+        ? globalThis.String(object.dealId)
+        : isSet(object.deal_id)
+        ? globalThis.String(object.deal_id)
+        : "",
+      rating: isSet(object.rating) ? globalThis.Number(object.rating) : 0,
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+    };
+  },
+
+  toJSON(message: RecordFeedbackRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.dealId !== "") {
+      obj.dealId = message.dealId;
+    }
+    if (message.rating !== 0) {
+      obj.rating = Math.round(message.rating);
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecordFeedbackRequest>): RecordFeedbackRequest {
+    return RecordFeedbackRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordFeedbackRequest>): RecordFeedbackRequest {
+    const message = createBaseRecordFeedbackRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.dealId = object.dealId ?? "";
+    message.rating = object.rating ?? 0;
+    message.comment = object.comment ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordFeedbackResponse(): RecordFeedbackResponse {
+  return { feedback: undefined };
+}
+
+export const RecordFeedbackResponse: MessageFns<RecordFeedbackResponse> = {
+  encode(message: RecordFeedbackResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.feedback !== undefined) {
+      Feedback.encode(message.feedback, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordFeedbackResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordFeedbackResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.feedback = Feedback.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordFeedbackResponse {
+    return { feedback: isSet(object.feedback) ? Feedback.fromJSON(object.feedback) : undefined };
+  },
+
+  toJSON(message: RecordFeedbackResponse): unknown {
+    const obj: any = {};
+    if (message.feedback !== undefined) {
+      obj.feedback = Feedback.toJSON(message.feedback);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecordFeedbackResponse>): RecordFeedbackResponse {
+    return RecordFeedbackResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordFeedbackResponse>): RecordFeedbackResponse {
+    const message = createBaseRecordFeedbackResponse();
+    message.feedback = (object.feedback !== undefined && object.feedback !== null)
+      ? Feedback.fromPartial(object.feedback)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSessionSnapshot(): SessionSnapshot {
+  return {
+    commerceSessionId: "",
+    status: 0,
+    approval: 0,
+    currency: "",
+    total: "",
+    listTotal: "",
+    savings: "",
+    discountCodes: [],
+    unavailableItems: [],
+    createdAt: undefined,
+  };
+}
+
+export const SessionSnapshot: MessageFns<SessionSnapshot> = {
+  encode(message: SessionSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.commerceSessionId !== "") {
+      writer.uint32(10).string(message.commerceSessionId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(16).int32(message.status);
+    }
+    if (message.approval !== 0) {
+      writer.uint32(24).int32(message.approval);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.total !== "") {
+      writer.uint32(42).string(message.total);
+    }
+    if (message.listTotal !== "") {
+      writer.uint32(50).string(message.listTotal);
+    }
+    if (message.savings !== "") {
+      writer.uint32(58).string(message.savings);
+    }
+    for (const v of message.discountCodes) {
+      writer.uint32(66).string(v!);
+    }
+    for (const v of message.unavailableItems) {
+      writer.uint32(74).string(v!);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SessionSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSessionSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.commerceSessionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.approval = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.total = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.listTotal = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.savings = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.discountCodes.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.unavailableItems.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SessionSnapshot {
+    return {
+      commerceSessionId: isSet(object.commerceSessionId)
+        ? globalThis.String(object.commerceSessionId)
+        : isSet(object.commerce_session_id)
+        ? globalThis.String(object.commerce_session_id)
+        : "",
+      status: isSet(object.status) ? checkoutStatusFromJSON(object.status) : 0,
+      approval: isSet(object.approval) ? approvalStateFromJSON(object.approval) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      total: isSet(object.total) ? globalThis.String(object.total) : "",
+      listTotal: isSet(object.listTotal)
+        ? globalThis.String(object.listTotal)
+        : isSet(object.list_total)
+        ? globalThis.String(object.list_total)
+        : "",
+      savings: isSet(object.savings) ? globalThis.String(object.savings) : "",
+      discountCodes: globalThis.Array.isArray(object?.discountCodes)
+        ? object.discountCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.discount_codes)
+        ? object.discount_codes.map((e: any) => globalThis.String(e))
+        : [],
+      unavailableItems: globalThis.Array.isArray(object?.unavailableItems)
+        ? object.unavailableItems.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.unavailable_items)
+        ? object.unavailable_items.map((e: any) => globalThis.String(e))
+        : [],
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SessionSnapshot): unknown {
+    const obj: any = {};
+    if (message.commerceSessionId !== "") {
+      obj.commerceSessionId = message.commerceSessionId;
+    }
+    if (message.status !== 0) {
+      obj.status = checkoutStatusToJSON(message.status);
+    }
+    if (message.approval !== 0) {
+      obj.approval = approvalStateToJSON(message.approval);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.total !== "") {
+      obj.total = message.total;
+    }
+    if (message.listTotal !== "") {
+      obj.listTotal = message.listTotal;
+    }
+    if (message.savings !== "") {
+      obj.savings = message.savings;
+    }
+    if (message.discountCodes?.length) {
+      obj.discountCodes = message.discountCodes;
+    }
+    if (message.unavailableItems?.length) {
+      obj.unavailableItems = message.unavailableItems;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SessionSnapshot>): SessionSnapshot {
+    return SessionSnapshot.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SessionSnapshot>): SessionSnapshot {
+    const message = createBaseSessionSnapshot();
+    message.commerceSessionId = object.commerceSessionId ?? "";
+    message.status = object.status ?? 0;
+    message.approval = object.approval ?? 0;
+    message.currency = object.currency ?? "";
+    message.total = object.total ?? "";
+    message.listTotal = object.listTotal ?? "";
+    message.savings = object.savings ?? "";
+    message.discountCodes = object.discountCodes?.map((e) => e) || [];
+    message.unavailableItems = object.unavailableItems?.map((e) => e) || [];
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseShadowDifference(): ShadowDifference {
+  return { field: "", shadow: "", live: "" };
+}
+
+export const ShadowDifference: MessageFns<ShadowDifference> = {
+  encode(message: ShadowDifference, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== "") {
+      writer.uint32(10).string(message.field);
+    }
+    if (message.shadow !== "") {
+      writer.uint32(18).string(message.shadow);
+    }
+    if (message.live !== "") {
+      writer.uint32(26).string(message.live);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShadowDifference {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShadowDifference();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.shadow = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.live = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShadowDifference {
+    return {
+      field: isSet(object.field) ? globalThis.String(object.field) : "",
+      shadow: isSet(object.shadow) ? globalThis.String(object.shadow) : "",
+      live: isSet(object.live) ? globalThis.String(object.live) : "",
+    };
+  },
+
+  toJSON(message: ShadowDifference): unknown {
+    const obj: any = {};
+    if (message.field !== "") {
+      obj.field = message.field;
+    }
+    if (message.shadow !== "") {
+      obj.shadow = message.shadow;
+    }
+    if (message.live !== "") {
+      obj.live = message.live;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ShadowDifference>): ShadowDifference {
+    return ShadowDifference.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ShadowDifference>): ShadowDifference {
+    const message = createBaseShadowDifference();
+    message.field = object.field ?? "";
+    message.shadow = object.shadow ?? "";
+    message.live = object.live ?? "";
+    return message;
+  },
+};
+
+function createBaseShadowComparison(): ShadowComparison {
+  return { merchantDomain: "", buyerAgentId: "", cartKey: "", shadow: undefined, live: undefined, differences: [] };
+}
+
+export const ShadowComparison: MessageFns<ShadowComparison> = {
+  encode(message: ShadowComparison, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchantDomain !== "") {
+      writer.uint32(10).string(message.merchantDomain);
+    }
+    if (message.buyerAgentId !== "") {
+      writer.uint32(18).string(message.buyerAgentId);
+    }
+    if (message.cartKey !== "") {
+      writer.uint32(26).string(message.cartKey);
+    }
+    if (message.shadow !== undefined) {
+      SessionSnapshot.encode(message.shadow, writer.uint32(34).fork()).join();
+    }
+    if (message.live !== undefined) {
+      SessionSnapshot.encode(message.live, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.differences) {
+      ShadowDifference.encode(v!, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShadowComparison {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShadowComparison();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchantDomain = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.buyerAgentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cartKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.shadow = SessionSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.live = SessionSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.differences.push(ShadowDifference.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShadowComparison {
+    return {
+      merchantDomain: isSet(object.merchantDomain)
+        ? globalThis.String(object.merchantDomain)
+        : isSet(object.merchant_domain)
+        ? globalThis.String(object.merchant_domain)
+        : "",
+      buyerAgentId: isSet(object.buyerAgentId)
+        ? globalThis.String(object.buyerAgentId)
+        : isSet(object.buyer_agent_id)
+        ? globalThis.String(object.buyer_agent_id)
+        : "",
+      cartKey: isSet(object.cartKey)
+        ? globalThis.String(object.cartKey)
+        : isSet(object.cart_key)
+        ? globalThis.String(object.cart_key)
+        : "",
+      shadow: isSet(object.shadow) ? SessionSnapshot.fromJSON(object.shadow) : undefined,
+      live: isSet(object.live) ? SessionSnapshot.fromJSON(object.live) : undefined,
+      differences: globalThis.Array.isArray(object?.differences)
+        ? object.differences.map((e: any) => ShadowDifference.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ShadowComparison): unknown {
+    const obj: any = {};
+    if (message.merchantDomain !== "") {
+      obj.merchantDomain = message.merchantDomain;
+    }
+    if (message.buyerAgentId !== "") {
+      obj.buyerAgentId = message.buyerAgentId;
+    }
+    if (message.cartKey !== "") {
+      obj.cartKey = message.cartKey;
+    }
+    if (message.shadow !== undefined) {
+      obj.shadow = SessionSnapshot.toJSON(message.shadow);
+    }
+    if (message.live !== undefined) {
+      obj.live = SessionSnapshot.toJSON(message.live);
+    }
+    if (message.differences?.length) {
+      obj.differences = message.differences.map((e) => ShadowDifference.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ShadowComparison>): ShadowComparison {
+    return ShadowComparison.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ShadowComparison>): ShadowComparison {
+    const message = createBaseShadowComparison();
+    message.merchantDomain = object.merchantDomain ?? "";
+    message.buyerAgentId = object.buyerAgentId ?? "";
+    message.cartKey = object.cartKey ?? "";
+    message.shadow = (object.shadow !== undefined && object.shadow !== null)
+      ? SessionSnapshot.fromPartial(object.shadow)
+      : undefined;
+    message.live = (object.live !== undefined && object.live !== null)
+      ? SessionSnapshot.fromPartial(object.live)
+      : undefined;
+    message.differences = object.differences?.map((e) => ShadowDifference.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseShadowSummary(): ShadowSummary {
+  return { shadowSessions: "0", matched: "0", withDifferences: "0" };
+}
+
+export const ShadowSummary: MessageFns<ShadowSummary> = {
+  encode(message: ShadowSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.shadowSessions !== "0") {
+      writer.uint32(8).int64(message.shadowSessions);
+    }
+    if (message.matched !== "0") {
+      writer.uint32(16).int64(message.matched);
+    }
+    if (message.withDifferences !== "0") {
+      writer.uint32(24).int64(message.withDifferences);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShadowSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShadowSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.shadowSessions = reader.int64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.matched = reader.int64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.withDifferences = reader.int64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShadowSummary {
+    return {
+      shadowSessions: isSet(object.shadowSessions)
+        ? globalThis.String(object.shadowSessions)
+        : isSet(object.shadow_sessions)
+        ? globalThis.String(object.shadow_sessions)
+        : "0",
+      matched: isSet(object.matched) ? globalThis.String(object.matched) : "0",
+      withDifferences: isSet(object.withDifferences)
+        ? globalThis.String(object.withDifferences)
+        : isSet(object.with_differences)
+        ? globalThis.String(object.with_differences)
+        : "0",
+    };
+  },
+
+  toJSON(message: ShadowSummary): unknown {
+    const obj: any = {};
+    if (message.shadowSessions !== "0") {
+      obj.shadowSessions = message.shadowSessions;
+    }
+    if (message.matched !== "0") {
+      obj.matched = message.matched;
+    }
+    if (message.withDifferences !== "0") {
+      obj.withDifferences = message.withDifferences;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ShadowSummary>): ShadowSummary {
+    return ShadowSummary.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ShadowSummary>): ShadowSummary {
+    const message = createBaseShadowSummary();
+    message.shadowSessions = object.shadowSessions ?? "0";
+    message.matched = object.matched ?? "0";
+    message.withDifferences = object.withDifferences ?? "0";
+    return message;
+  },
+};
+
+function createBaseCompareShadowRequest(): CompareShadowRequest {
+  return {
+    actor: undefined,
+    from: undefined,
+    to: undefined,
+    merchantDomain: undefined,
+    buyerAgentId: undefined,
+    page: undefined,
+  };
+}
+
+export const CompareShadowRequest: MessageFns<CompareShadowRequest> = {
+  encode(message: CompareShadowRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.from !== undefined) {
+      Timestamp.encode(toTimestamp(message.from), writer.uint32(18).fork()).join();
+    }
+    if (message.to !== undefined) {
+      Timestamp.encode(toTimestamp(message.to), writer.uint32(26).fork()).join();
+    }
+    if (message.merchantDomain !== undefined) {
+      writer.uint32(34).string(message.merchantDomain);
+    }
+    if (message.buyerAgentId !== undefined) {
+      writer.uint32(42).string(message.buyerAgentId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompareShadowRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompareShadowRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.from = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.merchantDomain = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.buyerAgentId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompareShadowRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      from: isSet(object.from) ? fromJsonTimestamp(object.from) : undefined,
+      to: isSet(object.to) ? fromJsonTimestamp(object.to) : undefined,
+      merchantDomain: isSet(object.merchantDomain)
+        ? globalThis.String(object.merchantDomain)
+        : isSet(object.merchant_domain)
+        ? globalThis.String(object.merchant_domain)
+        : undefined,
+      buyerAgentId: isSet(object.buyerAgentId)
+        ? globalThis.String(object.buyerAgentId)
+        : isSet(object.buyer_agent_id)
+        ? globalThis.String(object.buyer_agent_id)
+        : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: CompareShadowRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.from !== undefined) {
+      obj.from = message.from.toISOString();
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to.toISOString();
+    }
+    if (message.merchantDomain !== undefined) {
+      obj.merchantDomain = message.merchantDomain;
+    }
+    if (message.buyerAgentId !== undefined) {
+      obj.buyerAgentId = message.buyerAgentId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CompareShadowRequest>): CompareShadowRequest {
+    return CompareShadowRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompareShadowRequest>): CompareShadowRequest {
+    const message = createBaseCompareShadowRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? undefined;
+    message.merchantDomain = object.merchantDomain ?? undefined;
+    message.buyerAgentId = object.buyerAgentId ?? undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCompareShadowResponse(): CompareShadowResponse {
+  return { from: undefined, to: undefined, comparisons: [], summary: undefined, page: undefined };
+}
+
+export const CompareShadowResponse: MessageFns<CompareShadowResponse> = {
+  encode(message: CompareShadowResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== undefined) {
+      Timestamp.encode(toTimestamp(message.from), writer.uint32(10).fork()).join();
+    }
+    if (message.to !== undefined) {
+      Timestamp.encode(toTimestamp(message.to), writer.uint32(18).fork()).join();
+    }
+    for (const v of message.comparisons) {
+      ShadowComparison.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.summary !== undefined) {
+      ShadowSummary.encode(message.summary, writer.uint32(34).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompareShadowResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompareShadowResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.comparisons.push(ShadowComparison.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.summary = ShadowSummary.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompareShadowResponse {
+    return {
+      from: isSet(object.from) ? fromJsonTimestamp(object.from) : undefined,
+      to: isSet(object.to) ? fromJsonTimestamp(object.to) : undefined,
+      comparisons: globalThis.Array.isArray(object?.comparisons)
+        ? object.comparisons.map((e: any) => ShadowComparison.fromJSON(e))
+        : [],
+      summary: isSet(object.summary) ? ShadowSummary.fromJSON(object.summary) : undefined,
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: CompareShadowResponse): unknown {
+    const obj: any = {};
+    if (message.from !== undefined) {
+      obj.from = message.from.toISOString();
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to.toISOString();
+    }
+    if (message.comparisons?.length) {
+      obj.comparisons = message.comparisons.map((e) => ShadowComparison.toJSON(e));
+    }
+    if (message.summary !== undefined) {
+      obj.summary = ShadowSummary.toJSON(message.summary);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CompareShadowResponse>): CompareShadowResponse {
+    return CompareShadowResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompareShadowResponse>): CompareShadowResponse {
+    const message = createBaseCompareShadowResponse();
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? undefined;
+    message.comparisons = object.comparisons?.map((e) => ShadowComparison.fromPartial(e)) || [];
+    message.summary = (object.summary !== undefined && object.summary !== null)
+      ? ShadowSummary.fromPartial(object.summary)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
+function createBaseCurrencyRollup(): CurrencyRollup {
+  return {
+    currency: "",
+    spend: "",
+    savings: "",
+    purchases: "0",
+    escalations: "0",
+    approvalsDenied: "0",
+    returns: "0",
+    refunds: "0",
+    chargebacks: "0",
+    refunded: "",
+  };
+}
+
+export const CurrencyRollup: MessageFns<CurrencyRollup> = {
+  encode(message: CurrencyRollup, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.currency !== "") {
+      writer.uint32(10).string(message.currency);
+    }
+    if (message.spend !== "") {
+      writer.uint32(18).string(message.spend);
+    }
+    if (message.savings !== "") {
+      writer.uint32(26).string(message.savings);
+    }
+    if (message.purchases !== "0") {
+      writer.uint32(32).int64(message.purchases);
+    }
+    if (message.escalations !== "0") {
+      writer.uint32(40).int64(message.escalations);
+    }
+    if (message.approvalsDenied !== "0") {
+      writer.uint32(48).int64(message.approvalsDenied);
+    }
+    if (message.returns !== "0") {
+      writer.uint32(56).int64(message.returns);
+    }
+    if (message.refunds !== "0") {
+      writer.uint32(64).int64(message.refunds);
+    }
+    if (message.chargebacks !== "0") {
+      writer.uint32(72).int64(message.chargebacks);
+    }
+    if (message.refunded !== "") {
+      writer.uint32(82).string(message.refunded);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CurrencyRollup {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCurrencyRollup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.spend = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.savings = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.purchases = reader.int64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.escalations = reader.int64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.approvalsDenied = reader.int64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.returns = reader.int64().toString();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.refunds = reader.int64().toString();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.chargebacks = reader.int64().toString();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.refunded = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CurrencyRollup {
+    return {
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      spend: isSet(object.spend) ? globalThis.String(object.spend) : "",
+      savings: isSet(object.savings) ? globalThis.String(object.savings) : "",
+      purchases: isSet(object.purchases) ? globalThis.String(object.purchases) : "0",
+      escalations: isSet(object.escalations) ? globalThis.String(object.escalations) : "0",
+      approvalsDenied: isSet(object.approvalsDenied)
+        ? globalThis.String(object.approvalsDenied)
+        : isSet(object.approvals_denied)
+        ? globalThis.String(object.approvals_denied)
+        : "0",
+      returns: isSet(object.returns) ? globalThis.String(object.returns) : "0",
+      refunds: isSet(object.refunds) ? globalThis.String(object.refunds) : "0",
+      chargebacks: isSet(object.chargebacks) ? globalThis.String(object.chargebacks) : "0",
+      refunded: isSet(object.refunded) ? globalThis.String(object.refunded) : "",
+    };
+  },
+
+  toJSON(message: CurrencyRollup): unknown {
+    const obj: any = {};
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.spend !== "") {
+      obj.spend = message.spend;
+    }
+    if (message.savings !== "") {
+      obj.savings = message.savings;
+    }
+    if (message.purchases !== "0") {
+      obj.purchases = message.purchases;
+    }
+    if (message.escalations !== "0") {
+      obj.escalations = message.escalations;
+    }
+    if (message.approvalsDenied !== "0") {
+      obj.approvalsDenied = message.approvalsDenied;
+    }
+    if (message.returns !== "0") {
+      obj.returns = message.returns;
+    }
+    if (message.refunds !== "0") {
+      obj.refunds = message.refunds;
+    }
+    if (message.chargebacks !== "0") {
+      obj.chargebacks = message.chargebacks;
+    }
+    if (message.refunded !== "") {
+      obj.refunded = message.refunded;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CurrencyRollup>): CurrencyRollup {
+    return CurrencyRollup.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CurrencyRollup>): CurrencyRollup {
+    const message = createBaseCurrencyRollup();
+    message.currency = object.currency ?? "";
+    message.spend = object.spend ?? "";
+    message.savings = object.savings ?? "";
+    message.purchases = object.purchases ?? "0";
+    message.escalations = object.escalations ?? "0";
+    message.approvalsDenied = object.approvalsDenied ?? "0";
+    message.returns = object.returns ?? "0";
+    message.refunds = object.refunds ?? "0";
+    message.chargebacks = object.chargebacks ?? "0";
+    message.refunded = object.refunded ?? "";
+    return message;
+  },
+};
+
+function createBaseGetMonthlyRollupRequest(): GetMonthlyRollupRequest {
+  return { actor: undefined, window: "" };
+}
+
+export const GetMonthlyRollupRequest: MessageFns<GetMonthlyRollupRequest> = {
+  encode(message: GetMonthlyRollupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.window !== "") {
+      writer.uint32(18).string(message.window);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMonthlyRollupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMonthlyRollupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.window = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMonthlyRollupRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      window: isSet(object.window) ? globalThis.String(object.window) : "",
+    };
+  },
+
+  toJSON(message: GetMonthlyRollupRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.window !== "") {
+      obj.window = message.window;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetMonthlyRollupRequest>): GetMonthlyRollupRequest {
+    return GetMonthlyRollupRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetMonthlyRollupRequest>): GetMonthlyRollupRequest {
+    const message = createBaseGetMonthlyRollupRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.window = object.window ?? "";
+    return message;
+  },
+};
+
+function createBaseGetMonthlyRollupResponse(): GetMonthlyRollupResponse {
+  return { window: "", from: undefined, to: undefined, currencies: [] };
+}
+
+export const GetMonthlyRollupResponse: MessageFns<GetMonthlyRollupResponse> = {
+  encode(message: GetMonthlyRollupResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.window !== "") {
+      writer.uint32(10).string(message.window);
+    }
+    if (message.from !== undefined) {
+      Timestamp.encode(toTimestamp(message.from), writer.uint32(18).fork()).join();
+    }
+    if (message.to !== undefined) {
+      Timestamp.encode(toTimestamp(message.to), writer.uint32(26).fork()).join();
+    }
+    for (const v of message.currencies) {
+      CurrencyRollup.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMonthlyRollupResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMonthlyRollupResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.window = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.from = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currencies.push(CurrencyRollup.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMonthlyRollupResponse {
+    return {
+      window: isSet(object.window) ? globalThis.String(object.window) : "",
+      from: isSet(object.from) ? fromJsonTimestamp(object.from) : undefined,
+      to: isSet(object.to) ? fromJsonTimestamp(object.to) : undefined,
+      currencies: globalThis.Array.isArray(object?.currencies)
+        ? object.currencies.map((e: any) => CurrencyRollup.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetMonthlyRollupResponse): unknown {
+    const obj: any = {};
+    if (message.window !== "") {
+      obj.window = message.window;
+    }
+    if (message.from !== undefined) {
+      obj.from = message.from.toISOString();
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to.toISOString();
+    }
+    if (message.currencies?.length) {
+      obj.currencies = message.currencies.map((e) => CurrencyRollup.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetMonthlyRollupResponse>): GetMonthlyRollupResponse {
+    return GetMonthlyRollupResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetMonthlyRollupResponse>): GetMonthlyRollupResponse {
+    const message = createBaseGetMonthlyRollupResponse();
+    message.window = object.window ?? "";
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? undefined;
+    message.currencies = object.currencies?.map((e) => CurrencyRollup.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAgentSpendSavings(): AgentSpendSavings {
+  return { agentId: "", currency: "", spend: "", savings: "", purchases: "0", refunded: "", netSpend: "" };
+}
+
+export const AgentSpendSavings: MessageFns<AgentSpendSavings> = {
+  encode(message: AgentSpendSavings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.agentId !== "") {
+      writer.uint32(10).string(message.agentId);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    if (message.spend !== "") {
+      writer.uint32(26).string(message.spend);
+    }
+    if (message.savings !== "") {
+      writer.uint32(34).string(message.savings);
+    }
+    if (message.purchases !== "0") {
+      writer.uint32(40).int64(message.purchases);
+    }
+    if (message.refunded !== "") {
+      writer.uint32(50).string(message.refunded);
+    }
+    if (message.netSpend !== "") {
+      writer.uint32(58).string(message.netSpend);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AgentSpendSavings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAgentSpendSavings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.spend = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.savings = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.purchases = reader.int64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.refunded = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.netSpend = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AgentSpendSavings {
+    return {
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      spend: isSet(object.spend) ? globalThis.String(object.spend) : "",
+      savings: isSet(object.savings) ? globalThis.String(object.savings) : "",
+      purchases: isSet(object.purchases) ? globalThis.String(object.purchases) : "0",
+      refunded: isSet(object.refunded) ? globalThis.String(object.refunded) : "",
+      netSpend: isSet(object.netSpend)
+        ? globalThis.String(object.netSpend)
+        : isSet(object.net_spend)
+        ? globalThis.String(object.net_spend)
+        : "",
+    };
+  },
+
+  toJSON(message: AgentSpendSavings): unknown {
+    const obj: any = {};
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.spend !== "") {
+      obj.spend = message.spend;
+    }
+    if (message.savings !== "") {
+      obj.savings = message.savings;
+    }
+    if (message.purchases !== "0") {
+      obj.purchases = message.purchases;
+    }
+    if (message.refunded !== "") {
+      obj.refunded = message.refunded;
+    }
+    if (message.netSpend !== "") {
+      obj.netSpend = message.netSpend;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AgentSpendSavings>): AgentSpendSavings {
+    return AgentSpendSavings.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AgentSpendSavings>): AgentSpendSavings {
+    const message = createBaseAgentSpendSavings();
+    message.agentId = object.agentId ?? "";
+    message.currency = object.currency ?? "";
+    message.spend = object.spend ?? "";
+    message.savings = object.savings ?? "";
+    message.purchases = object.purchases ?? "0";
+    message.refunded = object.refunded ?? "";
+    message.netSpend = object.netSpend ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSpendSavingsRollupRequest(): GetSpendSavingsRollupRequest {
+  return { actor: undefined, window: undefined, agentId: undefined, currency: undefined, page: undefined };
+}
+
+export const GetSpendSavingsRollupRequest: MessageFns<GetSpendSavingsRollupRequest> = {
+  encode(message: GetSpendSavingsRollupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.window !== undefined) {
+      writer.uint32(18).string(message.window);
+    }
+    if (message.agentId !== undefined) {
+      writer.uint32(26).string(message.agentId);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSpendSavingsRollupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSpendSavingsRollupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.window = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSpendSavingsRollupRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      window: isSet(object.window) ? globalThis.String(object.window) : undefined,
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: GetSpendSavingsRollupRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.window !== undefined) {
+      obj.window = message.window;
+    }
+    if (message.agentId !== undefined) {
+      obj.agentId = message.agentId;
+    }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSpendSavingsRollupRequest>): GetSpendSavingsRollupRequest {
+    return GetSpendSavingsRollupRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSpendSavingsRollupRequest>): GetSpendSavingsRollupRequest {
+    const message = createBaseGetSpendSavingsRollupRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.window = object.window ?? undefined;
+    message.agentId = object.agentId ?? undefined;
+    message.currency = object.currency ?? undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSpendSavingsRollupResponse(): GetSpendSavingsRollupResponse {
+  return { window: undefined, rows: [], page: undefined };
+}
+
+export const GetSpendSavingsRollupResponse: MessageFns<GetSpendSavingsRollupResponse> = {
+  encode(message: GetSpendSavingsRollupResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.window !== undefined) {
+      writer.uint32(10).string(message.window);
+    }
+    for (const v of message.rows) {
+      AgentSpendSavings.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSpendSavingsRollupResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSpendSavingsRollupResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.window = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rows.push(AgentSpendSavings.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSpendSavingsRollupResponse {
+    return {
+      window: isSet(object.window) ? globalThis.String(object.window) : undefined,
+      rows: globalThis.Array.isArray(object?.rows) ? object.rows.map((e: any) => AgentSpendSavings.fromJSON(e)) : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: GetSpendSavingsRollupResponse): unknown {
+    const obj: any = {};
+    if (message.window !== undefined) {
+      obj.window = message.window;
+    }
+    if (message.rows?.length) {
+      obj.rows = message.rows.map((e) => AgentSpendSavings.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSpendSavingsRollupResponse>): GetSpendSavingsRollupResponse {
+    return GetSpendSavingsRollupResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSpendSavingsRollupResponse>): GetSpendSavingsRollupResponse {
+    const message = createBaseGetSpendSavingsRollupResponse();
+    message.window = object.window ?? undefined;
+    message.rows = object.rows?.map((e) => AgentSpendSavings.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
+function createBaseLifecycleEntry(): LifecycleEntry {
+  return { seq: 0, kind: "", from: undefined, to: "", reason: undefined, at: undefined };
+}
+
+export const LifecycleEntry: MessageFns<LifecycleEntry> = {
+  encode(message: LifecycleEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seq !== 0) {
+      writer.uint32(8).int32(message.seq);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.from !== undefined) {
+      writer.uint32(26).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(34).string(message.to);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(42).string(message.reason);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LifecycleEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLifecycleEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.seq = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LifecycleEntry {
+    return {
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      from: isSet(object.from) ? globalThis.String(object.from) : undefined,
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+    };
+  },
+
+  toJSON(message: LifecycleEntry): unknown {
+    const obj: any = {};
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.from !== undefined) {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<LifecycleEntry>): LifecycleEntry {
+    return LifecycleEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LifecycleEntry>): LifecycleEntry {
+    const message = createBaseLifecycleEntry();
+    message.seq = object.seq ?? 0;
+    message.kind = object.kind ?? "";
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? "";
+    message.reason = object.reason ?? undefined;
+    message.at = object.at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseEvidenceRef(): EvidenceRef {
+  return { evidenceId: "", seq: 0, kind: "", operation: "", contentSha256: "", hash: "", recordedAt: undefined };
+}
+
+export const EvidenceRef: MessageFns<EvidenceRef> = {
+  encode(message: EvidenceRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.evidenceId !== "") {
+      writer.uint32(10).string(message.evidenceId);
+    }
+    if (message.seq !== 0) {
+      writer.uint32(16).int32(message.seq);
+    }
+    if (message.kind !== "") {
+      writer.uint32(26).string(message.kind);
+    }
+    if (message.operation !== "") {
+      writer.uint32(34).string(message.operation);
+    }
+    if (message.contentSha256 !== "") {
+      writer.uint32(42).string(message.contentSha256);
+    }
+    if (message.hash !== "") {
+      writer.uint32(50).string(message.hash);
+    }
+    if (message.recordedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.recordedAt), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EvidenceRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEvidenceRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.evidenceId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.seq = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.contentSha256 = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.recordedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EvidenceRef {
+    return {
+      evidenceId: isSet(object.evidenceId)
+        ? globalThis.String(object.evidenceId)
+        : isSet(object.evidence_id)
+        ? globalThis.String(object.evidence_id)
+        : "",
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : "",
+      contentSha256: isSet(object.contentSha256)
+        ? globalThis.String(object.contentSha256)
+        : isSet(object.content_sha256)
+        ? globalThis.String(object.content_sha256)
+        : "",
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+      recordedAt: isSet(object.recordedAt)
+        ? fromJsonTimestamp(object.recordedAt)
+        : isSet(object.recorded_at)
+        ? fromJsonTimestamp(object.recorded_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: EvidenceRef): unknown {
+    const obj: any = {};
+    if (message.evidenceId !== "") {
+      obj.evidenceId = message.evidenceId;
+    }
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.operation !== "") {
+      obj.operation = message.operation;
+    }
+    if (message.contentSha256 !== "") {
+      obj.contentSha256 = message.contentSha256;
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    if (message.recordedAt !== undefined) {
+      obj.recordedAt = message.recordedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<EvidenceRef>): EvidenceRef {
+    return EvidenceRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EvidenceRef>): EvidenceRef {
+    const message = createBaseEvidenceRef();
+    message.evidenceId = object.evidenceId ?? "";
+    message.seq = object.seq ?? 0;
+    message.kind = object.kind ?? "";
+    message.operation = object.operation ?? "";
+    message.contentSha256 = object.contentSha256 ?? "";
+    message.hash = object.hash ?? "";
+    message.recordedAt = object.recordedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetSessionTransparencyRequest(): GetSessionTransparencyRequest {
+  return { actor: undefined, commerceSessionId: "" };
+}
+
+export const GetSessionTransparencyRequest: MessageFns<GetSessionTransparencyRequest> = {
+  encode(message: GetSessionTransparencyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.commerceSessionId !== "") {
+      writer.uint32(18).string(message.commerceSessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSessionTransparencyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSessionTransparencyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.commerceSessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSessionTransparencyRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      commerceSessionId: isSet(object.commerceSessionId)
+        ? globalThis.String(object.commerceSessionId)
+        : isSet(object.commerce_session_id)
+        ? globalThis.String(object.commerce_session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetSessionTransparencyRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.commerceSessionId !== "") {
+      obj.commerceSessionId = message.commerceSessionId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSessionTransparencyRequest>): GetSessionTransparencyRequest {
+    return GetSessionTransparencyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSessionTransparencyRequest>): GetSessionTransparencyRequest {
+    const message = createBaseGetSessionTransparencyRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.commerceSessionId = object.commerceSessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSessionTransparencyResponse(): GetSessionTransparencyResponse {
+  return {
+    session: undefined,
+    lifecycle: [],
+    evidence: [],
+    chainValid: false,
+    purchase: undefined,
+    intent: undefined,
+    caseIds: [],
+  };
+}
+
+export const GetSessionTransparencyResponse: MessageFns<GetSessionTransparencyResponse> = {
+  encode(message: GetSessionTransparencyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session !== undefined) {
+      CheckoutSession.encode(message.session, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.lifecycle) {
+      LifecycleEntry.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.evidence) {
+      EvidenceRef.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.chainValid !== false) {
+      writer.uint32(32).bool(message.chainValid);
+    }
+    if (message.purchase !== undefined) {
+      Purchase.encode(message.purchase, writer.uint32(42).fork()).join();
+    }
+    if (message.intent !== undefined) {
+      Intent.encode(message.intent, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.caseIds) {
+      writer.uint32(58).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSessionTransparencyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSessionTransparencyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session = CheckoutSession.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.lifecycle.push(LifecycleEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.evidence.push(EvidenceRef.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.chainValid = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.purchase = Purchase.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.intent = Intent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.caseIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSessionTransparencyResponse {
+    return {
+      session: isSet(object.session) ? CheckoutSession.fromJSON(object.session) : undefined,
+      lifecycle: globalThis.Array.isArray(object?.lifecycle)
+        ? object.lifecycle.map((e: any) => LifecycleEntry.fromJSON(e))
+        : [],
+      evidence: globalThis.Array.isArray(object?.evidence)
+        ? object.evidence.map((e: any) => EvidenceRef.fromJSON(e))
+        : [],
+      chainValid: isSet(object.chainValid)
+        ? globalThis.Boolean(object.chainValid)
+        : isSet(object.chain_valid)
+        ? globalThis.Boolean(object.chain_valid)
+        : false,
+      purchase: isSet(object.purchase) ? Purchase.fromJSON(object.purchase) : undefined,
+      intent: isSet(object.intent) ? Intent.fromJSON(object.intent) : undefined,
+      caseIds: globalThis.Array.isArray(object?.caseIds)
+        ? object.caseIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.case_ids)
+        ? object.case_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetSessionTransparencyResponse): unknown {
+    const obj: any = {};
+    if (message.session !== undefined) {
+      obj.session = CheckoutSession.toJSON(message.session);
+    }
+    if (message.lifecycle?.length) {
+      obj.lifecycle = message.lifecycle.map((e) => LifecycleEntry.toJSON(e));
+    }
+    if (message.evidence?.length) {
+      obj.evidence = message.evidence.map((e) => EvidenceRef.toJSON(e));
+    }
+    if (message.chainValid !== false) {
+      obj.chainValid = message.chainValid;
+    }
+    if (message.purchase !== undefined) {
+      obj.purchase = Purchase.toJSON(message.purchase);
+    }
+    if (message.intent !== undefined) {
+      obj.intent = Intent.toJSON(message.intent);
+    }
+    if (message.caseIds?.length) {
+      obj.caseIds = message.caseIds;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSessionTransparencyResponse>): GetSessionTransparencyResponse {
+    return GetSessionTransparencyResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSessionTransparencyResponse>): GetSessionTransparencyResponse {
+    const message = createBaseGetSessionTransparencyResponse();
+    message.session = (object.session !== undefined && object.session !== null)
+      ? CheckoutSession.fromPartial(object.session)
+      : undefined;
+    message.lifecycle = object.lifecycle?.map((e) => LifecycleEntry.fromPartial(e)) || [];
+    message.evidence = object.evidence?.map((e) => EvidenceRef.fromPartial(e)) || [];
+    message.chainValid = object.chainValid ?? false;
+    message.purchase = (object.purchase !== undefined && object.purchase !== null)
+      ? Purchase.fromPartial(object.purchase)
+      : undefined;
+    message.intent = (object.intent !== undefined && object.intent !== null)
+      ? Intent.fromPartial(object.intent)
+      : undefined;
+    message.caseIds = object.caseIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseTimelineEntry(): TimelineEntry {
+  return { at: undefined, type: "", sourceId: "", detailsJson: "" };
+}
+
+export const TimelineEntry: MessageFns<TimelineEntry> = {
+  encode(message: TimelineEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(10).fork()).join();
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.sourceId !== "") {
+      writer.uint32(26).string(message.sourceId);
+    }
+    if (message.detailsJson !== "") {
+      writer.uint32(34).string(message.detailsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TimelineEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTimelineEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sourceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.detailsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TimelineEntry {
+    return {
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      sourceId: isSet(object.sourceId)
+        ? globalThis.String(object.sourceId)
+        : isSet(object.source_id)
+        ? globalThis.String(object.source_id)
+        : "",
+      detailsJson: isSet(object.detailsJson)
+        ? globalThis.String(object.detailsJson)
+        : isSet(object.details_json)
+        ? globalThis.String(object.details_json)
+        : "",
+    };
+  },
+
+  toJSON(message: TimelineEntry): unknown {
+    const obj: any = {};
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.sourceId !== "") {
+      obj.sourceId = message.sourceId;
+    }
+    if (message.detailsJson !== "") {
+      obj.detailsJson = message.detailsJson;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TimelineEntry>): TimelineEntry {
+    return TimelineEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TimelineEntry>): TimelineEntry {
+    const message = createBaseTimelineEntry();
+    message.at = object.at ?? undefined;
+    message.type = object.type ?? "";
+    message.sourceId = object.sourceId ?? "";
+    message.detailsJson = object.detailsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPurchaseTimelineRequest(): GetPurchaseTimelineRequest {
+  return { actor: undefined, dealId: "" };
+}
+
+export const GetPurchaseTimelineRequest: MessageFns<GetPurchaseTimelineRequest> = {
+  encode(message: GetPurchaseTimelineRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.dealId !== "") {
+      writer.uint32(18).string(message.dealId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPurchaseTimelineRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPurchaseTimelineRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dealId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPurchaseTimelineRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      dealId: isSet(object.dealId)
+        ? globalThis.String(object.dealId)
+        : isSet(object.deal_id)
+        ? globalThis.String(object.deal_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPurchaseTimelineRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.dealId !== "") {
+      obj.dealId = message.dealId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPurchaseTimelineRequest>): GetPurchaseTimelineRequest {
+    return GetPurchaseTimelineRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPurchaseTimelineRequest>): GetPurchaseTimelineRequest {
+    const message = createBaseGetPurchaseTimelineRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.dealId = object.dealId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPurchaseTimelineResponse(): GetPurchaseTimelineResponse {
+  return { dealId: "", commerceSessionId: "", entries: [] };
+}
+
+export const GetPurchaseTimelineResponse: MessageFns<GetPurchaseTimelineResponse> = {
+  encode(message: GetPurchaseTimelineResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.dealId !== "") {
+      writer.uint32(10).string(message.dealId);
+    }
+    if (message.commerceSessionId !== "") {
+      writer.uint32(18).string(message.commerceSessionId);
+    }
+    for (const v of message.entries) {
+      TimelineEntry.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPurchaseTimelineResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPurchaseTimelineResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.dealId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.commerceSessionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.entries.push(TimelineEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPurchaseTimelineResponse {
+    return {
+      dealId: isSet(object.dealId)
+        ? globalThis.String(object.dealId)
+        : isSet(object.deal_id)
+        ? globalThis.String(object.deal_id)
+        : "",
+      commerceSessionId: isSet(object.commerceSessionId)
+        ? globalThis.String(object.commerceSessionId)
+        : isSet(object.commerce_session_id)
+        ? globalThis.String(object.commerce_session_id)
+        : "",
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => TimelineEntry.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetPurchaseTimelineResponse): unknown {
+    const obj: any = {};
+    if (message.dealId !== "") {
+      obj.dealId = message.dealId;
+    }
+    if (message.commerceSessionId !== "") {
+      obj.commerceSessionId = message.commerceSessionId;
+    }
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => TimelineEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPurchaseTimelineResponse>): GetPurchaseTimelineResponse {
+    return GetPurchaseTimelineResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPurchaseTimelineResponse>): GetPurchaseTimelineResponse {
+    const message = createBaseGetPurchaseTimelineResponse();
+    message.dealId = object.dealId ?? "";
+    message.commerceSessionId = object.commerceSessionId ?? "";
+    message.entries = object.entries?.map((e) => TimelineEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePostPurchaseCase(): PostPurchaseCase {
+  return {
+    caseId: "",
+    dealId: "",
+    buyerAgentId: "",
+    merchantDomain: "",
+    type: 0,
+    reason: "",
+    amount: "",
+    currency: "",
+    status: 0,
+    evidenceRefs: [],
+    refundState: 0,
+    refundReceiptId: undefined,
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
+}
+
+export const PostPurchaseCase: MessageFns<PostPurchaseCase> = {
+  encode(message: PostPurchaseCase, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caseId !== "") {
+      writer.uint32(10).string(message.caseId);
+    }
+    if (message.dealId !== "") {
+      writer.uint32(18).string(message.dealId);
+    }
+    if (message.buyerAgentId !== "") {
+      writer.uint32(26).string(message.buyerAgentId);
+    }
+    if (message.merchantDomain !== "") {
+      writer.uint32(34).string(message.merchantDomain);
+    }
+    if (message.type !== 0) {
+      writer.uint32(40).int32(message.type);
+    }
+    if (message.reason !== "") {
+      writer.uint32(50).string(message.reason);
+    }
+    if (message.amount !== "") {
+      writer.uint32(58).string(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(66).string(message.currency);
+    }
+    if (message.status !== 0) {
+      writer.uint32(72).int32(message.status);
+    }
+    for (const v of message.evidenceRefs) {
+      writer.uint32(82).string(v!);
+    }
+    if (message.refundState !== 0) {
+      writer.uint32(88).int32(message.refundState);
+    }
+    if (message.refundReceiptId !== undefined) {
+      writer.uint32(98).string(message.refundReceiptId);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(106).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(114).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostPurchaseCase {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostPurchaseCase();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caseId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dealId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.buyerAgentId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.merchantDomain = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.type = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.evidenceRefs.push(reader.string());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.refundState = reader.int32() as any;
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.refundReceiptId = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostPurchaseCase {
+    return {
+      caseId: isSet(object.caseId)
+        ? globalThis.String(object.caseId)
+        : isSet(object.case_id)
+        ? globalThis.String(object.case_id)
+        : "",
+      dealId: isSet(object.dealId)
+        ? globalThis.String(object.dealId)
+        : isSet(object.deal_id)
+        ? globalThis.String(object.deal_id)
+        : "",
+      buyerAgentId: isSet(object.buyerAgentId)
+        ? globalThis.String(object.buyerAgentId)
+        : isSet(object.buyer_agent_id)
+        ? globalThis.String(object.buyer_agent_id)
+        : "",
+      merchantDomain: isSet(object.merchantDomain)
+        ? globalThis.String(object.merchantDomain)
+        : isSet(object.merchant_domain)
+        ? globalThis.String(object.merchant_domain)
+        : "",
+      type: isSet(object.type) ? caseTypeFromJSON(object.type) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      status: isSet(object.status) ? caseStatusFromJSON(object.status) : 0,
+      evidenceRefs: globalThis.Array.isArray(object?.evidenceRefs)
+        ? object.evidenceRefs.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.evidence_refs)
+        ? object.evidence_refs.map((e: any) => globalThis.String(e))
+        : [],
+      refundState: isSet(object.refundState)
+        ? refundStateFromJSON(object.refundState)
+        : isSet(object.refund_state)
+        ? refundStateFromJSON(object.refund_state)
+        : 0,
+      refundReceiptId: isSet(object.refundReceiptId)
+        ? globalThis.String(object.refundReceiptId)
+        : isSet(object.refund_receipt_id)
+        ? globalThis.String(object.refund_receipt_id)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PostPurchaseCase): unknown {
+    const obj: any = {};
+    if (message.caseId !== "") {
+      obj.caseId = message.caseId;
+    }
+    if (message.dealId !== "") {
+      obj.dealId = message.dealId;
+    }
+    if (message.buyerAgentId !== "") {
+      obj.buyerAgentId = message.buyerAgentId;
+    }
+    if (message.merchantDomain !== "") {
+      obj.merchantDomain = message.merchantDomain;
+    }
+    if (message.type !== 0) {
+      obj.type = caseTypeToJSON(message.type);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.status !== 0) {
+      obj.status = caseStatusToJSON(message.status);
+    }
+    if (message.evidenceRefs?.length) {
+      obj.evidenceRefs = message.evidenceRefs;
+    }
+    if (message.refundState !== 0) {
+      obj.refundState = refundStateToJSON(message.refundState);
+    }
+    if (message.refundReceiptId !== undefined) {
+      obj.refundReceiptId = message.refundReceiptId;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PostPurchaseCase>): PostPurchaseCase {
+    return PostPurchaseCase.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PostPurchaseCase>): PostPurchaseCase {
+    const message = createBasePostPurchaseCase();
+    message.caseId = object.caseId ?? "";
+    message.dealId = object.dealId ?? "";
+    message.buyerAgentId = object.buyerAgentId ?? "";
+    message.merchantDomain = object.merchantDomain ?? "";
+    message.type = object.type ?? 0;
+    message.reason = object.reason ?? "";
+    message.amount = object.amount ?? "";
+    message.currency = object.currency ?? "";
+    message.status = object.status ?? 0;
+    message.evidenceRefs = object.evidenceRefs?.map((e) => e) || [];
+    message.refundState = object.refundState ?? 0;
+    message.refundReceiptId = object.refundReceiptId ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCaseEvent(): CaseEvent {
+  return {
+    eventId: "",
+    caseId: "",
+    seq: 0,
+    type: "",
+    fromStatus: undefined,
+    toStatus: undefined,
+    actor: "",
+    note: undefined,
+    evidenceRefs: [],
+    amount: undefined,
+    receiptId: undefined,
+    at: undefined,
+  };
+}
+
+export const CaseEvent: MessageFns<CaseEvent> = {
+  encode(message: CaseEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.caseId !== "") {
+      writer.uint32(18).string(message.caseId);
+    }
+    if (message.seq !== 0) {
+      writer.uint32(24).int32(message.seq);
+    }
+    if (message.type !== "") {
+      writer.uint32(34).string(message.type);
+    }
+    if (message.fromStatus !== undefined) {
+      writer.uint32(40).int32(message.fromStatus);
+    }
+    if (message.toStatus !== undefined) {
+      writer.uint32(48).int32(message.toStatus);
+    }
+    if (message.actor !== "") {
+      writer.uint32(58).string(message.actor);
+    }
+    if (message.note !== undefined) {
+      writer.uint32(66).string(message.note);
+    }
+    for (const v of message.evidenceRefs) {
+      writer.uint32(74).string(v!);
+    }
+    if (message.amount !== undefined) {
+      writer.uint32(82).string(message.amount);
+    }
+    if (message.receiptId !== undefined) {
+      writer.uint32(90).string(message.receiptId);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(98).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CaseEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCaseEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caseId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.seq = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.fromStatus = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.toStatus = reader.int32() as any;
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.evidenceRefs.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.receiptId = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CaseEvent {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      caseId: isSet(object.caseId)
+        ? globalThis.String(object.caseId)
+        : isSet(object.case_id)
+        ? globalThis.String(object.case_id)
+        : "",
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      fromStatus: isSet(object.fromStatus)
+        ? caseStatusFromJSON(object.fromStatus)
+        : isSet(object.from_status)
+        ? caseStatusFromJSON(object.from_status)
+        : undefined,
+      toStatus: isSet(object.toStatus)
+        ? caseStatusFromJSON(object.toStatus)
+        : isSet(object.to_status)
+        ? caseStatusFromJSON(object.to_status)
+        : undefined,
+      actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
+      note: isSet(object.note) ? globalThis.String(object.note) : undefined,
+      evidenceRefs: globalThis.Array.isArray(object?.evidenceRefs)
+        ? object.evidenceRefs.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.evidence_refs)
+        ? object.evidence_refs.map((e: any) => globalThis.String(e))
+        : [],
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : undefined,
+      receiptId: isSet(object.receiptId)
+        ? globalThis.String(object.receiptId)
+        : isSet(object.receipt_id)
+        ? globalThis.String(object.receipt_id)
+        : undefined,
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+    };
+  },
+
+  toJSON(message: CaseEvent): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.caseId !== "") {
+      obj.caseId = message.caseId;
+    }
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.fromStatus !== undefined) {
+      obj.fromStatus = caseStatusToJSON(message.fromStatus);
+    }
+    if (message.toStatus !== undefined) {
+      obj.toStatus = caseStatusToJSON(message.toStatus);
+    }
+    if (message.actor !== "") {
+      obj.actor = message.actor;
+    }
+    if (message.note !== undefined) {
+      obj.note = message.note;
+    }
+    if (message.evidenceRefs?.length) {
+      obj.evidenceRefs = message.evidenceRefs;
+    }
+    if (message.amount !== undefined) {
+      obj.amount = message.amount;
+    }
+    if (message.receiptId !== undefined) {
+      obj.receiptId = message.receiptId;
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CaseEvent>): CaseEvent {
+    return CaseEvent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CaseEvent>): CaseEvent {
+    const message = createBaseCaseEvent();
+    message.eventId = object.eventId ?? "";
+    message.caseId = object.caseId ?? "";
+    message.seq = object.seq ?? 0;
+    message.type = object.type ?? "";
+    message.fromStatus = object.fromStatus ?? undefined;
+    message.toStatus = object.toStatus ?? undefined;
+    message.actor = object.actor ?? "";
+    message.note = object.note ?? undefined;
+    message.evidenceRefs = object.evidenceRefs?.map((e) => e) || [];
+    message.amount = object.amount ?? undefined;
+    message.receiptId = object.receiptId ?? undefined;
+    message.at = object.at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateCaseRequest(): CreateCaseRequest {
+  return { actor: undefined, dealId: "", type: 0, reason: "", amount: undefined, evidenceRefs: [], idempotencyKey: "" };
+}
+
+export const CreateCaseRequest: MessageFns<CreateCaseRequest> = {
+  encode(message: CreateCaseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.dealId !== "") {
+      writer.uint32(18).string(message.dealId);
+    }
+    if (message.type !== 0) {
+      writer.uint32(24).int32(message.type);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.amount !== undefined) {
+      writer.uint32(42).string(message.amount);
+    }
+    for (const v of message.evidenceRefs) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(58).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCaseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCaseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dealId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.type = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.evidenceRefs.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCaseRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      dealId: isSet(object.dealId)
+        ? globalThis.String(object.dealId)
+        : isSet(object.deal_id)
+        ? globalThis.String(object.deal_id)
+        : "",
+      type: isSet(object.type) ? caseTypeFromJSON(object.type) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : undefined,
+      evidenceRefs: globalThis.Array.isArray(object?.evidenceRefs)
+        ? object.evidenceRefs.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.evidence_refs)
+        ? object.evidence_refs.map((e: any) => globalThis.String(e))
+        : [],
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateCaseRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.dealId !== "") {
+      obj.dealId = message.dealId;
+    }
+    if (message.type !== 0) {
+      obj.type = caseTypeToJSON(message.type);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.amount !== undefined) {
+      obj.amount = message.amount;
+    }
+    if (message.evidenceRefs?.length) {
+      obj.evidenceRefs = message.evidenceRefs;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateCaseRequest>): CreateCaseRequest {
+    return CreateCaseRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateCaseRequest>): CreateCaseRequest {
+    const message = createBaseCreateCaseRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.dealId = object.dealId ?? "";
+    message.type = object.type ?? 0;
+    message.reason = object.reason ?? "";
+    message.amount = object.amount ?? undefined;
+    message.evidenceRefs = object.evidenceRefs?.map((e) => e) || [];
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateCaseResponse(): CreateCaseResponse {
+  return { case: undefined, idempotentReplayed: false };
+}
+
+export const CreateCaseResponse: MessageFns<CreateCaseResponse> = {
+  encode(message: CreateCaseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.case !== undefined) {
+      PostPurchaseCase.encode(message.case, writer.uint32(10).fork()).join();
+    }
+    if (message.idempotentReplayed !== false) {
+      writer.uint32(16).bool(message.idempotentReplayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCaseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCaseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.case = PostPurchaseCase.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.idempotentReplayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCaseResponse {
+    return {
+      case: isSet(object.case) ? PostPurchaseCase.fromJSON(object.case) : undefined,
+      idempotentReplayed: isSet(object.idempotentReplayed)
+        ? globalThis.Boolean(object.idempotentReplayed)
+        : isSet(object.idempotent_replayed)
+        ? globalThis.Boolean(object.idempotent_replayed)
+        : false,
+    };
+  },
+
+  toJSON(message: CreateCaseResponse): unknown {
+    const obj: any = {};
+    if (message.case !== undefined) {
+      obj.case = PostPurchaseCase.toJSON(message.case);
+    }
+    if (message.idempotentReplayed !== false) {
+      obj.idempotentReplayed = message.idempotentReplayed;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateCaseResponse>): CreateCaseResponse {
+    return CreateCaseResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateCaseResponse>): CreateCaseResponse {
+    const message = createBaseCreateCaseResponse();
+    message.case = (object.case !== undefined && object.case !== null)
+      ? PostPurchaseCase.fromPartial(object.case)
+      : undefined;
+    message.idempotentReplayed = object.idempotentReplayed ?? false;
+    return message;
+  },
+};
+
+function createBaseGetCaseRequest(): GetCaseRequest {
+  return { actor: undefined, caseId: "" };
+}
+
+export const GetCaseRequest: MessageFns<GetCaseRequest> = {
+  encode(message: GetCaseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.caseId !== "") {
+      writer.uint32(18).string(message.caseId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCaseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCaseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caseId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCaseRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      caseId: isSet(object.caseId)
+        ? globalThis.String(object.caseId)
+        : isSet(object.case_id)
+        ? globalThis.String(object.case_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCaseRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.caseId !== "") {
+      obj.caseId = message.caseId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetCaseRequest>): GetCaseRequest {
+    return GetCaseRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetCaseRequest>): GetCaseRequest {
+    const message = createBaseGetCaseRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.caseId = object.caseId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCaseResponse(): GetCaseResponse {
+  return { case: undefined };
+}
+
+export const GetCaseResponse: MessageFns<GetCaseResponse> = {
+  encode(message: GetCaseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.case !== undefined) {
+      PostPurchaseCase.encode(message.case, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCaseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCaseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.case = PostPurchaseCase.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCaseResponse {
+    return { case: isSet(object.case) ? PostPurchaseCase.fromJSON(object.case) : undefined };
+  },
+
+  toJSON(message: GetCaseResponse): unknown {
+    const obj: any = {};
+    if (message.case !== undefined) {
+      obj.case = PostPurchaseCase.toJSON(message.case);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetCaseResponse>): GetCaseResponse {
+    return GetCaseResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetCaseResponse>): GetCaseResponse {
+    const message = createBaseGetCaseResponse();
+    message.case = (object.case !== undefined && object.case !== null)
+      ? PostPurchaseCase.fromPartial(object.case)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateCaseRequest(): UpdateCaseRequest {
+  return { actor: undefined, caseId: "", status: undefined, addEvidenceRefs: [], note: undefined };
+}
+
+export const UpdateCaseRequest: MessageFns<UpdateCaseRequest> = {
+  encode(message: UpdateCaseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.caseId !== "") {
+      writer.uint32(18).string(message.caseId);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(24).int32(message.status);
+    }
+    for (const v of message.addEvidenceRefs) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.note !== undefined) {
+      writer.uint32(42).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateCaseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateCaseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caseId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.addEvidenceRefs.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateCaseRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      caseId: isSet(object.caseId)
+        ? globalThis.String(object.caseId)
+        : isSet(object.case_id)
+        ? globalThis.String(object.case_id)
+        : "",
+      status: isSet(object.status) ? caseStatusFromJSON(object.status) : undefined,
+      addEvidenceRefs: globalThis.Array.isArray(object?.addEvidenceRefs)
+        ? object.addEvidenceRefs.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.add_evidence_refs)
+        ? object.add_evidence_refs.map((e: any) => globalThis.String(e))
+        : [],
+      note: isSet(object.note) ? globalThis.String(object.note) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateCaseRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.caseId !== "") {
+      obj.caseId = message.caseId;
+    }
+    if (message.status !== undefined) {
+      obj.status = caseStatusToJSON(message.status);
+    }
+    if (message.addEvidenceRefs?.length) {
+      obj.addEvidenceRefs = message.addEvidenceRefs;
+    }
+    if (message.note !== undefined) {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateCaseRequest>): UpdateCaseRequest {
+    return UpdateCaseRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateCaseRequest>): UpdateCaseRequest {
+    const message = createBaseUpdateCaseRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.caseId = object.caseId ?? "";
+    message.status = object.status ?? undefined;
+    message.addEvidenceRefs = object.addEvidenceRefs?.map((e) => e) || [];
+    message.note = object.note ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateCaseResponse(): UpdateCaseResponse {
+  return { case: undefined, refundReceiptJson: undefined };
+}
+
+export const UpdateCaseResponse: MessageFns<UpdateCaseResponse> = {
+  encode(message: UpdateCaseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.case !== undefined) {
+      PostPurchaseCase.encode(message.case, writer.uint32(10).fork()).join();
+    }
+    if (message.refundReceiptJson !== undefined) {
+      writer.uint32(18).string(message.refundReceiptJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateCaseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateCaseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.case = PostPurchaseCase.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.refundReceiptJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateCaseResponse {
+    return {
+      case: isSet(object.case) ? PostPurchaseCase.fromJSON(object.case) : undefined,
+      refundReceiptJson: isSet(object.refundReceiptJson)
+        ? globalThis.String(object.refundReceiptJson)
+        : isSet(object.refund_receipt_json)
+        ? globalThis.String(object.refund_receipt_json)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateCaseResponse): unknown {
+    const obj: any = {};
+    if (message.case !== undefined) {
+      obj.case = PostPurchaseCase.toJSON(message.case);
+    }
+    if (message.refundReceiptJson !== undefined) {
+      obj.refundReceiptJson = message.refundReceiptJson;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateCaseResponse>): UpdateCaseResponse {
+    return UpdateCaseResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateCaseResponse>): UpdateCaseResponse {
+    const message = createBaseUpdateCaseResponse();
+    message.case = (object.case !== undefined && object.case !== null)
+      ? PostPurchaseCase.fromPartial(object.case)
+      : undefined;
+    message.refundReceiptJson = object.refundReceiptJson ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListCaseEventsRequest(): ListCaseEventsRequest {
+  return { actor: undefined, caseId: "", page: undefined };
+}
+
+export const ListCaseEventsRequest: MessageFns<ListCaseEventsRequest> = {
+  encode(message: ListCaseEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.caseId !== "") {
+      writer.uint32(18).string(message.caseId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCaseEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCaseEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caseId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCaseEventsRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      caseId: isSet(object.caseId)
+        ? globalThis.String(object.caseId)
+        : isSet(object.case_id)
+        ? globalThis.String(object.case_id)
+        : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListCaseEventsRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.caseId !== "") {
+      obj.caseId = message.caseId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListCaseEventsRequest>): ListCaseEventsRequest {
+    return ListCaseEventsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListCaseEventsRequest>): ListCaseEventsRequest {
+    const message = createBaseListCaseEventsRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.caseId = object.caseId ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListCaseEventsResponse(): ListCaseEventsResponse {
+  return { events: [], page: undefined };
+}
+
+export const ListCaseEventsResponse: MessageFns<ListCaseEventsResponse> = {
+  encode(message: ListCaseEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      CaseEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCaseEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCaseEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(CaseEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCaseEventsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => CaseEvent.fromJSON(e)) : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListCaseEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => CaseEvent.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListCaseEventsResponse>): ListCaseEventsResponse {
+    return ListCaseEventsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListCaseEventsResponse>): ListCaseEventsResponse {
+    const message = createBaseListCaseEventsResponse();
+    message.events = object.events?.map((e) => CaseEvent.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
 /**
  * Commerce is the exchange acting as a UCP *platform* for buyer agents (DESIGN §4 "Commerce"):
  * merchant profiles, negotiation, checkout sessions mirrored from UCP businesses, spending
@@ -8037,6 +13605,128 @@ export const CommerceServiceService = {
       Buffer.from(SetMandateStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetMandateStatusResponse => SetMandateStatusResponse.decode(value),
   },
+  /** AP2-style intent: what a buyer agent set out to buy. A checkout naming it must stay inside it. */
+  createIntent: {
+    path: "/exchange.commerce.v1.CommerceService/CreateIntent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateIntentRequest): Buffer => Buffer.from(CreateIntentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateIntentRequest => CreateIntentRequest.decode(value),
+    responseSerialize: (value: CreateIntentResponse): Buffer =>
+      Buffer.from(CreateIntentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateIntentResponse => CreateIntentResponse.decode(value),
+  },
+  /** Post-purchase feedback: once per deal, by its buyer. */
+  recordFeedback: {
+    path: "/exchange.commerce.v1.CommerceService/RecordFeedback" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordFeedbackRequest): Buffer =>
+      Buffer.from(RecordFeedbackRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordFeedbackRequest => RecordFeedbackRequest.decode(value),
+    responseSerialize: (value: RecordFeedbackResponse): Buffer =>
+      Buffer.from(RecordFeedbackResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordFeedbackResponse => RecordFeedbackResponse.decode(value),
+  },
+  /** Shadow sessions against live sessions of the same cart and merchant over a window. */
+  compareShadow: {
+    path: "/exchange.commerce.v1.CommerceService/CompareShadow" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompareShadowRequest): Buffer => Buffer.from(CompareShadowRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompareShadowRequest => CompareShadowRequest.decode(value),
+    responseSerialize: (value: CompareShadowResponse): Buffer =>
+      Buffer.from(CompareShadowResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompareShadowResponse => CompareShadowResponse.decode(value),
+  },
+  /**
+   * Transparency (operator): rollups, a session's lifecycle with evidence references, and a
+   * purchase's timeline (the deal's buyer may read its own timeline).
+   */
+  getMonthlyRollup: {
+    path: "/exchange.commerce.v1.CommerceService/GetMonthlyRollup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMonthlyRollupRequest): Buffer =>
+      Buffer.from(GetMonthlyRollupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMonthlyRollupRequest => GetMonthlyRollupRequest.decode(value),
+    responseSerialize: (value: GetMonthlyRollupResponse): Buffer =>
+      Buffer.from(GetMonthlyRollupResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetMonthlyRollupResponse => GetMonthlyRollupResponse.decode(value),
+  },
+  getSpendSavingsRollup: {
+    path: "/exchange.commerce.v1.CommerceService/GetSpendSavingsRollup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSpendSavingsRollupRequest): Buffer =>
+      Buffer.from(GetSpendSavingsRollupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSpendSavingsRollupRequest => GetSpendSavingsRollupRequest.decode(value),
+    responseSerialize: (value: GetSpendSavingsRollupResponse): Buffer =>
+      Buffer.from(GetSpendSavingsRollupResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSpendSavingsRollupResponse => GetSpendSavingsRollupResponse.decode(value),
+  },
+  getSessionTransparency: {
+    path: "/exchange.commerce.v1.CommerceService/GetSessionTransparency" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSessionTransparencyRequest): Buffer =>
+      Buffer.from(GetSessionTransparencyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSessionTransparencyRequest => GetSessionTransparencyRequest.decode(value),
+    responseSerialize: (value: GetSessionTransparencyResponse): Buffer =>
+      Buffer.from(GetSessionTransparencyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSessionTransparencyResponse =>
+      GetSessionTransparencyResponse.decode(value),
+  },
+  getPurchaseTimeline: {
+    path: "/exchange.commerce.v1.CommerceService/GetPurchaseTimeline" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPurchaseTimelineRequest): Buffer =>
+      Buffer.from(GetPurchaseTimelineRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPurchaseTimelineRequest => GetPurchaseTimelineRequest.decode(value),
+    responseSerialize: (value: GetPurchaseTimelineResponse): Buffer =>
+      Buffer.from(GetPurchaseTimelineResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPurchaseTimelineResponse => GetPurchaseTimelineResponse.decode(value),
+  },
+  /** Post-purchase cases: open → under_review → approved | denied → closed. */
+  createCase: {
+    path: "/exchange.commerce.v1.CommerceService/CreateCase" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCaseRequest): Buffer => Buffer.from(CreateCaseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCaseRequest => CreateCaseRequest.decode(value),
+    responseSerialize: (value: CreateCaseResponse): Buffer => Buffer.from(CreateCaseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCaseResponse => CreateCaseResponse.decode(value),
+  },
+  getCase: {
+    path: "/exchange.commerce.v1.CommerceService/GetCase" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCaseRequest): Buffer => Buffer.from(GetCaseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCaseRequest => GetCaseRequest.decode(value),
+    responseSerialize: (value: GetCaseResponse): Buffer => Buffer.from(GetCaseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCaseResponse => GetCaseResponse.decode(value),
+  },
+  updateCase: {
+    path: "/exchange.commerce.v1.CommerceService/UpdateCase" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateCaseRequest): Buffer => Buffer.from(UpdateCaseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateCaseRequest => UpdateCaseRequest.decode(value),
+    responseSerialize: (value: UpdateCaseResponse): Buffer => Buffer.from(UpdateCaseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateCaseResponse => UpdateCaseResponse.decode(value),
+  },
+  listCaseEvents: {
+    path: "/exchange.commerce.v1.CommerceService/ListCaseEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCaseEventsRequest): Buffer =>
+      Buffer.from(ListCaseEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCaseEventsRequest => ListCaseEventsRequest.decode(value),
+    responseSerialize: (value: ListCaseEventsResponse): Buffer =>
+      Buffer.from(ListCaseEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCaseEventsResponse => ListCaseEventsResponse.decode(value),
+  },
 } as const;
 
 export interface CommerceServiceServer extends UntypedServiceImplementation {
@@ -8067,6 +13757,25 @@ export interface CommerceServiceServer extends UntypedServiceImplementation {
   putAutonomy: handleUnaryCall<PutAutonomyRequest, PutAutonomyResponse>;
   /** Pause, resume or revoke a mandate: active ⇄ paused, active | paused → revoked (final). */
   setMandateStatus: handleUnaryCall<SetMandateStatusRequest, SetMandateStatusResponse>;
+  /** AP2-style intent: what a buyer agent set out to buy. A checkout naming it must stay inside it. */
+  createIntent: handleUnaryCall<CreateIntentRequest, CreateIntentResponse>;
+  /** Post-purchase feedback: once per deal, by its buyer. */
+  recordFeedback: handleUnaryCall<RecordFeedbackRequest, RecordFeedbackResponse>;
+  /** Shadow sessions against live sessions of the same cart and merchant over a window. */
+  compareShadow: handleUnaryCall<CompareShadowRequest, CompareShadowResponse>;
+  /**
+   * Transparency (operator): rollups, a session's lifecycle with evidence references, and a
+   * purchase's timeline (the deal's buyer may read its own timeline).
+   */
+  getMonthlyRollup: handleUnaryCall<GetMonthlyRollupRequest, GetMonthlyRollupResponse>;
+  getSpendSavingsRollup: handleUnaryCall<GetSpendSavingsRollupRequest, GetSpendSavingsRollupResponse>;
+  getSessionTransparency: handleUnaryCall<GetSessionTransparencyRequest, GetSessionTransparencyResponse>;
+  getPurchaseTimeline: handleUnaryCall<GetPurchaseTimelineRequest, GetPurchaseTimelineResponse>;
+  /** Post-purchase cases: open → under_review → approved | denied → closed. */
+  createCase: handleUnaryCall<CreateCaseRequest, CreateCaseResponse>;
+  getCase: handleUnaryCall<GetCaseRequest, GetCaseResponse>;
+  updateCase: handleUnaryCall<UpdateCaseRequest, UpdateCaseResponse>;
+  listCaseEvents: handleUnaryCall<ListCaseEventsRequest, ListCaseEventsResponse>;
 }
 
 export interface CommerceServiceClient extends Client {
@@ -8390,6 +14099,179 @@ export interface CommerceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetMandateStatusResponse) => void,
+  ): ClientUnaryCall;
+  /** AP2-style intent: what a buyer agent set out to buy. A checkout naming it must stay inside it. */
+  createIntent(
+    request: CreateIntentRequest,
+    callback: (error: ServiceError | null, response: CreateIntentResponse) => void,
+  ): ClientUnaryCall;
+  createIntent(
+    request: CreateIntentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateIntentResponse) => void,
+  ): ClientUnaryCall;
+  createIntent(
+    request: CreateIntentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateIntentResponse) => void,
+  ): ClientUnaryCall;
+  /** Post-purchase feedback: once per deal, by its buyer. */
+  recordFeedback(
+    request: RecordFeedbackRequest,
+    callback: (error: ServiceError | null, response: RecordFeedbackResponse) => void,
+  ): ClientUnaryCall;
+  recordFeedback(
+    request: RecordFeedbackRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordFeedbackResponse) => void,
+  ): ClientUnaryCall;
+  recordFeedback(
+    request: RecordFeedbackRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordFeedbackResponse) => void,
+  ): ClientUnaryCall;
+  /** Shadow sessions against live sessions of the same cart and merchant over a window. */
+  compareShadow(
+    request: CompareShadowRequest,
+    callback: (error: ServiceError | null, response: CompareShadowResponse) => void,
+  ): ClientUnaryCall;
+  compareShadow(
+    request: CompareShadowRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompareShadowResponse) => void,
+  ): ClientUnaryCall;
+  compareShadow(
+    request: CompareShadowRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompareShadowResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Transparency (operator): rollups, a session's lifecycle with evidence references, and a
+   * purchase's timeline (the deal's buyer may read its own timeline).
+   */
+  getMonthlyRollup(
+    request: GetMonthlyRollupRequest,
+    callback: (error: ServiceError | null, response: GetMonthlyRollupResponse) => void,
+  ): ClientUnaryCall;
+  getMonthlyRollup(
+    request: GetMonthlyRollupRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetMonthlyRollupResponse) => void,
+  ): ClientUnaryCall;
+  getMonthlyRollup(
+    request: GetMonthlyRollupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetMonthlyRollupResponse) => void,
+  ): ClientUnaryCall;
+  getSpendSavingsRollup(
+    request: GetSpendSavingsRollupRequest,
+    callback: (error: ServiceError | null, response: GetSpendSavingsRollupResponse) => void,
+  ): ClientUnaryCall;
+  getSpendSavingsRollup(
+    request: GetSpendSavingsRollupRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSpendSavingsRollupResponse) => void,
+  ): ClientUnaryCall;
+  getSpendSavingsRollup(
+    request: GetSpendSavingsRollupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSpendSavingsRollupResponse) => void,
+  ): ClientUnaryCall;
+  getSessionTransparency(
+    request: GetSessionTransparencyRequest,
+    callback: (error: ServiceError | null, response: GetSessionTransparencyResponse) => void,
+  ): ClientUnaryCall;
+  getSessionTransparency(
+    request: GetSessionTransparencyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSessionTransparencyResponse) => void,
+  ): ClientUnaryCall;
+  getSessionTransparency(
+    request: GetSessionTransparencyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSessionTransparencyResponse) => void,
+  ): ClientUnaryCall;
+  getPurchaseTimeline(
+    request: GetPurchaseTimelineRequest,
+    callback: (error: ServiceError | null, response: GetPurchaseTimelineResponse) => void,
+  ): ClientUnaryCall;
+  getPurchaseTimeline(
+    request: GetPurchaseTimelineRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPurchaseTimelineResponse) => void,
+  ): ClientUnaryCall;
+  getPurchaseTimeline(
+    request: GetPurchaseTimelineRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPurchaseTimelineResponse) => void,
+  ): ClientUnaryCall;
+  /** Post-purchase cases: open → under_review → approved | denied → closed. */
+  createCase(
+    request: CreateCaseRequest,
+    callback: (error: ServiceError | null, response: CreateCaseResponse) => void,
+  ): ClientUnaryCall;
+  createCase(
+    request: CreateCaseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCaseResponse) => void,
+  ): ClientUnaryCall;
+  createCase(
+    request: CreateCaseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCaseResponse) => void,
+  ): ClientUnaryCall;
+  getCase(
+    request: GetCaseRequest,
+    callback: (error: ServiceError | null, response: GetCaseResponse) => void,
+  ): ClientUnaryCall;
+  getCase(
+    request: GetCaseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCaseResponse) => void,
+  ): ClientUnaryCall;
+  getCase(
+    request: GetCaseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCaseResponse) => void,
+  ): ClientUnaryCall;
+  updateCase(
+    request: UpdateCaseRequest,
+    callback: (error: ServiceError | null, response: UpdateCaseResponse) => void,
+  ): ClientUnaryCall;
+  updateCase(
+    request: UpdateCaseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateCaseResponse) => void,
+  ): ClientUnaryCall;
+  updateCase(
+    request: UpdateCaseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateCaseResponse) => void,
+  ): ClientUnaryCall;
+  listCaseEvents(
+    request: ListCaseEventsRequest,
+    callback: (error: ServiceError | null, response: ListCaseEventsResponse) => void,
+  ): ClientUnaryCall;
+  listCaseEvents(
+    request: ListCaseEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCaseEventsResponse) => void,
+  ): ClientUnaryCall;
+  listCaseEvents(
+    request: ListCaseEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCaseEventsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -274,6 +274,11 @@ export enum ReceiptKind {
   RECEIPT_KIND_REFUND = 2,
   /** RECEIPT_KIND_CORRECTION - Erroneous-clear correction: reverses a settlement receipt (corrects_receipt_id). */
   RECEIPT_KIND_CORRECTION = 3,
+  /**
+   * RECEIPT_KIND_PURCHASE_REFUND - Post-purchase refund of a commerce settlement: the merchant's settlement account pays
+   * `amount` back to the buyer (refunds_receipt_id names the settlement receipt).
+   */
+  RECEIPT_KIND_PURCHASE_REFUND = 4,
   UNRECOGNIZED = -1,
 }
 
@@ -291,6 +296,9 @@ export function receiptKindFromJSON(object: any): ReceiptKind {
     case 3:
     case "RECEIPT_KIND_CORRECTION":
       return ReceiptKind.RECEIPT_KIND_CORRECTION;
+    case 4:
+    case "RECEIPT_KIND_PURCHASE_REFUND":
+      return ReceiptKind.RECEIPT_KIND_PURCHASE_REFUND;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -308,6 +316,8 @@ export function receiptKindToJSON(object: ReceiptKind): string {
       return "RECEIPT_KIND_REFUND";
     case ReceiptKind.RECEIPT_KIND_CORRECTION:
       return "RECEIPT_KIND_CORRECTION";
+    case ReceiptKind.RECEIPT_KIND_PURCHASE_REFUND:
+      return "RECEIPT_KIND_PURCHASE_REFUND";
     case ReceiptKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -437,7 +447,11 @@ export interface Receipt {
   signerPublicKey: string;
   /** Correction receipts: the settlement receipt reversed, and the operator's reason. */
   correctsReceiptId?: string | undefined;
-  reason?: string | undefined;
+  reason?:
+    | string
+    | undefined;
+  /** Purchase refund receipts: the commerce settlement receipt paid back (in part or whole). */
+  refundsReceiptId?: string | undefined;
 }
 
 export interface GetBalanceRequest {
@@ -711,6 +725,29 @@ export interface CorrectSettlementRequest {
 export interface CorrectSettlementResponse {
   receipt: Receipt | undefined;
   idempotentReplayed: boolean;
+}
+
+export interface RefundPurchaseRequest {
+  /** The payer (buyer) of the settlement receipt; the idempotency scope. */
+  agentId: string;
+  /** The commerce settlement receipt being refunded. */
+  receiptId: string;
+  /** Exchange decimal string, > 0. */
+  amount: string;
+  reason: string;
+  idempotencyKey: string;
+  /** Must be "commerce". */
+  controller: string;
+  /** What the refund is for (the post-purchase case id), kept on the receipt's journal entry. */
+  reference: string;
+}
+
+export interface RefundPurchaseResponse {
+  receipt: Receipt | undefined;
+  idempotentReplayed: boolean;
+  /** Refunded from the settlement receipt so far, this refund included, and what it paid. */
+  refundedTotal: string;
+  settledAmount: string;
 }
 
 export interface CheckLedgerRequest {
@@ -2463,6 +2500,7 @@ function createBaseReceipt(): Receipt {
     signerPublicKey: "",
     correctsReceiptId: undefined,
     reason: undefined,
+    refundsReceiptId: undefined,
   };
 }
 
@@ -2515,6 +2553,9 @@ export const Receipt: MessageFns<Receipt> = {
     }
     if (message.reason !== undefined) {
       writer.uint32(130).string(message.reason);
+    }
+    if (message.refundsReceiptId !== undefined) {
+      writer.uint32(138).string(message.refundsReceiptId);
     }
     return writer;
   },
@@ -2660,6 +2701,14 @@ export const Receipt: MessageFns<Receipt> = {
             message.reason = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.refundsReceiptId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2722,6 +2771,11 @@ export const Receipt: MessageFns<Receipt> = {
         ? globalThis.String(object.corrects_receipt_id)
         : undefined,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+      refundsReceiptId: isSet(object.refundsReceiptId)
+        ? globalThis.String(object.refundsReceiptId)
+        : isSet(object.refunds_receipt_id)
+        ? globalThis.String(object.refunds_receipt_id)
+        : undefined,
     };
   },
 
@@ -2775,6 +2829,9 @@ export const Receipt: MessageFns<Receipt> = {
     if (message.reason !== undefined) {
       obj.reason = message.reason;
     }
+    if (message.refundsReceiptId !== undefined) {
+      obj.refundsReceiptId = message.refundsReceiptId;
+    }
     return obj;
   },
 
@@ -2799,6 +2856,7 @@ export const Receipt: MessageFns<Receipt> = {
     message.signerPublicKey = object.signerPublicKey ?? "";
     message.correctsReceiptId = object.correctsReceiptId ?? undefined;
     message.reason = object.reason ?? undefined;
+    message.refundsReceiptId = object.refundsReceiptId ?? undefined;
     return message;
   },
 };
@@ -7305,6 +7363,314 @@ export const CorrectSettlementResponse: MessageFns<CorrectSettlementResponse> = 
   },
 };
 
+function createBaseRefundPurchaseRequest(): RefundPurchaseRequest {
+  return { agentId: "", receiptId: "", amount: "", reason: "", idempotencyKey: "", controller: "", reference: "" };
+}
+
+export const RefundPurchaseRequest: MessageFns<RefundPurchaseRequest> = {
+  encode(message: RefundPurchaseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.agentId !== "") {
+      writer.uint32(10).string(message.agentId);
+    }
+    if (message.receiptId !== "") {
+      writer.uint32(18).string(message.receiptId);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(42).string(message.idempotencyKey);
+    }
+    if (message.controller !== "") {
+      writer.uint32(50).string(message.controller);
+    }
+    if (message.reference !== "") {
+      writer.uint32(58).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefundPurchaseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefundPurchaseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.receiptId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.controller = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefundPurchaseRequest {
+    return {
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      receiptId: isSet(object.receiptId)
+        ? globalThis.String(object.receiptId)
+        : isSet(object.receipt_id)
+        ? globalThis.String(object.receipt_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      controller: isSet(object.controller) ? globalThis.String(object.controller) : "",
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+    };
+  },
+
+  toJSON(message: RefundPurchaseRequest): unknown {
+    const obj: any = {};
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.receiptId !== "") {
+      obj.receiptId = message.receiptId;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.controller !== "") {
+      obj.controller = message.controller;
+    }
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RefundPurchaseRequest>): RefundPurchaseRequest {
+    return RefundPurchaseRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RefundPurchaseRequest>): RefundPurchaseRequest {
+    const message = createBaseRefundPurchaseRequest();
+    message.agentId = object.agentId ?? "";
+    message.receiptId = object.receiptId ?? "";
+    message.amount = object.amount ?? "";
+    message.reason = object.reason ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.controller = object.controller ?? "";
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseRefundPurchaseResponse(): RefundPurchaseResponse {
+  return { receipt: undefined, idempotentReplayed: false, refundedTotal: "", settledAmount: "" };
+}
+
+export const RefundPurchaseResponse: MessageFns<RefundPurchaseResponse> = {
+  encode(message: RefundPurchaseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receipt !== undefined) {
+      Receipt.encode(message.receipt, writer.uint32(10).fork()).join();
+    }
+    if (message.idempotentReplayed !== false) {
+      writer.uint32(16).bool(message.idempotentReplayed);
+    }
+    if (message.refundedTotal !== "") {
+      writer.uint32(26).string(message.refundedTotal);
+    }
+    if (message.settledAmount !== "") {
+      writer.uint32(34).string(message.settledAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefundPurchaseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefundPurchaseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receipt = Receipt.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.idempotentReplayed = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.refundedTotal = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.settledAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefundPurchaseResponse {
+    return {
+      receipt: isSet(object.receipt) ? Receipt.fromJSON(object.receipt) : undefined,
+      idempotentReplayed: isSet(object.idempotentReplayed)
+        ? globalThis.Boolean(object.idempotentReplayed)
+        : isSet(object.idempotent_replayed)
+        ? globalThis.Boolean(object.idempotent_replayed)
+        : false,
+      refundedTotal: isSet(object.refundedTotal)
+        ? globalThis.String(object.refundedTotal)
+        : isSet(object.refunded_total)
+        ? globalThis.String(object.refunded_total)
+        : "",
+      settledAmount: isSet(object.settledAmount)
+        ? globalThis.String(object.settledAmount)
+        : isSet(object.settled_amount)
+        ? globalThis.String(object.settled_amount)
+        : "",
+    };
+  },
+
+  toJSON(message: RefundPurchaseResponse): unknown {
+    const obj: any = {};
+    if (message.receipt !== undefined) {
+      obj.receipt = Receipt.toJSON(message.receipt);
+    }
+    if (message.idempotentReplayed !== false) {
+      obj.idempotentReplayed = message.idempotentReplayed;
+    }
+    if (message.refundedTotal !== "") {
+      obj.refundedTotal = message.refundedTotal;
+    }
+    if (message.settledAmount !== "") {
+      obj.settledAmount = message.settledAmount;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RefundPurchaseResponse>): RefundPurchaseResponse {
+    return RefundPurchaseResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RefundPurchaseResponse>): RefundPurchaseResponse {
+    const message = createBaseRefundPurchaseResponse();
+    message.receipt = (object.receipt !== undefined && object.receipt !== null)
+      ? Receipt.fromPartial(object.receipt)
+      : undefined;
+    message.idempotentReplayed = object.idempotentReplayed ?? false;
+    message.refundedTotal = object.refundedTotal ?? "";
+    message.settledAmount = object.settledAmount ?? "";
+    return message;
+  },
+};
+
 function createBaseCheckLedgerRequest(): CheckLedgerRequest {
   return {};
 }
@@ -8401,6 +8767,25 @@ export const WalletLedgerServiceService = {
       Buffer.from(CorrectSettlementResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CorrectSettlementResponse => CorrectSettlementResponse.decode(value),
   },
+  /**
+   * Commerce post-purchase refund: pays `amount` from the merchant's settlement account
+   * (`merchant:<domain>` of the settlement receipt) back to its payer with one journal entry and
+   * a signed receipt (kind purchase_refund). The refunds of one settlement receipt never add up to
+   * more than it paid the merchant: FAILED_PRECONDITION refund_exceeds_paid, nothing changes.
+   * The merchant account short of funds → FAILED_PRECONDITION insufficient_funds. Only
+   * controller "commerce" may call it, and only for a commerce (merchant) settlement receipt.
+   */
+  refundPurchase: {
+    path: "/exchange.wallet.v1.WalletLedgerService/RefundPurchase" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RefundPurchaseRequest): Buffer =>
+      Buffer.from(RefundPurchaseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RefundPurchaseRequest => RefundPurchaseRequest.decode(value),
+    responseSerialize: (value: RefundPurchaseResponse): Buffer =>
+      Buffer.from(RefundPurchaseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RefundPurchaseResponse => RefundPurchaseResponse.decode(value),
+  },
   /** Reconciliation: recomputes every balance from the journal (used by `npm run ledger:check`). */
   checkLedger: {
     path: "/exchange.wallet.v1.WalletLedgerService/CheckLedger" as const,
@@ -8468,6 +8853,15 @@ export interface WalletLedgerServiceServer extends UntypedServiceImplementation 
    * account short of funds → FAILED_PRECONDITION insufficient_funds and nothing changes.
    */
   correctSettlement: handleUnaryCall<CorrectSettlementRequest, CorrectSettlementResponse>;
+  /**
+   * Commerce post-purchase refund: pays `amount` from the merchant's settlement account
+   * (`merchant:<domain>` of the settlement receipt) back to its payer with one journal entry and
+   * a signed receipt (kind purchase_refund). The refunds of one settlement receipt never add up to
+   * more than it paid the merchant: FAILED_PRECONDITION refund_exceeds_paid, nothing changes.
+   * The merchant account short of funds → FAILED_PRECONDITION insufficient_funds. Only
+   * controller "commerce" may call it, and only for a commerce (merchant) settlement receipt.
+   */
+  refundPurchase: handleUnaryCall<RefundPurchaseRequest, RefundPurchaseResponse>;
   /** Reconciliation: recomputes every balance from the journal (used by `npm run ledger:check`). */
   checkLedger: handleUnaryCall<CheckLedgerRequest, CheckLedgerResponse>;
   /**
@@ -8790,6 +9184,29 @@ export interface WalletLedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CorrectSettlementResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Commerce post-purchase refund: pays `amount` from the merchant's settlement account
+   * (`merchant:<domain>` of the settlement receipt) back to its payer with one journal entry and
+   * a signed receipt (kind purchase_refund). The refunds of one settlement receipt never add up to
+   * more than it paid the merchant: FAILED_PRECONDITION refund_exceeds_paid, nothing changes.
+   * The merchant account short of funds → FAILED_PRECONDITION insufficient_funds. Only
+   * controller "commerce" may call it, and only for a commerce (merchant) settlement receipt.
+   */
+  refundPurchase(
+    request: RefundPurchaseRequest,
+    callback: (error: ServiceError | null, response: RefundPurchaseResponse) => void,
+  ): ClientUnaryCall;
+  refundPurchase(
+    request: RefundPurchaseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RefundPurchaseResponse) => void,
+  ): ClientUnaryCall;
+  refundPurchase(
+    request: RefundPurchaseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RefundPurchaseResponse) => void,
   ): ClientUnaryCall;
   /** Reconciliation: recomputes every balance from the journal (used by `npm run ledger:check`). */
   checkLedger(

@@ -40,9 +40,10 @@ export const withdrawalStatus = wireEnum<WithdrawalStatus, WithdrawalStatusWire>
   [WithdrawalStatus.WITHDRAWAL_STATUS_CANCELLED, 'cancelled'],
 ]);
 
-export type ReceiptKindWire = 'settlement' | 'refund' | 'correction';
+export type ReceiptKindWire = 'settlement' | 'refund' | 'correction' | 'purchase_refund';
 export const receiptKind = wireEnum<ReceiptKind, ReceiptKindWire>([
   [ReceiptKind.RECEIPT_KIND_SETTLEMENT, 'settlement'],
   [ReceiptKind.RECEIPT_KIND_REFUND, 'refund'],
   [ReceiptKind.RECEIPT_KIND_CORRECTION, 'correction'],
+  [ReceiptKind.RECEIPT_KIND_PURCHASE_REFUND, 'purchase_refund'],
 ]);
