@@ -3,6 +3,7 @@ import { formatAmount } from '@exchange/platform';
 import { commerceV1Events, commerceV1Wire, type commerceV1, type DomainEnum } from '@exchange/proto';
 import type pg from 'pg';
 import type { CheckoutStatus } from '../domain/ucp-types';
+import { appendLifecycle } from '../lifecycle/lifecycle.repo';
 import { savingsOf } from './checkout-totals';
 import type { ApprovalState, CheckoutSessionRecord, PaymentStage, PurchaseRecord, SessionMode } from './session.model';
 
@@ -63,8 +64,9 @@ export function toProtoPurchase(p: PurchaseRecord): commerceV1.Purchase {
 
 export type CheckoutEventVerb = 'created' | 'updated' | 'canceled' | 'approval_requested' | 'approval_decided';
 
-/** exchange.commerce.checkout.<verb> with CheckoutChanged {session} as data. */
+/** exchange.commerce.checkout.<verb> with CheckoutChanged {session} as data, and the session's lifecycle row for the change. */
 export async function emitCheckoutEvent(client: pg.ClientBase, verb: CheckoutEventVerb, s: CheckoutSessionRecord, actor: string | null): Promise<void> {
+  await appendLifecycle(client, verb, s, actor);
   await enqueueEvent(
     pgSqlExecutor(client),
     newEvent({

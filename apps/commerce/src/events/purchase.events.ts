@@ -3,6 +3,7 @@ import { commerceV1Events } from '@exchange/proto';
 import type pg from 'pg';
 import { toProtoPurchase, toProtoSession } from '../checkout/checkout.events';
 import { getSession } from '../checkout/sessions.repo';
+import { appendLifecycle } from '../lifecycle/lifecycle.repo';
 import { enqueueMandateEvent } from '../mandates/mandates.events';
 import { getMandate } from '../mandates/mandates.repo';
 import type { PurchaseRecord } from '../checkout/session.model';
@@ -15,10 +16,11 @@ import type { PurchaseRecord } from '../checkout/session.model';
 const SOURCE = 'commerce';
 const SYSTEM_ACTOR = 'system:commerce';
 
-/** exchange.commerce.checkout.completed | .payment_failed with CheckoutChanged {session}. */
+/** exchange.commerce.checkout.completed | .payment_failed with CheckoutChanged {session}, and the session's lifecycle row. */
 export async function emitPaymentOutcome(client: pg.PoolClient, verb: 'completed' | 'payment_failed', sessionId: string): Promise<void> {
   const session = await getSession(client, sessionId);
   if (!session) throw new Error(`purchase event: no session ${sessionId}`);
+  await appendLifecycle(client, verb, session, SYSTEM_ACTOR);
   await enqueueEvent(
     pgSqlExecutor(client),
     newEvent({

@@ -1,0 +1,34 @@
+import type { PurchaseRecord } from '../checkout/session.model';
+
+// What transparency reads of the tables other areas write (intents, purchases, cases).
+
+export interface IntentRecord {
+  intentId: string;
+  agentId: string;
+  description: string;
+  merchants: string[];
+  skus: string[];
+  /** Micro-units of currency. */
+  budget: bigint;
+  currency: string;
+  requiresRefundability: boolean;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+/** A purchase with what it would have cost before discounts. */
+export interface PurchaseFacts extends PurchaseRecord {
+  listAmount: bigint;
+  refunded: bigint;
+}
+
+/** Evidence without its content: what a transparency record shows of the chain. */
+export interface EvidenceRefRecord {
+  evidenceId: string;
+  seq: number;
+  kind: string;
+  operation: string;
+  contentSha256: string;
+  hash: string;
+  recordedAt: Date;
+}
