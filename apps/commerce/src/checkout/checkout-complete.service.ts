@@ -7,6 +7,7 @@ import { loadMandate, loadSession, mandateVerdict, type CheckoutDeps } from './c
 import { assertBuyer, completeDecision, defaultPayment } from './session-rules';
 import type { Actor, CheckoutSessionRecord, PurchaseRecord } from './session.model';
 import { getPurchase } from './sessions.repo';
+import { bindIntent, intentAllowsSession } from './intent-check.service';
 
 export type CompleteDeps = CheckoutDeps & Pick<CommerceRuntime, 'wallet' | 'faults'>;
 
@@ -18,7 +19,7 @@ export interface CompleteAnswer {
 
 /**
  * CompleteCheckout: checkout's pre-checks (buyer, mode, status, approval, totals invariant, the
- * mandate as a cheap first look), then the purchase saga moves the money (it re-checks the
+ * mandate as a cheap first look, the session's intent), then the purchase saga moves the money (it re-checks the
  * mandate under lock). A completed session answers its purchase again.
  */
 export class CheckoutCompleteService {
@@ -34,6 +35,8 @@ export class CheckoutCompleteService {
       // UCP: a platform must not complete a checkout whose totals do not add up.
       assertTotalsAddUp(s.merchantCheckout.totals);
       await mandateVerdict(this.deps.pool, await loadMandate(this.deps.pool, s.mandateId), s, s.merchantCheckout, s.total, this.deps.clock());
+      // The intent never changes once made, so this look before the saga is the whole check (expiry included).
+      intentAllowsSession(await bindIntent(this.deps, s.intentId, s.merchantDomain), s, s.merchantCheckout, s.total, this.deps.clock());
       payment = this.paymentFor(s, input.paymentJson);
     }
     const saga = new PurchaseSaga({

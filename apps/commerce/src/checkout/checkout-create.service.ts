@@ -3,6 +3,7 @@ import { withTransaction } from '@exchange/db';
 import { GENESIS_HASH } from '../evidence/evidence-chain';
 import { appendEvidence } from '../evidence/evidence.repo';
 import { checkBeforeMerchant } from '../mandates/mandate-rules';
+import { bindIntent, intentAllowsRequest, intentAllowsSession, intentEvidence } from './intent-check.service';
 import { approvalNewlyRequested, deriveApproval } from './approval';
 import { checkDiscountCodes, checkIdempotencyKey, checkMode, parseLineItems, parseOptionalObject, requireId } from './checkout-input';
 import { merchantStateOf } from './checkout-totals';
@@ -48,7 +49,8 @@ export interface SessionAnswer {
 /**
  * CreateCheckout: the buyer opens a checkout at a merchant under one of its mandates. The merchant
  * is asked first (its answer has the currency, lines and total the mandate rules need); a refusal
- * by the mandate cancels the merchant's session again and stores nothing. On success the session,
+ * by the mandate or the named intent cancels the merchant's session again and stores nothing; what
+ * either refuses on the request alone is refused before the merchant is called. On success the session,
  * the exchanged messages (evidence) and the event commit together.
  */
 export class CheckoutCreateService {
@@ -77,6 +79,9 @@ export class CheckoutCreateService {
     const mandate = await loadMandate(this.deps.pool, mandateId);
     // What the mandate refuses whatever the merchant answers is refused before anything is opened there.
     checkBeforeMerchant(mandate, { buyerAgentId, merchantDomain, now: this.deps.clock() });
+    // So is what the named intent refuses on the request alone (its skus, merchant, expiry…).
+    const intent = await bindIntent(this.deps, input.intentId, merchantDomain);
+    intentAllowsRequest(intent, { buyerAgentId, merchantDomain }, lineItems, this.deps.clock());
 
     const body: Record<string, unknown> = { line_items: lineItems };
     if (buyer) body['buyer'] = buyer;
@@ -93,6 +98,8 @@ export class CheckoutCreateService {
     let need;
     try {
       need = await mandateVerdict(this.deps.pool, mandate, owner, result.checkout, state.total, now);
+      // The merchant's lines, currency and total against the intent (its budget bounds this one session).
+      intentAllowsSession(intent, owner, result.checkout, state.total, now);
     } catch (err) {
       await this.cancelAtMerchant(merchantDomain, state.merchantCheckoutId, merchantKeyValue);
       throw err;
@@ -107,9 +114,10 @@ export class CheckoutCreateService {
           merchantCheckoutId: state.merchantCheckoutId, currency: state.currency, total: state.total, listTotal: state.listTotal,
           discountCodes, lineItems, buyer, context, merchantCheckout: state.merchantCheckout, paymentStage: 'none', reservedAmount: null,
           holdId: null, dealId: null, receiptId: null, orderId: null, continueUrl: state.continueUrl, failureReason: null,
-          intentId: input.intentId ?? null, evidenceHead: GENESIS_HASH, createdAt: now, updatedAt: now,
+          intentId: intent?.intent.intentId ?? null, evidenceHead: GENESIS_HASH, createdAt: now, updatedAt: now,
         });
-        await appendEvidence(client, sessionId, [...result.evidence, mandateEvidence(mandate, state.total, state.currency, need)], now);
+        const bound = intent === null ? [] : [intentEvidence(intent)];
+        await appendEvidence(client, sessionId, [...bound, ...result.evidence, mandateEvidence(mandate, state.total, state.currency, need)], now);
         await rememberResponse(client, idem, { commerce_session_id: sessionId }, now);
         const stored = await loadSession(client, sessionId);
         await emitCheckoutEvent(client, 'created', stored, actorName(actor));

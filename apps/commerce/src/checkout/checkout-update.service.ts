@@ -25,6 +25,7 @@ import { discountOutcome, type DiscountOutcome } from './discount-outcome';
 import { assertBuyer, assertModifiable, merchantKey } from './session-rules';
 import type { Actor, BuyerRequest, CheckoutSessionRecord } from './session.model';
 import { updateSession } from './sessions.repo';
+import { bindIntent, intentAllowsRequest, intentAllowsSession } from './intent-check.service';
 import type { SessionAnswer } from './checkout-create.service';
 
 export interface UpdateCheckoutInput {
@@ -49,7 +50,8 @@ export interface DiscountAnswer extends SessionAnswer {
  * the new cart and the approval re-derived (an approval given for another total is pending again).
  * When the mandate refuses the new cart the merchant already holds it: the session still mirrors
  * the merchant (evidence, new state) and the answer is the 403 — a complete is refused by the same
- * rule until the cart is back within the mandate.
+ * rule until the cart is back within the mandate. The session's intent is held the same way (a
+ * cart its skus already exclude is refused before the merchant is called).
  */
 export class CheckoutUpdateService {
   constructor(private readonly deps: CheckoutDeps) {}
@@ -106,6 +108,9 @@ export class CheckoutUpdateService {
     const body: Record<string, unknown> = { id: current.merchantCheckoutId, line_items: request.lineItems, discounts: { codes: request.discountCodes } };
     if (request.buyer) body['buyer'] = request.buyer;
     if (request.context) body['context'] = request.context;
+    // A cart the session's intent already refuses is not sent to the merchant (nothing changes).
+    const intent = await bindIntent(this.deps, current.intentId, current.merchantDomain);
+    intentAllowsRequest(intent, current, request.lineItems, this.deps.clock());
     const key = merchantIdempotencyKey((k) => merchantKey(sessionId, rpc, k), idem);
     const result = await callMerchant(this.deps, current.merchantDomain, 'update_checkout', { checkoutId: current.merchantCheckoutId, body, idempotencyKey: key });
     if (!result.ok) return recordAndThrow(this.deps, sessionId, result.evidence, result.error);
@@ -116,6 +121,7 @@ export class CheckoutUpdateService {
     let refusal: unknown = null;
     try {
       need = await mandateVerdict(this.deps.pool, mandate, current, result.checkout, state.total, now);
+      intentAllowsSession(intent, current, result.checkout, state.total, now);
     } catch (err) {
       refusal = err;
     }

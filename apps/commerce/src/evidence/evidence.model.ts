@@ -1,6 +1,6 @@
 import type { SchemaResult } from '../domain/merchant.ports';
 
-export type EvidenceKind = 'merchant_request' | 'merchant_response' | 'merchant_error' | 'order_webhook' | 'approval' | 'mandate_check';
+export type EvidenceKind = 'merchant_request' | 'merchant_response' | 'merchant_error' | 'order_webhook' | 'approval' | 'mandate_check' | 'intent';
 
 /** What a caller records (the chain fields are computed by the repository). */
 export interface EvidenceInput {

@@ -9,6 +9,8 @@ import { webhooksHandlers } from '../webhooks/webhooks.handlers';
 import { mandatesHandlers } from '../mandates/mandates.handlers';
 import { checkoutHandlers } from '../checkout/checkout.handlers';
 import { evidenceHandlers } from '../evidence/evidence.handlers';
+import { intentsHandlers } from '../intents/intents.handlers';
+import { feedbackHandlers } from '../feedback/feedback.handlers';
 import { transparencyHandlers } from '../transparency/transparency.handlers';
 
 export const COMMERCE_SERVICE_NAME = 'exchange.commerce.v1.CommerceService';
@@ -23,6 +25,8 @@ export const AREAS = [
   serviceArea('mandates', (r: CommerceRuntime, logger: Logger) => mandatesHandlers(r, logger)),
   serviceArea('checkout', (r: CommerceRuntime, logger: Logger) => checkoutHandlers(r, logger)),
   serviceArea('evidence', (r: CommerceRuntime, logger: Logger) => evidenceHandlers(r, logger)),
+  serviceArea('intents', (r: CommerceRuntime, logger: Logger) => intentsHandlers(r, logger)),
+  serviceArea('feedback', (r: CommerceRuntime, logger: Logger) => feedbackHandlers(r, logger)),
   serviceArea('transparency', (r: CommerceRuntime, logger: Logger) => transparencyHandlers(r, logger)),
 ] as const;
 
