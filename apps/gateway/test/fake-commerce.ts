@@ -57,6 +57,22 @@ export function mandate(over: Partial<commerceV1.Mandate> = {}): commerceV1.Mand
   };
 }
 
+export function snapshot(over: Partial<commerceV1.SessionSnapshot> = {}): commerceV1.SessionSnapshot {
+  return {
+    commerceSessionId: 'cs_1',
+    status: C.CheckoutStatus.CHECKOUT_STATUS_READY_FOR_COMPLETE,
+    approval: C.ApprovalState.APPROVAL_STATE_NOT_REQUIRED,
+    currency: 'USD',
+    total: '70',
+    listTotal: '70',
+    savings: '0',
+    discountCodes: [],
+    unavailableItems: [],
+    createdAt: T0,
+    ...over,
+  };
+}
+
 const known = (id: string) => {
   if (id === UNKNOWN) throw errors.notFound('checkout_session', id);
 };
@@ -195,5 +211,66 @@ export function startFakeCommerce(): Promise<ProtoFake> {
     getAutonomy: (req) => ({ mandateId: req.mandateId, autonomy: mandate().autonomy }),
     putAutonomy: (req) => ({ mandateId: req.mandateId, autonomy: req.autonomy }),
     setMandateStatus: (req) => ({ mandate: mandate({ mandateId: req.mandateId, status: req.status }) }),
+    // Transparency: answers echo the request where a spec checks what the gateway sent.
+    compareShadow: (req) => ({
+      from: req.from ?? new Date('2026-10-22T18:00:00.000Z'),
+      to: req.to ?? T0,
+      comparisons: [
+        {
+          merchantDomain: 'sandbox-merchant.local',
+          buyerAgentId: req.buyerAgentId ?? 'acme:agent:buyer-1',
+          cartKey: 'e'.repeat(64),
+          shadow: snapshot({ commerceSessionId: 'cs_shadow', total: '63', savings: '7', discountCodes: ['10OFF'] }),
+          live: snapshot({ commerceSessionId: 'cs_live' }),
+          differences: [{ field: 'total', shadow: '63', live: '70' }],
+        },
+        { merchantDomain: 'sandbox-merchant.local', buyerAgentId: 'acme:agent:buyer-1', cartKey: 'f'.repeat(64), shadow: snapshot({ commerceSessionId: 'cs_alone', unavailableItems: ['gardenias'] }), differences: [] },
+      ],
+      summary: { shadowSessions: '2', matched: '1', withDifferences: '1' },
+      page: { nextCursor: req.page?.limit === 1 ? 'cur_2' : '' },
+    }),
+    getMonthlyRollup: (req) => {
+      if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(req.window)) throw errors.invalidArgument('invalid_window', 'window must be a month YYYY-MM');
+      return {
+        window: req.window,
+        from: new Date('2026-09-01T00:00:00.000Z'),
+        to: new Date('2026-10-01T00:00:00.000Z'),
+        currencies: [{ currency: 'USD', spend: '82.345678', savings: '10', purchases: '2', escalations: '2', approvalsDenied: '1', returns: '1', refunds: '1', chargebacks: '0', refunded: '20' }],
+      };
+    },
+    getSpendSavingsRollup: (req) => ({
+      window: req.window,
+      rows: [{ agentId: req.agentId ?? 'acme:agent:buyer-1', currency: req.currency ?? 'USD', spend: '40', savings: '5', purchases: '1', refunded: '0', netSpend: '40' }],
+      page: { nextCursor: '' },
+    }),
+    getSessionTransparency: (req) => {
+      known(req.commerceSessionId);
+      return {
+        session: session({ commerceSessionId: req.commerceSessionId, intentId: 'int_1' }),
+        lifecycle: [
+          { seq: 1, kind: 'created', to: 'ready_for_complete/not_required/none', at: T0 },
+          { seq: 2, kind: 'canceled', from: 'ready_for_complete/not_required/none', to: 'canceled/not_required/none', at: T0 },
+        ],
+        evidence: [{ evidenceId: 'evd_1', seq: 1, kind: 'merchant_request', operation: 'create_checkout', contentSha256: 'b'.repeat(64), hash: 'c'.repeat(64), recordedAt: T0 }],
+        chainValid: true,
+        intent: {
+          intentId: 'int_1', agentId: 'acme:agent:buyer-1', description: 'roses', merchants: [], skus: [], budget: { amount: '100', currency: 'USD' },
+          requiresRefundability: false, expiresAt: new Date('2026-12-01T00:00:00.000Z'), createdAt: T0,
+        },
+        caseIds: ['case_1'],
+      };
+    },
+    getPurchaseTimeline: (req) => {
+      if (req.dealId === 'deal_unknown') throw errors.notFound('purchase', req.dealId);
+      if (req.dealId === 'deal_foreign') throw errors.permissionDenied('not_deal_buyer', 'only the purchase’s buyer or the operator may read its timeline');
+      return {
+        dealId: req.dealId,
+        commerceSessionId: 'cks_1',
+        entries: [
+          { at: T0, type: 'session.created', sourceId: 'cks_1', detailsJson: JSON.stringify({ seq: 1, status: 'ready_for_complete' }) },
+          { at: T0, type: 'receipt', sourceId: 'rcpt_1', detailsJson: JSON.stringify({ receipt_id: 'rcpt_1', amount: '34.2', currency: 'USD' }) },
+        ],
+      };
+    },
   });
 }

@@ -144,6 +144,11 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['get', '/v1/mandates/{mandate_id}/autonomy', ['200', '400', '401', '403', '404', '429', '503']],
   ['put', '/v1/mandates/{mandate_id}/autonomy', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
   ['post', '/v1/mandates/{mandate_id}/status', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['get', '/v1/commerce/shadow/compare', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/commerce/transparency/rollups/monthly', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/commerce/transparency/rollups/spend-savings', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/commerce/transparency/purchases/{commerce_session_id}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/purchases/{deal_id}/timeline', ['200', '400', '401', '403', '404', '429', '503']],
   ['get', '/openapi.json', ['200', '429']],
   ['get', '/api-reference', ['200']],
 ];

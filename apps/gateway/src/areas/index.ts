@@ -17,6 +17,7 @@ import offers from './offers';
 import receipts from './receipts';
 import registry from './registry';
 import results from './results';
+import transparency from './transparency';
 import ui from './ui';
 import verification from './verification';
 import wallets from './wallets';
@@ -44,5 +45,6 @@ export const AREAS: readonly Area[] = [
   registry,
   commerce,
   mandates,
+  transparency,
   ui,
 ];
