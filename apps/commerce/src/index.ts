@@ -12,6 +12,7 @@ import { COMMERCE_SERVICE_NAME, registerCommerce } from './grpc/server';
 import { createPlatformIdentity } from './merchants/platform-identity';
 import type { CommerceRuntime } from './service/runtime';
 import { recoverPurchases } from './workers/purchase-recovery';
+import { recoverCaseRefunds } from './cases/case-refund.worker';
 
 export { CommerceConfigSchema, type CommerceConfig } from './config';
 export { COMMERCE_SERVICE_NAME } from './grpc/server';
@@ -93,6 +94,8 @@ export async function startCommerce(config: CommerceConfig, deps: CommerceDeps):
   };
   const recover = () => recoverPurchases(runtime, runtime.recoveryAfterMs);
   host.periodic('purchase-recovery', config.COMMERCE_RECOVERY_INTERVAL_MS, recover);
+  // Approved cases whose credit a crash or an unreachable wallet-ledger left pending.
+  host.periodic('case-refund-recovery', config.COMMERCE_RECOVERY_INTERVAL_MS, () => recoverCaseRefunds(runtime, runtime.recoveryAfterMs));
   const running = await host.start({
     register: (server) => registerCommerce(server, runtime, logger),
     outbox: pool,
@@ -100,6 +103,8 @@ export async function startCommerce(config: CommerceConfig, deps: CommerceDeps):
       // Whatever a crash left in flight is finished (or found still unreachable) before we serve.
       const recovered = await recoverPurchases(runtime, 0);
       if (recovered > 0) logger.info({ recovered }, 'purchases recovered at start');
+      const credited = await recoverCaseRefunds(runtime, 0);
+      if (credited > 0) logger.info({ credited }, 'case refunds credited at start');
     },
   });
   return { grpcPort: running.grpcPort, health: running.health, recover: () => recoverPurchases(runtime, 0), stop: running.stop };

@@ -12,6 +12,7 @@ import { evidenceHandlers } from '../evidence/evidence.handlers';
 import { intentsHandlers } from '../intents/intents.handlers';
 import { feedbackHandlers } from '../feedback/feedback.handlers';
 import { transparencyHandlers } from '../transparency/transparency.handlers';
+import { casesHandlers } from '../cases/cases.handlers';
 
 export const COMMERCE_SERVICE_NAME = 'exchange.commerce.v1.CommerceService';
 
@@ -28,6 +29,7 @@ export const AREAS = [
   serviceArea('intents', (r: CommerceRuntime, logger: Logger) => intentsHandlers(r, logger)),
   serviceArea('feedback', (r: CommerceRuntime, logger: Logger) => feedbackHandlers(r, logger)),
   serviceArea('transparency', (r: CommerceRuntime, logger: Logger) => transparencyHandlers(r, logger)),
+  serviceArea('cases', (r: CommerceRuntime, logger: Logger) => casesHandlers(r, logger)),
 ] as const;
 
 /** CommerceService's handlers: every area's, merged. */
