@@ -112,7 +112,7 @@ describe('commerce checkout under an intent (real sandbox merchant, PostgreSQL)'
       expect(refused).toMatchObject({ code: 'intent_budget_exceeded', details: { total: '105', budget: '100', currency: 'USD' } });
       // The merchant holds the new cart: the session mirrors it (as for a mandate refusal) and stays unpayable.
       expect((await sessionRow(id)).total).toBe('105000000');
-      expect((await grpcError(h.client.completeCheckout({ actor: agentActor(buyer), commerceSessionId: id }))).code).toBe('intent_budget_exceeded');
+      expect((await grpcError(h.client.completeCheckout({ actor: agentActor(buyer), commerceSessionId: id, idempotencyKey: '' }))).code).toBe('intent_budget_exceeded');
       expect((await sessionRow(id)).payment_stage).toBe('none');
       const back = await h.client.updateCheckout({ actor: agentActor(buyer), commerceSessionId: id, lineItemsJson: roses(2), idempotencyKey: '' });
       expect(back.session!.total).toBe('70');
@@ -126,7 +126,7 @@ describe('commerce checkout under an intent (real sandbox merchant, PostgreSQL)'
       const id = session!.commerceSessionId;
       await expireIntent(intentId);
       const before = await sessionRow(id);
-      expect((await grpcError(h.client.completeCheckout({ actor: agentActor(buyer), commerceSessionId: id }))).code).toBe('intent_expired');
+      expect((await grpcError(h.client.completeCheckout({ actor: agentActor(buyer), commerceSessionId: id, idempotencyKey: '' }))).code).toBe('intent_expired');
       expect(await sessionRow(id)).toEqual(before);
     });
   });
