@@ -34,9 +34,9 @@ export class CheckoutCompleteService {
     if (fresh) {
       // UCP: a platform must not complete a checkout whose totals do not add up.
       assertTotalsAddUp(s.merchantCheckout.totals);
+      await mandateVerdict(this.deps.pool, await loadMandate(this.deps.pool, s.mandateId), s, s.merchantCheckout, s.total, this.deps.clock());
       // The intent never changes once made, so this look before the saga is the whole check (expiry included).
       intentAllowsSession(await bindIntent(this.deps, s.intentId, s.merchantDomain), s, s.merchantCheckout, s.total, this.deps.clock());
-      await mandateVerdict(this.deps.pool, await loadMandate(this.deps.pool, s.mandateId), s, s.merchantCheckout, s.total, this.deps.clock());
       payment = this.paymentFor(s, input.paymentJson);
     }
     const saga = new PurchaseSaga({

@@ -78,10 +78,10 @@ export class CheckoutCreateService {
     await this.deps.agents.active(buyerAgentId);
     const mandate = await loadMandate(this.deps.pool, mandateId);
     const intent = await bindIntent(this.deps, input.intentId, merchantDomain);
-    // What the named intent (the narrower purpose, asked first) or the mandate refuses whatever the
-    // merchant answers is refused before anything is opened there.
-    intentAllowsRequest(intent, { buyerAgentId, merchantDomain }, lineItems, this.deps.clock());
+    // What the mandate, then the named intent, refuses whatever the merchant answers is refused
+    // before anything is opened there.
     checkBeforeMerchant(mandate, { buyerAgentId, merchantDomain, now: this.deps.clock() });
+    intentAllowsRequest(intent, { buyerAgentId, merchantDomain }, lineItems, this.deps.clock());
 
     const body: Record<string, unknown> = { line_items: lineItems };
     if (buyer) body['buyer'] = buyer;
@@ -97,9 +97,9 @@ export class CheckoutCreateService {
     const owner = { buyerAgentId, merchantDomain };
     let need;
     try {
-      // The merchant's lines, currency and total against the intent (its budget bounds this one session), then the mandate.
-      intentAllowsSession(intent, owner, result.checkout, state.total, now);
       need = await mandateVerdict(this.deps.pool, mandate, owner, result.checkout, state.total, now);
+      // The merchant's lines, currency and total against the intent too (its budget bounds this one session).
+      intentAllowsSession(intent, owner, result.checkout, state.total, now);
     } catch (err) {
       await this.cancelAtMerchant(merchantDomain, state.merchantCheckoutId, merchantKeyValue);
       throw err;

@@ -120,8 +120,8 @@ export class CheckoutUpdateService {
     let need: Awaited<ReturnType<typeof mandateVerdict>> = null;
     let refusal: unknown = null;
     try {
-      intentAllowsSession(intent, current, result.checkout, state.total, now);
       need = await mandateVerdict(this.deps.pool, mandate, current, result.checkout, state.total, now);
+      intentAllowsSession(intent, current, result.checkout, state.total, now);
     } catch (err) {
       refusal = err;
     }
