@@ -73,6 +73,31 @@ export function snapshot(over: Partial<commerceV1.SessionSnapshot> = {}): commer
   };
 }
 
+export function postPurchaseCase(over: Partial<commerceV1.PostPurchaseCase> = {}): commerceV1.PostPurchaseCase {
+  return {
+    caseId: 'case_1',
+    dealId: 'deal_1',
+    buyerAgentId: 'acme:agent:buyer-1',
+    merchantDomain: 'sandbox-merchant.local',
+    type: C.CaseType.CASE_TYPE_REFUND,
+    reason: 'broken',
+    amount: '34.2',
+    currency: 'USD',
+    status: C.CaseStatus.CASE_STATUS_OPEN,
+    evidenceRefs: [],
+    refundState: C.RefundState.REFUND_STATE_NONE,
+    createdAt: T0,
+    updatedAt: T0,
+    ...over,
+  };
+}
+
+// Post-purchase cases: case_unknown is 404, case_foreign 403 not_deal_buyer; an approve answers a credited case with its receipt.
+const caseKnown = (id: string) => {
+  if (id === 'case_unknown') throw errors.notFound('case', id);
+  if (id === 'case_foreign') throw errors.permissionDenied('not_deal_buyer', 'only the buyer of deal deal_1 may do this', { deal_id: 'deal_1' });
+};
+
 const known = (id: string) => {
   if (id === UNKNOWN) throw errors.notFound('checkout_session', id);
 };
@@ -260,6 +285,39 @@ export function startFakeCommerce(): Promise<ProtoFake> {
         caseIds: ['case_1'],
       };
     },
+    createCase: (req) => {
+      if (req.dealId === 'deal_unknown') throw errors.notFound('purchase', req.dealId);
+      return {
+        case: postPurchaseCase({ dealId: req.dealId, type: req.type, reason: req.reason, amount: req.amount ?? '34.2', evidenceRefs: req.evidenceRefs, buyerAgentId: req.actor?.agentId ?? '' }),
+        idempotentReplayed: req.idempotencyKey === 'replayed-key',
+      };
+    },
+    getCase: (req) => (caseKnown(req.caseId), { case: postPurchaseCase({ caseId: req.caseId }) }),
+    updateCase: (req) => {
+      caseKnown(req.caseId);
+      if (req.status !== undefined && req.actor?.operator !== true) throw errors.permissionDenied('operator_required', 'only the operator moves a case’s status');
+      if (req.status === C.CaseStatus.CASE_STATUS_CLOSED) throw errors.invalidState('case', 'open', 'closed');
+      const approved = req.status === C.CaseStatus.CASE_STATUS_APPROVED;
+      return {
+        case: postPurchaseCase({
+          caseId: req.caseId,
+          status: req.status ?? C.CaseStatus.CASE_STATUS_OPEN,
+          evidenceRefs: req.addEvidenceRefs,
+          ...(approved ? { refundState: C.RefundState.REFUND_STATE_CREDITED, refundReceiptId: 'rcpt_r1' } : {}),
+        }),
+        refundReceiptJson: approved ? JSON.stringify({ receipt_id: 'rcpt_r1', kind: 'purchase_refund', amount: '34.2' }) : undefined,
+      };
+    },
+    listCaseEvents: (req) => (
+      caseKnown(req.caseId),
+      {
+        events: [
+          { eventId: 'evt_1', caseId: req.caseId, seq: 1, type: 'opened', toStatus: C.CaseStatus.CASE_STATUS_OPEN, actor: 'acme:agent:buyer-1', evidenceRefs: ['photo-1'], amount: '34.2', at: T0 },
+          { eventId: 'evt_2', caseId: req.caseId, seq: 2, type: 'refund_credited', actor: 'system:commerce', evidenceRefs: [], amount: '34.2', receiptId: 'rcpt_r1', at: T0 },
+        ],
+        page: { nextCursor: req.page?.limit === 1 ? 'cur_2' : '' },
+      }
+    ),
     getPurchaseTimeline: (req) => {
       if (req.dealId === 'deal_unknown') throw errors.notFound('purchase', req.dealId);
       if (req.dealId === 'deal_foreign') throw errors.permissionDenied('not_deal_buyer', 'only the purchase’s buyer or the operator may read its timeline');

@@ -2,6 +2,7 @@ import agents from './agents';
 import type { Area } from './area';
 import catalog from './catalog';
 import commerce from './commerce';
+import commerceIntents from './commerce-intents';
 import contracts from './contracts';
 import coordination from './coordination';
 import disputes from './disputes';
@@ -14,6 +15,7 @@ import ledger from './ledger';
 import listings from './listings';
 import mandates from './mandates';
 import offers from './offers';
+import postPurchase from './post-purchase';
 import receipts from './receipts';
 import registry from './registry';
 import results from './results';
@@ -45,6 +47,8 @@ export const AREAS: readonly Area[] = [
   registry,
   commerce,
   mandates,
+  commerceIntents,
+  postPurchase,
   transparency,
   ui,
 ];
