@@ -236,6 +236,17 @@ export function startFakeCommerce(): Promise<ProtoFake> {
     getAutonomy: (req) => ({ mandateId: req.mandateId, autonomy: mandate().autonomy }),
     putAutonomy: (req) => ({ mandateId: req.mandateId, autonomy: req.autonomy }),
     setMandateStatus: (req) => ({ mandate: mandate({ mandateId: req.mandateId, status: req.status }) }),
+    // Intents and feedback: the answers echo the request.
+    createIntent: (req) => ({
+      intent: {
+        intentId: 'int_1', agentId: req.agentId, description: req.description, merchants: req.merchants, skus: req.skus, budget: req.budget,
+        requiresRefundability: req.requiresRefundability, expiresAt: req.expiresAt, createdAt: T0,
+      },
+      idempotentReplayed: req.idempotencyKey === 'seen',
+    }),
+    recordFeedback: (req) => ({
+      feedback: { feedbackId: 'fbk_1', dealId: req.dealId, buyerAgentId: req.actor?.agentId ?? '', merchantDomain: 'sandbox-merchant.local', rating: req.rating, comment: req.comment, createdAt: T0 },
+    }),
     // Transparency: answers echo the request where a spec checks what the gateway sent.
     compareShadow: (req) => ({
       from: req.from ?? new Date('2026-10-22T18:00:00.000Z'),
