@@ -39,9 +39,10 @@ export async function refundPurchase(wallet: WalletClient, call: RefundCall): Pr
  * "Receipts"), so anyone verifies it offline with the signature and signer_public_key.
  */
 export function refundReceiptJson(r: walletV1.Receipt): Record<string, unknown> {
+  const kind = walletV1Wire.receiptKind.toWire(r.kind);
   return {
     receipt_id: r.receiptId,
-    kind: walletV1Wire.receiptKind.toWire(r.kind),
+    kind,
     contract_id: r.contractId,
     hold_id: r.holdId,
     payer: r.payer,
@@ -53,7 +54,8 @@ export function refundReceiptJson(r: walletV1.Receipt): Record<string, unknown> 
     journal_entry_ids: [...r.journalEntryIds],
     settled_at: (r.settledAt ?? new Date(0)).toISOString(),
     signer_public_key: r.signerPublicKey,
-    ...(r.refundsReceiptId === undefined ? {} : { refunds_receipt_id: r.refundsReceiptId }),
+    // Purchase refund receipts sign these two as well (null when absent).
+    ...(kind === 'purchase_refund' ? { refunds_receipt_id: r.refundsReceiptId ?? null, reason: r.reason ?? null } : {}),
     signature: r.signature,
   };
 }
