@@ -78,7 +78,7 @@ describe('shadow compare and session transparency (real sessions, sandbox mercha
     });
 
     it('should default the window to the last 30 days and find nothing in a window before the sessions', async () => {
-      expect((await h.client.compareShadow({ actor: operatorActor })).summary?.shadowSessions).toBe('3');
+      expect((await h.client.compareShadow(commerceV1.CompareShadowRequest.fromPartial({ actor: operatorActor }))).summary?.shadowSessions).toBe('3');
       const before = await compare(operatorActor, { from: new Date(start.getTime() - 86_400_000), to: start });
       expect(before.comparisons).toEqual([]);
       expect(before.summary).toEqual({ shadowSessions: '0', matched: '0', withDifferences: '0' });

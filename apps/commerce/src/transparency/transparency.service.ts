@@ -15,6 +15,7 @@ import { monthlyRollup, spendSavings } from './rollups.repo';
 import { compareShadows, type ShadowComparison, type ShadowSummary } from './shadow-compare';
 import { liveCounterparts, shadowSessions } from './shadow.repo';
 import { buildTimeline, type TimelineItem } from './timeline';
+import { filterText } from './filters';
 import { assertDealReader, requireOperator, shadowBuyerFilter, type TransparencyActor } from './transparency-access';
 import { agentCurrencyAfter, agentCurrencyCursor, pageAfter, type PageInput } from './transparency-pages';
 import { monthWindow, optionalMonthWindow, rangeWindow, type TimeWindow } from './window';
@@ -58,7 +59,6 @@ export interface PurchaseTimeline {
   entries: TimelineItem[];
 }
 
-const orNull = (v: string | undefined): string | null => (v === undefined || v === '' ? null : v);
 
 /** Transparency: shadow compare, rollups, a session's record and a purchase's timeline (reads only, one snapshot each). */
 export class TransparencyService {
@@ -67,7 +67,7 @@ export class TransparencyService {
   async compareShadow(actor: TransparencyActor | undefined, input: ShadowCompareInput): Promise<ShadowCompareResult> {
     const buyerAgentId = shadowBuyerFilter(actor, input.buyerAgentId);
     const window = rangeWindow(input.from, input.to, this.deps.clock());
-    const filters = { merchantDomain: orNull(input.merchantDomain), buyerAgentId };
+    const filters = { merchantDomain: filterText('merchant_domain', input.merchantDomain), buyerAgentId: buyerAgentId === null ? null : filterText('buyer_agent_id', buyerAgentId) };
     const { shadows, lives } = await inSnapshot(this.deps.pool, async (db) => ({
       shadows: await shadowSessions(db, window, filters),
       lives: await liveCounterparts(db, window, filters),
@@ -90,10 +90,10 @@ export class TransparencyService {
     const limit = resolveLimit(input.page?.limit);
     const after = agentCurrencyAfter(input.page?.cursor);
     const fetched = await inSnapshot(this.deps.pool, (db) =>
-      spendSavings(db, { window: w, agentId: orNull(input.agentId), currency: orNull(input.currency), after, limit: limit + 1 }),
+      spendSavings(db, { window: w, agentId: filterText('agent_id', input.agentId), currency: filterText('currency', input.currency), after, limit: limit + 1 }),
     );
     const rows = fetched.slice(0, limit);
-    return { window: orNull(input.window), rows, nextCursor: fetched.length > limit ? agentCurrencyCursor(rows[rows.length - 1]) : '' };
+    return { window: input.window === undefined || input.window === '' ? null : input.window, rows, nextCursor: fetched.length > limit ? agentCurrencyCursor(rows[rows.length - 1]) : '' };
   }
 
   async sessionRecord(actor: TransparencyActor | undefined, sessionId: string): Promise<SessionRecordView> {

@@ -13,6 +13,7 @@ describe('transparency windows', () => {
   it('should read a month as its UTC bounds, December rolling into the next year', () => {
     expect(monthWindow('2026-02')).toEqual({ from: new Date('2026-02-01T00:00:00.000Z'), to: new Date('2026-03-01T00:00:00.000Z') });
     expect(monthWindow('2026-12')).toEqual({ from: new Date('2026-12-01T00:00:00.000Z'), to: new Date('2027-01-01T00:00:00.000Z') });
+    expect(monthWindow('0050-03').from.toISOString()).toBe('0050-03-01T00:00:00.000Z');
   });
 
   it.each(['', '2026-13', '2026-00', '2026-1', '26-01', '2026-01-01', ' 2026-01', '2026/01', 'latest'])('should refuse %j as invalid_window', (w) => {

@@ -17,13 +17,18 @@ function invalidWindow(message: string, details?: Record<string, unknown>): Erro
   return errors.invalidArgument('invalid_window', message, details);
 }
 
+// Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear does not.
+function monthStart(year: number, monthIndex: number): Date {
+  const d = new Date(0);
+  d.setUTCFullYear(year, monthIndex, 1);
+  return d;
+}
+
 /** `YYYY-MM` → [first instant of the month, first instant of the next) in UTC; anything else 400 invalid_window. */
 export function monthWindow(window: string | undefined): TimeWindow {
   const m = MONTH.exec(window ?? '');
   if (!m) throw invalidWindow('window must be a month YYYY-MM', { window: (window ?? '').slice(0, 40) });
-  const year = Number(m[1]);
-  const month = Number(m[2]) - 1;
-  return { from: new Date(Date.UTC(year, month, 1)), to: new Date(Date.UTC(year, month + 1, 1)) };
+  return { from: monthStart(Number(m[1]), Number(m[2]) - 1), to: monthStart(Number(m[1]), Number(m[2])) };
 }
 
 /** An optional month: absent or "" means all time (null). */
