@@ -47,7 +47,7 @@ describe('opening a case', () => {
       refundState: C.RefundState.REFUND_STATE_NONE,
     });
     expect((await client.getCase({ actor: operator, caseId: c.caseId })).case).toEqual(c);
-    const { events } = await client.listCaseEvents({ actor: agent(p.buyer), caseId: c.caseId });
+    const { events } = await client.listCaseEvents(C.ListCaseEventsRequest.fromPartial({ actor: agent(p.buyer), caseId: c.caseId }));
     expect(events).toEqual([expect.objectContaining({ seq: 1, type: 'opened', toStatus: C.CaseStatus.CASE_STATUS_OPEN, actor: p.buyer, evidenceRefs: ['photo-1'], amount: '70' })]);
     expect((await h.sql.query('SELECT type FROM outbox_events WHERE payload->>\'subject_id\' = $1', [c.caseId])).rows).toEqual([{ type: 'exchange.commerce.case.opened' }]);
   });
@@ -113,7 +113,7 @@ describe('moving a case and crediting the buyer', () => {
     expect(closed.refundReceiptJson).toBeUndefined();
     expect(await h.usd(p.buyer)).toEqual({ available: before.available + parseAmount('20'), held: 0n });
 
-    const { events } = await client.listCaseEvents({ actor: operator, caseId: c.caseId });
+    const { events } = await client.listCaseEvents(C.ListCaseEventsRequest.fromPartial({ actor: operator, caseId: c.caseId }));
     expect(events.map((e) => [e.seq, e.type, e.fromStatus ?? null, e.toStatus ?? null, e.actor])).toEqual([
       [1, 'opened', null, C.CaseStatus.CASE_STATUS_OPEN, p.buyer],
       [2, 'evidence_added', null, null, p.buyer],
@@ -166,7 +166,7 @@ describe('moving a case and crediting the buyer', () => {
     const c = await open(client, p);
     const stranger = await h.newBuyer();
     expect(await failureOf(client.getCase({ actor: agent(stranger), caseId: c.caseId }))).toMatchObject({ code: 'not_deal_buyer' });
-    expect(await failureOf(client.listCaseEvents({ actor: agent(stranger), caseId: c.caseId }))).toMatchObject({ code: 'not_deal_buyer' });
+    expect(await failureOf(client.listCaseEvents(C.ListCaseEventsRequest.fromPartial({ actor: agent(stranger), caseId: c.caseId })))).toMatchObject({ code: 'not_deal_buyer' });
     expect(await failureOf(client.updateCase(C.UpdateCaseRequest.fromPartial({ actor: agent(stranger), caseId: c.caseId, addEvidenceRefs: ['x'] })))).toMatchObject({ code: 'not_deal_buyer' });
     expect(await failureOf(client.getCase({ actor: operator, caseId: 'case_nope' }))).toMatchObject({ code: 'case_not_found' });
     expect(await failureOf(client.listCaseEvents({ actor: operator, caseId: c.caseId, page: { limit: 1, cursor: 'not-a-cursor' } }))).toMatchObject({ code: 'invalid_cursor' });
