@@ -52,7 +52,7 @@ export const CreateCheckoutBody = Type.Object(
     context: Type.Optional(Context),
     discount_codes: Type.Optional(DiscountCodes),
     mode: Type.Optional(StringEnum(commerceV1Wire.sessionMode.names, { description: '`live` (default) or `shadow` (never completed; compared with live sessions)' })),
-    intent_id: Type.Optional(Id('Commerce intent this checkout serves', 'int_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e')),
+    intent_id: Type.Optional(Id('Commerce intent this checkout serves: create, update and complete outside it are 403 `intent_*` (unknown 404 `intent_not_found`)', 'int_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e')),
     idempotency_key: Key,
   },
   { additionalProperties: false, examples: [{ mandate_id: MANDATE, merchant_domain: MERCHANT, line_items: lineItemsExample, discount_codes: ['WELCOME10'] }] },

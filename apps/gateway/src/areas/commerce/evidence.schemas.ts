@@ -28,7 +28,7 @@ export const EvidenceItem = Type.Object(
     evidence_id: Type.String(),
     commerce_session_id: Type.String(),
     seq: Type.Integer({ description: 'Position in the session’s chain, from 1' }),
-    kind: Type.String({ description: '`merchant_request`, `merchant_response`, `merchant_error`, `order_webhook`, `approval` or `mandate_check`' }),
+    kind: Type.String({ description: '`merchant_request`, `merchant_response`, `merchant_error`, `order_webhook`, `approval`, `mandate_check` or `intent`' }),
     operation: Type.String({ description: 'UCP operation (`create_checkout`, `complete_checkout`, `order_webhook`, …)' }),
     content: UcpObject('What was recorded: {method, url, headers, status?, body}', evidenceExample.content),
     content_sha256: Type.String({ description: 'sha256 hex of canonical JSON of `content`' }),
