@@ -19,6 +19,7 @@ let liveId: string;
 let shadowId: string;
 let dealId: string;
 let month: string;
+let caseId: string;
 
 beforeAll(async () => {
   stack = await bootStack();
@@ -38,6 +39,10 @@ beforeAll(async () => {
   month = (done.purchase.completed_at as string).slice(0, 7);
   const shadow = await c.expectStatus(c.createCheckout(buyer, c.checkoutBody(mandate.mandate_id, [['bouquet_roses', 2]], { mode: 'shadow', discount_codes: ['10OFF'] })), 201);
   shadowId = shadow.commerce_session_id;
+  // After the purchase: the buyer rates it and opens a refund case (not decided: nothing credited).
+  await c.expectStatus(c.as(buyer, 'POST', '/v1/commerce/feedback/record', { deal_id: dealId, rating: 4, comment: 'one rose wilted' }), 201);
+  const opened = await c.expectStatus(c.as(buyer, 'POST', '/v1/post-purchase/cases', { deal_id: dealId, type: 'refund', reason: 'one rose wilted', amount: '10' }), 201);
+  caseId = opened.case_id;
 });
 
 afterAll(async () => {
@@ -75,9 +80,9 @@ describe('GET /v1/commerce/transparency/rollups/monthly', () => {
   it("sums the month's purchase and escalation exactly", async () => {
     const res = await c.expectStatus(c.op('GET', `/v1/commerce/transparency/rollups/monthly?window=${month}`), 200);
     // One purchase of 2 × 35 = 70 USD at list price; two sessions escalated (live 70 and shadow 63, both over the 50 step-up),
-    // none denied, no cases.
+    // none denied; one refund case opened, not credited.
     expect(res.currencies).toEqual([
-      { currency: 'USD', spend: '70', savings: '0', purchases: 1, escalations: 2, approvals_denied: 0, returns: 0, refunds: 0, chargebacks: 0, refunded: '0' },
+      { currency: 'USD', spend: '70', savings: '0', purchases: 1, escalations: 2, approvals_denied: 0, returns: 0, refunds: 1, chargebacks: 0, refunded: '0' },
     ]);
   });
 
@@ -119,7 +124,7 @@ describe('GET /v1/commerce/transparency/purchases/{commerce_session_id}', () => 
     expect(res.evidence[0]).toEqual({ evidence_id: expect.any(String), seq: 1, kind: 'merchant_request', operation: 'create_checkout', content_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), hash: expect.stringMatching(/^[0-9a-f]{64}$/), recorded_at: expect.any(String) });
     expect(res.chain_valid).toBe(true);
     expect(res.purchase).toMatchObject({ deal_id: dealId, amount: '70', currency: 'USD' });
-    expect(res.case_ids).toEqual([]);
+    expect(res.case_ids).toEqual([caseId]);
   });
 
   it('401 anonymous, 403 an agent (even the buyer), 404 an unknown session', async () => {
@@ -130,7 +135,7 @@ describe('GET /v1/commerce/transparency/purchases/{commerce_session_id}', () => 
 });
 
 describe('GET /v1/purchases/{deal_id}/timeline', () => {
-  it('gives the buyer every state change, the receipt and the order webhook in time order', async () => {
+  it('gives the buyer every state change, the receipt, the order webhook, the feedback and the case in time order', async () => {
     const res = await eventually(
       () => c.expectStatus(c.as(buyer, 'GET', `/v1/purchases/${dealId}/timeline`), 200),
       (t) => t.entries.some((e: { type: string }) => e.type === 'order_webhook'),
@@ -138,7 +143,12 @@ describe('GET /v1/purchases/{deal_id}/timeline', () => {
     expect(res).toMatchObject({ deal_id: dealId, commerce_session_id: liveId });
     const types = res.entries.map((e: { type: string }) => e.type);
     // The merchant may post its order webhook before the settlement commits: it is in the list, wherever its time puts it.
-    expect(types.filter((t: string) => t !== 'order_webhook')).toEqual(['session.created', 'session.approval_requested', 'session.approval_decided', 'session.completed', 'receipt']);
+    const rest = types.filter((t: string) => t !== 'order_webhook');
+    expect(rest.slice(0, 5)).toEqual(['session.created', 'session.approval_requested', 'session.approval_decided', 'session.completed', 'receipt']);
+    // Feedback, then the case, unless both fall in one millisecond (ties put cases before feedback).
+    expect([...rest.slice(5)].sort()).toEqual(['case.opened', 'feedback']);
+    expect(res.entries.find((e: { type: string }) => e.type === 'feedback').details).toMatchObject({ rating: 4, comment: 'one rose wilted' });
+    expect(res.entries.find((e: { type: string }) => e.type === 'case.opened')).toMatchObject({ source_id: caseId, details: { amount: '10', to_status: 'open' } });
     const ats = res.entries.map((e: { at: string }) => Date.parse(e.at));
     expect([...ats].sort((a, b) => a - b)).toEqual(ats);
     expect(res.entries.find((e: { type: string }) => e.type === 'receipt').details).toMatchObject({ amount: '70', currency: 'USD' });
