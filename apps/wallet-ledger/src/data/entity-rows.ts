@@ -115,6 +115,8 @@ function receiptRow(r: Receipt) {
     signer_public_key: r.signerPublicKey,
     corrects_receipt_id: r.correctsReceiptId ?? null,
     reason: r.reason ?? null,
+    refunds_receipt_id: r.refundsReceiptId ?? null,
+    reference: r.reference ?? null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { accountId, agentAccount, systemAccount, type AccountRef } from './accounts';
+import { accountId, agentAccount, merchantAccount, systemAccount, type AccountRef } from './accounts';
 
 /** amount > 0 raises the account's balance, < 0 lowers it (README.md "Sign convention"). */
 export interface Posting {
@@ -98,4 +98,10 @@ export function correctionPostings(input: { payer: string; payee: AccountRef; cu
     { account: systemAccount(currency, 'fees'), amount: -fee },
     { account: agentAccount(payer, currency, 'available'), amount },
   ]);
+}
+
+/** Commerce post-purchase refund: the merchant's settlement account (owner "merchant:<domain>") pays `amount` to the buyer's available balance. */
+export function purchaseRefundPostings(input: { merchant: string; buyer: string; currency: string; amount: bigint }): Posting[] {
+  if (input.amount <= 0n) throw new Error('purchase refund amount out of range');
+  return balancedPostings(move(merchantAccount(input.merchant, input.currency), agentAccount(input.buyer, input.currency, 'available'), input.amount));
 }

@@ -44,3 +44,31 @@ describe('receipts', () => {
     expect(verifyReceiptJson({ ...json, signer_public_key: toBase64(generateKeyPair().publicKey) })).toBe(false);
   });
 });
+
+describe('purchase refund receipts', () => {
+  const refund: UnsignedReceipt = {
+    ...unsigned,
+    receiptId: 'rcpt_3',
+    kind: 'purchase_refund',
+    payer: 'merchant:shop.example.com',
+    payee: 'acme:agent:buyer',
+    amount: 5_000_000n,
+    fee: 0n,
+    refundedAmount: 0n,
+    journalEntryIds: ['jrn_3'],
+    refundsReceiptId: 'rcpt_1',
+    reason: 'damaged',
+    reference: 'case_1',
+  };
+
+  it('should sign refunds_receipt_id and reason (never the unsigned reference) only on purchase_refund receipts', () => {
+    const payload = receiptPayload(refund);
+    expect(payload).toMatchObject({ kind: 'purchase_refund', refunds_receipt_id: 'rcpt_1', reason: 'damaged' });
+    expect(payload).not.toHaveProperty('reference');
+    expect(payload).not.toHaveProperty('corrects_receipt_id');
+    expect(receiptPayload({ ...unsigned, refundsReceiptId: 'rcpt_x' })).not.toHaveProperty('refunds_receipt_id');
+    const json = receiptJson(signReceipt(refund, privateKey));
+    expect(verifyReceiptJson(json)).toBe(true);
+    expect(verifyReceiptJson({ ...json, refunds_receipt_id: 'rcpt_2' })).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 import { signCanonical, verifyCanonical } from '@exchange/crypto';
 import { formatAmount } from '@exchange/platform';
 
-export type ReceiptKind = 'settlement' | 'refund' | 'correction';
+export type ReceiptKind = 'settlement' | 'refund' | 'correction' | 'purchase_refund';
 
 export interface Receipt {
   receiptId: string;
@@ -22,7 +22,12 @@ export interface Receipt {
   signature: string;
   /** Correction receipts only: the settlement receipt reversed, and the operator's reason. */
   correctsReceiptId?: string | null;
+  /** Correction and purchase refund receipts: why. */
   reason?: string | null;
+  /** Purchase refund receipts only: the commerce settlement receipt paid back. */
+  refundsReceiptId?: string | null;
+  /** Purchase refund receipts: the caller's reference (commerce's case id). Stored, never signed nor returned. */
+  reference?: string | null;
 }
 
 export type UnsignedReceipt = Omit<Receipt, 'signature'>;
@@ -47,9 +52,10 @@ export function receiptPayload(r: UnsignedReceipt): Record<string, unknown> {
     journal_entry_ids: [...r.journalEntryIds],
     settled_at: r.settledAt.toISOString(),
     signer_public_key: r.signerPublicKey,
-    // Only correction receipts carry these, so settlement and refund payloads (and their
-    // signatures) are exactly what they were before corrections existed.
+    // Only correction and purchase refund receipts carry these, so settlement and refund
+    // payloads (and their signatures) are exactly what they were before those kinds existed.
     ...(r.kind === 'correction' ? { corrects_receipt_id: r.correctsReceiptId ?? null, reason: r.reason ?? null } : {}),
+    ...(r.kind === 'purchase_refund' ? { refunds_receipt_id: r.refundsReceiptId ?? null, reason: r.reason ?? null } : {}),
   };
 }
 

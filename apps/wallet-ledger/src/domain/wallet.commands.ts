@@ -116,6 +116,17 @@ export interface CorrectSettlementCommand extends Keyed {
   reason: string;
 }
 
+/** Commerce post-purchase refund of a merchant settlement receipt (controller must be "commerce"). */
+export interface RefundPurchaseCommand extends Keyed {
+  agentId: string;
+  receiptId: string;
+  amount: string;
+  reason: string;
+  controller: string;
+  /** What the refund is for (commerce's case id); empty = none. */
+  reference: string;
+}
+
 export interface ReceiptQuery {
   receiptId: string;
   contractId: string;
@@ -145,6 +156,8 @@ export type WithdrawalResult = Replayable<{ withdrawal: Withdrawal }>;
 /** Settle and Refund: the receipt and the hold after the move. */
 export type SettlementResult = Replayable<{ receipt: Receipt; hold: Hold }>;
 export type CorrectionResult = Replayable<{ receipt: Receipt }>;
+/** RefundPurchase: the purchase_refund receipt, the settlement's refunds so far (this one included) and what it paid the merchant. */
+export type PurchaseRefundResult = Replayable<{ receipt: Receipt; refundedTotal: bigint; settledAmount: bigint }>;
 
 export interface Page<T> {
   items: T[];

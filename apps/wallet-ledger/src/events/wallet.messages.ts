@@ -128,6 +128,7 @@ export function toProtoReceipt(r: Receipt): walletV1.Receipt {
     signerPublicKey: r.signerPublicKey,
     correctsReceiptId: opt(r.correctsReceiptId ?? null),
     reason: opt(r.reason ?? null),
+    refundsReceiptId: opt(r.refundsReceiptId ?? null),
   };
 }
 

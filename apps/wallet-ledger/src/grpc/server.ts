@@ -29,6 +29,9 @@ import { payoutsHandlers } from '../payouts/payouts.handlers';
 import { payoutsCodecs } from '../payouts/payouts.mapper';
 import { PayoutsRepo } from '../payouts/payouts.repo';
 import { PayoutsService } from '../payouts/payouts.service';
+import { purchaseRefundsHandlers } from '../purchase-refunds/purchase-refunds.handlers';
+import { purchaseRefundsCodecs } from '../purchase-refunds/purchase-refunds.mapper';
+import { PurchaseRefundsService } from '../purchase-refunds/purchase-refunds.service';
 import { receiptsHandlers } from '../receipts/receipts.handlers';
 import { ReceiptsRepo } from '../receipts/receipts.repo';
 import { ReceiptsService } from '../receipts/receipts.service';
@@ -45,6 +48,7 @@ export interface WalletServices {
   holds: HoldsService;
   payouts: PayoutsService;
   settlement: SettlementService;
+  purchaseRefunds: PurchaseRefundsService;
   receipts: ReceiptsService;
   operations: OperationsService;
   ledger: LedgerService;
@@ -58,6 +62,7 @@ export const AREAS = [
   serviceArea('holds', (s: WalletServices, logger: Logger) => holdsHandlers(s.holds, logger)),
   serviceArea('payouts', (s: WalletServices, logger: Logger) => payoutsHandlers(s.payouts, logger)),
   serviceArea('settlement', (s: WalletServices, logger: Logger) => settlementHandlers(s.settlement, logger)),
+  serviceArea('purchase-refunds', (s: WalletServices, logger: Logger) => purchaseRefundsHandlers(s.purchaseRefunds, logger)),
   serviceArea('receipts', (s: WalletServices, logger: Logger) => receiptsHandlers(s.receipts, logger)),
   serviceArea('operations', (s: WalletServices, logger: Logger) => operationsHandlers(s.operations, logger)),
   serviceArea('ledger', (s: WalletServices, logger: Logger) => ledgerHandlers(s.ledger, logger)),
@@ -104,6 +109,10 @@ export function createWalletAreas(d: WalletAreasDeps): {
     settlement: new SettlementService(
       { ...mutation, holds: holdsRepo, receipts: receiptsRepo, balances: balancesRepo, codecs: settlementCodecs },
       holds,
+      d.signer,
+    ),
+    purchaseRefunds: new PurchaseRefundsService(
+      { ...mutation, holds: holdsRepo, receipts: receiptsRepo, balances: balancesRepo, codecs: purchaseRefundsCodecs },
       d.signer,
     ),
     receipts: new ReceiptsService({ repo: receiptsRepo }),

@@ -15,5 +15,6 @@ export function fromProtoReceipt(r: walletV1.Receipt | undefined): Receipt {
     settledAt: must(m.settledAt, 'settled_at'),
     correctsReceiptId: nul(m.correctsReceiptId),
     reason: nul(m.reason),
+    refundsReceiptId: nul(m.refundsReceiptId),
   };
 }

@@ -20,6 +20,8 @@ export function receiptFromRow(r: Row): Receipt {
     signature: str(r['signature']),
     correctsReceiptId: strOrNull(r['corrects_receipt_id'] ?? null),
     reason: strOrNull(r['reason'] ?? null),
+    refundsReceiptId: strOrNull(r['refunds_receipt_id'] ?? null),
+    reference: strOrNull(r['reference'] ?? null),
   };
 }
 

@@ -26,6 +26,7 @@ const base = {
   existingCorrection: undefined,
   feesBalance: 10_000_000n,
   merchantBalance: null,
+  purchaseRefunded: 0n,
   receiptId: 'rcpt_2',
   journalEntryId: 'jrn_2',
   reason: 'wrong seller',
@@ -64,6 +65,23 @@ describe('planCorrection', () => {
       payee: 'merchant:shop.example.com',
       amount: 60_000_000n,
     });
+  });
+
+  it("should reverse only what the merchant's purchase refunds have not paid back yet", () => {
+    const merchantPaid = { ...settlement, payee: 'merchant:shop.example.com' };
+    // Paid 60 (fee 1.5): the merchant got 58.5 and refunded 20 of it; 38.5 of its share is left.
+    const partly = { ...base, original: merchantPaid, purchaseRefunded: 20_000_000n, merchantBalance: 38_500_000n };
+    expect(planCorrection(partly)).toMatchObject({ kind: 'correction', amount: 40_000_000n, fee: 1_500_000n });
+    expect(() => planCorrection({ ...partly, merchantBalance: 38_499_999n })).toThrow(expect.objectContaining({ code: 'insufficient_funds' }));
+    // Refunded in full: only the fee is left to give back.
+    expect(planCorrection({ ...partly, purchaseRefunded: 58_500_000n, merchantBalance: 0n })).toMatchObject({ amount: 1_500_000n });
+  });
+
+  it('should refuse a settlement without fee that purchase refunds paid back in full', () => {
+    const merchantPaid = { ...settlement, payee: 'merchant:shop.example.com', fee: 0n };
+    expect(() => planCorrection({ ...base, original: merchantPaid, purchaseRefunded: 60_000_000n, merchantBalance: 0n })).toThrow(
+      expect.objectContaining({ code: 'invalid_state', details: { current: 'purchase_refunded', wanted: 'corrected' } }),
+    );
   });
 });
 

@@ -6,7 +6,9 @@ import { walletErrors } from '../domain/wallet.errors';
  * The rules of an erroneous-clear correction, decided from the stored receipts: only a
  * settlement receipt of this payer, only once, and the fees account must be able to pay its
  * share back, as must a merchant payee's settlement account (`merchantBalance`; an agent payee's
- * share is checked by the store with the other agent balances).
+ * share is checked by the store with the other agent balances). A commerce settlement the
+ * merchant already paid back in part (purchase refunds, `purchaseRefunded`) is reversed for the
+ * rest only: the correction's amount is the settlement's less those refunds.
  * Returns the unsigned correction receipt.
  */
 export function planCorrection(input: {
@@ -16,6 +18,8 @@ export function planCorrection(input: {
   feesBalance: bigint;
   /** The merchant payee's settlement balance; null when the payee is an agent. */
   merchantBalance: bigint | null;
+  /** Paid back to the payer by purchase refunds of this settlement (0 for an agent payee). */
+  purchaseRefunded: bigint;
   receiptId: string;
   journalEntryId: string;
   reason: string;
@@ -38,10 +42,19 @@ export function planCorrection(input: {
       correction_receipt_id: input.existingCorrection.receiptId,
     });
   }
+  // What the payer has not had back yet: never below the fee (refunds only come out of the
+  // merchant's share), so 0 only when the merchant paid everything back and there was no fee.
+  const amount = original.amount - input.purchaseRefunded;
+  if (amount <= 0n) {
+    throw errors.failedPrecondition('invalid_state', `receipt ${original.receiptId} was refunded in full: nothing is left to correct`, {
+      current: 'purchase_refunded',
+      wanted: 'corrected',
+    });
+  }
   if (input.feesBalance < original.fee) {
     throw walletErrors.insufficientFunds(original.currency, formatAmount(input.feesBalance), formatAmount(original.fee));
   }
-  const payeeShare = original.amount - original.fee;
+  const payeeShare = amount - original.fee;
   if (input.merchantBalance !== null && input.merchantBalance < payeeShare) {
     throw walletErrors.insufficientFunds(original.currency, formatAmount(input.merchantBalance), formatAmount(payeeShare));
   }
@@ -52,7 +65,7 @@ export function planCorrection(input: {
     holdId: original.holdId,
     payer: original.payer,
     payee: original.payee,
-    amount: original.amount,
+    amount,
     fee: original.fee,
     // Nothing goes back to the payer beyond `amount`: the settlement's refunded part already did.
     refundedAmount: 0n,

@@ -15,6 +15,7 @@ import type { HoldsService } from '../holds/holds.service';
 import type { ReceiptsRepo } from '../receipts/receipts.repo';
 import { decide, execute, type Planned, type ResponseCodec } from '../service/execute';
 import { activeAgent, claimFor, requireText, type MutationDeps } from '../service/use-case';
+import { purchaseRefundCounter } from '../purchase-refunds/purchase-refund';
 import { planCorrection } from './correction';
 import { parseSettlementController, settlementPayee } from './settlement-payee';
 import { settlementEvents } from './settlement.events';
@@ -220,19 +221,27 @@ export class SettlementService {
       await activeAgent(this.ctx, settled.payee);
     }
 
+    // A merchant's settlement may have purchase refunds: the correction is decided under their
+    // counter's lock and moves the counter by the merchant's share it takes back, so a refund and
+    // the correction never both pay the same money back (purchase-refunds/). Everything is read
+    // before that lock, never under it (a plan waiting for a pool connection while its
+    // transaction holds one could starve the pool); the balances are re-checked by their CHECKs
+    // and a second correction by the unique index.
+    const original = settled;
+    const merchantSettled = original !== undefined && original.kind === 'settlement' && merchantDomainOf(original.payee) !== null;
+    const [existingCorrection, feesBalance, merchantBalance, hold] = await Promise.all([
+      this.ctx.receipts.correctionOf(receiptId),
+      original ? this.ctx.balances.systemBalance(accountId(systemAccount(original.currency, 'fees'))) : Promise.resolve(0n),
+      merchantSettled ? this.ctx.balances.systemBalance(accountId(payeeAccount(original.payee, original.currency))) : Promise.resolve(null),
+      original ? this.ctx.holds.hold(original.holdId) : Promise.resolve(undefined),
+    ]);
+    const counter = merchantSettled ? purchaseRefundCounter(original) : undefined;
     try {
       return await execute(this.ctx.writer, {
         idempotency,
         codec: this.ctx.codecs.correctSettlement,
-        plan: async () => {
-          const original = await this.ctx.receipts.receipt(receiptId);
-          const merchantPaid = original !== undefined && merchantDomainOf(original.payee) !== null;
-          const [existingCorrection, feesBalance, merchantBalance, hold] = await Promise.all([
-            this.ctx.receipts.correctionOf(receiptId),
-            original ? this.ctx.balances.systemBalance(accountId(systemAccount(original.currency, 'fees'))) : Promise.resolve(0n),
-            merchantPaid ? this.ctx.balances.systemBalance(accountId(payeeAccount(original.payee, original.currency))) : Promise.resolve(null),
-            original ? this.ctx.holds.hold(original.holdId) : Promise.resolve(undefined),
-          ]);
+        counter,
+        plan: async (purchaseRefunded) => {
           const now = this.ctx.clock();
           const entryId = newId('jrn');
           const decided = decide(now, () =>
@@ -242,6 +251,7 @@ export class SettlementService {
               existingCorrection,
               feesBalance,
               merchantBalance,
+              purchaseRefunded: counter ? purchaseRefunded : 0n,
               receiptId: newId('rcpt'),
               journalEntryId: entryId,
               reason,
@@ -257,6 +267,7 @@ export class SettlementService {
             onInsufficient: (available) => walletErrors.insufficientFunds(currency, formatAmount(available), formatAmount(amount - fee)),
             plan: {
               now,
+              counter: counter && { ...counter, expect: purchaseRefunded, delta: amount - fee },
               entry: { entryId, kind: 'correction', currency, postings: correctionPostings({ payer, payee: payeeAccount(payee, currency), currency, amount, fee }) },
               writes: [{ table: 'receipts', value: receipt }],
               events: [settlementEvents.receiptIssued(receipt, must(hold), caller)],
