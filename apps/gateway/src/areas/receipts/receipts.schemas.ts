@@ -25,11 +25,20 @@ export const Receipt = Type.Object(
     corrects_receipt_id: Type.Optional(
       Type.String({ description: 'Correction receipts only (kind `correction`): the settlement receipt this one reverses' }),
     ),
-    reason: Type.Optional(Type.String({ description: 'Correction receipts only: the operator’s reason for the erroneous clear' })),
+    refunds_receipt_id: Type.Optional(
+      Type.String({
+        description:
+          'Purchase refund receipts only (kind `purchase_refund`): the commerce settlement receipt paid back, in part or whole; ' +
+          'payer is the merchant (`merchant:<domain>`), payee the buyer',
+      }),
+    ),
+    reason: Type.Optional(
+      Type.String({ description: 'Correction receipts: the operator’s reason for the erroneous clear; purchase refund receipts: why the purchase was refunded' }),
+    ),
   },
   {
     additionalProperties: false,
-    description: 'A settlement, refund or correction receipt signed by the exchange key; verify it offline (see /skill.md)',
+    description: 'A settlement, refund, correction or purchase refund receipt signed by the exchange key; verify it offline (see /skill.md)',
     examples: [
       {
         receipt_id: 'rcpt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e',

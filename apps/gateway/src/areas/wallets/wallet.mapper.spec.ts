@@ -162,6 +162,51 @@ describe('wallet.mapper', () => {
     expect(verifyCanonical(rest, sig, publicKey)).toBe(true);
   });
 
+  it('should give refunds_receipt_id and reason on a purchase refund receipt only, so its signature still verifies', () => {
+    const { privateKey } = generateKeyPair();
+    const publicKey = toBase64(publicKeyFromPrivate(privateKey));
+    const unsigned = {
+      receipt_id: 'rcpt_2',
+      kind: 'purchase_refund',
+      contract_id: 'pur_1',
+      hold_id: 'hld_1',
+      payer: 'merchant:shop.example.com',
+      payee: 'a:agent:p',
+      amount: '12.5',
+      fee: '0',
+      refunded_amount: '0',
+      currency: 'CREDIT',
+      journal_entry_ids: ['jrn_2'],
+      settled_at: '2026-11-25T01:00:00.000Z',
+      signer_public_key: publicKey,
+      refunds_receipt_id: 'rcpt_1',
+      reason: 'arrived damaged',
+    };
+    const signature = signCanonical(unsigned, privateKey);
+    const json = receiptToJson({
+      receiptId: 'rcpt_2',
+      kind: W.ReceiptKind.RECEIPT_KIND_PURCHASE_REFUND,
+      contractId: 'pur_1',
+      holdId: 'hld_1',
+      payer: 'merchant:shop.example.com',
+      payee: 'a:agent:p',
+      amount: '12.5',
+      fee: '0',
+      refundedAmount: '0',
+      currency: 'CREDIT',
+      journalEntryIds: ['jrn_2'],
+      settledAt: new Date('2026-11-25T01:00:00.000Z'),
+      signature,
+      signerPublicKey: publicKey,
+      refundsReceiptId: 'rcpt_1',
+      reason: 'arrived damaged',
+    });
+    expect(json).toEqual({ ...unsigned, signature });
+    expect(json).not.toHaveProperty('corrects_receipt_id');
+    const { signature: sig, ...rest } = json;
+    expect(verifyCanonical(rest, sig, publicKey)).toBe(true);
+  });
+
   it('should turn an empty next cursor into null', () => {
     expect(nextCursorToJson({ nextCursor: '' })).toBeNull();
     expect(nextCursorToJson(undefined)).toBeNull();

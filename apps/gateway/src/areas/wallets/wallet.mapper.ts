@@ -161,8 +161,10 @@ export function receiptToJson(receipt: walletV1.Receipt | undefined): ReceiptJso
     settled_at: iso(r.settledAt, 'settled_at'),
     signer_public_key: r.signerPublicKey,
     signature: r.signature,
-    // Only on correction receipts, so the JSON of the others stays exactly what was signed.
+    // Only on correction (corrects_receipt_id, reason) and purchase refund (refunds_receipt_id,
+    // reason) receipts, so the JSON of the others stays exactly what was signed.
     ...(r.correctsReceiptId !== undefined ? { corrects_receipt_id: r.correctsReceiptId } : {}),
+    ...(r.refundsReceiptId !== undefined ? { refunds_receipt_id: r.refundsReceiptId } : {}),
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
   };
 }
