@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { walletV1 } from '@exchange/proto';
 import { receiptJson, verifyReceiptJson } from '../src/domain/receipt';
+import { ledgerReport } from '../src/ledger/ledger.repo';
 import { fromProtoReceipt } from '../src/receipts/receipts.mapper';
 import { agentId, balancesOf, fund, grpcError, key, outboxCount, outboxOf, startTestWallet, type TestWallet } from './wallet-harness';
 
@@ -251,6 +252,33 @@ describe('wallet-ledger gRPC: RefundPurchase', () => {
       expect(await balancesOf(t.client, buyer)).toEqual({ CREDIT: { available: '60', held: '0' } });
     } finally {
       await t.sql.query(`UPDATE accounts SET balance = balance + 35000000 WHERE account_id = $1`, [account]);
+    }
+    await ledgerOk();
+  });
+
+  // The damage stays in an open transaction (rolled back), so the check's queries run inside it.
+  it('should have CheckLedger report refunds that add up to more than the settlement paid', async () => {
+    const domain = merchant();
+    const { buyer, receipt: settled } = await purchase(domain, '40', '1');
+    const { receipt } = await t.client.refundPurchase(refundOf(buyer, settled.receiptId, { amount: '30' }));
+    const client = await t.sql.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO receipts (receipt_id, kind, contract_id, hold_id, payer, payee, amount, fee, refunded_amount, currency, settled_at, signature,
+                               signer_public_key, refunds_receipt_id)
+         SELECT 'rcpt_forged', kind, contract_id, hold_id, payer, payee, amount, fee, refunded_amount, currency, settled_at, signature,
+                signer_public_key, refunds_receipt_id
+           FROM receipts WHERE receipt_id = $1`,
+        [receipt!.receiptId],
+      );
+      const report = await ledgerReport(client, new Date());
+      expect(report.discrepancies).toEqual([
+        { kind: 'purchase_refunds_exceed_paid', subject: settled.receiptId, expected: '<= 39', actual: '60', detail: expect.any(String) },
+      ]);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
     }
     await ledgerOk();
   });

@@ -2,7 +2,14 @@
 // (computed by ledger.repo.ts in one snapshot).
 
 export interface LedgerDiscrepancy {
-  kind: 'balance_mismatch' | 'unbalanced_entry' | 'global_sum' | 'negative_available' | 'negative_held' | 'idempotency_key_two_effects';
+  kind:
+    | 'balance_mismatch'
+    | 'unbalanced_entry'
+    | 'global_sum'
+    | 'negative_available'
+    | 'negative_held'
+    | 'idempotency_key_two_effects'
+    | 'purchase_refunds_exceed_paid';
   subject: string;
   expected: string;
   actual: string;

@@ -34,6 +34,17 @@ const QUERIES = {
                    GROUP BY idempotency_scope, idempotency_key
                   HAVING count(*) > 1 AND max(created_at) - min(created_at) < interval '30 days'
                    ORDER BY 1, 2 LIMIT ${LIMIT}`,
+  // A commerce settlement's purchase refunds, plus the merchant's share a correction took back,
+  // never exceed what it paid the merchant (amount - fee); a refund of no settlement counts as
+  // exceeding a payment of 0.
+  purchaseRefunds: `SELECT r.refunds_receipt_id AS receipt_id, coalesce(s.amount - s.fee, 0)::text AS paid,
+                           (r.total + coalesce(c.amount - c.fee, 0))::text AS returned, s.receipt_id IS NULL AS missing
+                      FROM (SELECT refunds_receipt_id, sum(amount) AS total FROM receipts
+                             WHERE refunds_receipt_id IS NOT NULL GROUP BY refunds_receipt_id) r
+                      LEFT JOIN receipts s ON s.receipt_id = r.refunds_receipt_id AND s.kind = 'settlement'
+                      LEFT JOIN receipts c ON c.corrects_receipt_id = r.refunds_receipt_id
+                     WHERE s.receipt_id IS NULL OR r.total + coalesce(c.amount - c.fee, 0) > s.amount - s.fee
+                     ORDER BY 1 LIMIT ${LIMIT}`,
 };
 
 /** Recomputes the ledger from the journal and lists every disagreement (CheckLedger). */
@@ -60,6 +71,7 @@ export async function ledgerReport(client: pg.ClientBase, now: Date): Promise<Le
   const sums = (await client.query(QUERIES.sums)).rows;
   const negative = (await client.query(QUERIES.negative)).rows;
   const doubles = (await client.query(QUERIES.doubleEffects)).rows;
+  const overRefunded = (await client.query(QUERIES.purchaseRefunds)).rows;
   const discrepancies: LedgerDiscrepancy[] = [
     ...mismatches.map((r) => ({
       kind: 'balance_mismatch' as const,
@@ -91,6 +103,13 @@ export async function ledgerReport(client: pg.ClientBase, now: Date): Promise<Le
       expected: '1',
       actual: String(r.entries),
       detail: `journal entries ${r.ids}`,
+    })),
+    ...overRefunded.map((r) => ({
+      kind: 'purchase_refunds_exceed_paid' as const,
+      subject: r.receipt_id,
+      expected: `<= ${amount(r.paid)}`,
+      actual: amount(r.returned),
+      detail: r.missing ? 'purchase refunds of no settlement receipt' : 'purchase refunds (and correction) paid back more than the settlement paid the merchant',
     })),
   ];
   return {
