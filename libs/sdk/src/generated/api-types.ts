@@ -92,6 +92,21 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description One buyer agent’s spend and savings in one currency */
+        AgentSpendSavings: {
+            agent_id: string;
+            currency: string;
+            /** @description Decimal string: paid by the agent’s purchases completed in the window */
+            spend: string;
+            /** @description Decimal string: list − paid of those purchases */
+            savings: string;
+            /** @description Purchases completed in the window */
+            purchases: number;
+            /** @description Decimal string: credited back to the agent in the window */
+            refunded: string;
+            /** @description Decimal string: spend − refunded (negative when the refunds are of earlier purchases) */
+            net_spend: string;
+        };
         /** @description A party alias token, exchange-signed */
         AliasToken: {
             /**
@@ -229,6 +244,46 @@ export interface components {
              * @example 2026-11-21T18:00:00.000Z
              */
             as_of: string;
+        };
+        /** @description One change of a case */
+        CaseEvent: {
+            event_id: string;
+            case_id: string;
+            /** @description 1, 2, … per case */
+            seq: number;
+            /** @enum {string} */
+            type: "opened" | "status_changed" | "evidence_added" | "refund_credited" | "refund_refused";
+            from_status: ("open" | "under_review" | "approved" | "denied" | "closed") | null;
+            to_status: ("open" | "under_review" | "approved" | "denied" | "closed") | null;
+            /** @description The acting agent id, `operator`, or `system:commerce` (the credit) */
+            actor: string;
+            note: string | null;
+            /** @description Added by this event */
+            evidence_refs: string[];
+            /** @description opened/approved: the case amount; refund_credited: what was credited */
+            amount: string | null;
+            /** @description refund_credited: the refund receipt */
+            receipt_id: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            at: string;
+        };
+        /** @description A case’s events, oldest first */
+        CaseEventPage: {
+            data: components["schemas"]["CaseEvent"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description The case after the update, and the refund receipt when it credited the buyer */
+        CaseUpdate: {
+            case: components["schemas"]["PostPurchaseCase"];
+            /** @description When this update credited the buyer; otherwise null */
+            refund_receipt: {
+                [key: string]: unknown;
+            } | null;
         };
         /** @description The verdict: valid when every check is ok */
         CasefileVerdict: {
@@ -506,6 +561,28 @@ export interface components {
             /** @description Present when the request carried a `body` */
             first_post?: components["schemas"]["Post"];
         };
+        /** @description One currency’s figures of a month */
+        CurrencyRollup: {
+            currency: string;
+            /** @description Decimal string: paid by purchases completed in the month */
+            spend: string;
+            /** @description Decimal string: their list amounts − paid */
+            savings: string;
+            /** @description Purchases completed in the month */
+            purchases: number;
+            /** @description Sessions whose approval was requested (step-up) in the month */
+            escalations: number;
+            /** @description Approvals denied in the month */
+            approvals_denied: number;
+            /** @description Return cases opened in the month */
+            returns: number;
+            /** @description Refund cases opened in the month */
+            refunds: number;
+            /** @description Chargeback cases opened in the month */
+            chargebacks: number;
+            /** @description Decimal string: credited back to buyers by cases whose refund was credited in the month */
+            refunded: string;
+        };
         /** @description A delivery receipt signed by the exchange */
         DeliveryReceipt: {
             delivery_receipt_id: string;
@@ -667,7 +744,7 @@ export interface components {
             commerce_session_id: string;
             /** @description Position in the session’s chain, from 1 */
             seq: number;
-            /** @description `merchant_request`, `merchant_response`, `merchant_error`, `order_webhook`, `approval` or `mandate_check` */
+            /** @description `merchant_request`, `merchant_response`, `merchant_error`, `order_webhook`, `approval`, `mandate_check` or `intent` */
             kind: string;
             /** @description UCP operation (`create_checkout`, `complete_checkout`, `order_webhook`, …) */
             operation: string;
@@ -706,6 +783,23 @@ export interface components {
             /** @description Whether the whole chain recomputes from the stored items */
             chain_valid: boolean;
         };
+        /** @description A reference to one evidence item (its hashes, not its content) */
+        EvidenceRef: {
+            evidence_id: string;
+            seq: number;
+            kind: string;
+            operation: string;
+            /** @description sha256 hex of the canonical JSON of the stored message (not shown here) */
+            content_sha256: string;
+            /** @description The chain hash (sha256 of prev_hash ‖ content_sha256) */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            recorded_at: string;
+        };
         /** @description A sandbox faucet grant */
         FaucetGrant: {
             faucet_grant_id: string;
@@ -734,6 +828,21 @@ export interface components {
              * @example 2026-11-21T18:00:00.000Z
              */
             resets_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description A buyer’s feedback on one purchase (once per deal) */
+        Feedback: {
+            feedback_id: string;
+            deal_id: string;
+            buyer_agent_id: string;
+            merchant_domain: string;
+            rating: number;
+            comment: string;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -869,6 +978,35 @@ export interface components {
             /** @description False while wallet-ledger has not yet acknowledged the current switches */
             wallet_controls_synced: boolean;
         };
+        /** @description A commerce intent (AP2 IntentMandate); checkouts name it with `intent_id` */
+        Intent: {
+            intent_id: string;
+            agent_id: string;
+            description: string;
+            merchants: string[];
+            skus: string[];
+            budget: {
+                /**
+                 * @description Decimal string (at most 6 fraction digits)
+                 * @example 12.5
+                 */
+                amount: string;
+                currency: string;
+            };
+            requires_refundability: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+        };
         KillSwitch: {
             /** @enum {string} */
             name: "new_contracts" | "awards" | "settlements" | "withdrawals" | "faucet" | "read_only";
@@ -883,6 +1021,24 @@ export interface components {
             expected: string;
             actual: string;
             detail: string;
+        };
+        /** @description One state change of a session, written in the transaction that made it */
+        LifecycleEntry: {
+            seq: number;
+            /** @description `created`, `updated`, `canceled`, `approval_requested`, `approval_decided`, `completed` or `payment_failed` */
+            kind: string;
+            /** @description The previous entry’s `to` (null for the first) */
+            from: string | null;
+            /** @description The state after the change: `<status>/<approval>/<payment_stage>` */
+            to: string;
+            /** @description The approval reason or decision, or the payment failure code */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            at: string;
         };
         /** @description What a seller offers to do, at what price */
         Listing: {
@@ -1043,6 +1199,24 @@ export interface components {
             amount: string;
             currency: string;
         };
+        /** @description A UTC month of commerce, per currency */
+        MonthlyRollup: {
+            window: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            to: string;
+            /** @description Currencies with any activity, by code */
+            currencies: components["schemas"]["CurrencyRollup"][];
+        };
         /** @description The result of UCP capability negotiation with a merchant */
         Negotiation: {
             merchant_domain: string;
@@ -1132,6 +1306,48 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description A post-purchase case */
+        PostPurchaseCase: {
+            case_id: string;
+            deal_id: string;
+            /**
+             * @description Namespaced agent identifier `<namespace>:agent:<name>`
+             * @example acme:agent:buyer-1
+             */
+            buyer_agent_id: string;
+            merchant_domain: string;
+            /** @enum {string} */
+            type: "return" | "refund" | "chargeback";
+            reason: string;
+            /**
+             * @description Asked back, credited on approval (decimal string)
+             * @example 12.5
+             */
+            amount: string;
+            currency: string;
+            /** @enum {string} */
+            status: "open" | "under_review" | "approved" | "denied" | "closed";
+            evidence_refs: string[];
+            /**
+             * @description `none`; `pending` from the approval until the ledger credit is recorded; `credited`
+             * @enum {string}
+             */
+            refund_state: "none" | "pending" | "credited";
+            /** @description The wallet-ledger refund receipt (GET /v1/receipts/{id}), once credited */
+            refund_receipt_id: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            updated_at: string;
+        };
         /** @description The price index: clearing-price statistics per tag and currency */
         PriceIndex: {
             /** @enum {string} */
@@ -1183,11 +1399,18 @@ export interface components {
              */
             completed_at: string;
         };
-        /** @description A settlement, refund or correction receipt signed by the exchange key; verify it offline (see /skill.md) */
+        /** @description Every state change, webhook, receipt, case event and feedback of a purchase */
+        PurchaseTimeline: {
+            deal_id: string;
+            commerce_session_id: string;
+            /** @description Oldest first; ties in a stable order */
+            entries: components["schemas"]["TimelineEntry"][];
+        };
+        /** @description A settlement, refund, correction or purchase refund receipt signed by the exchange key; verify it offline (see /skill.md) */
         Receipt: {
             receipt_id: string;
             /** @enum {string} */
-            kind: "settlement" | "refund" | "correction";
+            kind: "settlement" | "refund" | "correction" | "purchase_refund";
             contract_id: string;
             hold_id: string;
             payer: string;
@@ -1221,7 +1444,9 @@ export interface components {
             signature: string;
             /** @description Correction receipts only (kind `correction`): the settlement receipt this one reverses */
             corrects_receipt_id?: string;
-            /** @description Correction receipts only: the operator’s reason for the erroneous clear */
+            /** @description Purchase refund receipts only (kind `purchase_refund`): the commerce settlement receipt paid back, in part or whole; payer is the merchant (`merchant:<domain>`), payee the buyer */
+            refunds_receipt_id?: string;
+            /** @description Correction receipts: the operator’s reason for the erroneous clear; purchase refund receipts: why the purchase was refunded */
             reason?: string;
         };
         /** @description A signed, content-addressed registry object */
@@ -1384,6 +1609,96 @@ export interface components {
             status: "SERVING" | "NOT_SERVING" | "UNKNOWN";
             address: string;
         };
+        /** @description What a session stood at, as shadow compare reads it */
+        SessionSnapshot: {
+            commerce_session_id: string;
+            /** @enum {string} */
+            status: "incomplete" | "requires_escalation" | "ready_for_complete" | "complete_in_progress" | "completed" | "canceled";
+            /** @enum {string} */
+            approval: "not_required" | "pending" | "approved" | "denied";
+            currency: string;
+            /** @description Decimal string: the merchant’s total */
+            total: string;
+            /** @description Decimal string: the total before discounts */
+            list_total: string;
+            /** @description Decimal string: list_total − total */
+            savings: string;
+            /** @description Upper-cased, sorted */
+            discount_codes: string[];
+            /** @description Item ids the merchant reported out of stock or not sold (its messages) */
+            unavailable_items: string[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description Everything the exchange holds about one checkout session (operator) */
+        SessionTransparency: {
+            session: components["schemas"]["CheckoutSession"];
+            lifecycle: components["schemas"]["LifecycleEntry"][];
+            evidence: components["schemas"]["EvidenceRef"][];
+            /** @description Whether the evidence chain recomputes and reaches the session’s head (as the artifacts route checks) */
+            chain_valid: boolean;
+            /** @description The purchase, once completed */
+            purchase: components["schemas"]["Purchase"] | null;
+            /** @description The intent the session named */
+            intent: components["schemas"]["TransparencyIntent"] | null;
+            /** @description Post-purchase cases of the purchase, oldest first */
+            case_ids: string[];
+        };
+        /** @description Shadow sessions of a window against the live ones */
+        ShadowCompare: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            to: string;
+            comparisons: components["schemas"]["ShadowComparison"][];
+            /** @description Over the whole window, not just this page */
+            summary: {
+                /** @description Shadow sessions in the window (and filters) */
+                shadow_sessions: number;
+                /** @description Those with a live counterpart */
+                matched: number;
+                /** @description Those whose counterpart differs */
+                with_differences: number;
+            };
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description A shadow session against its live counterpart */
+        ShadowComparison: {
+            merchant_domain: string;
+            buyer_agent_id: string;
+            /** @description sha256 hex of the JSON of the sorted [item id, quantity] pairs of the cart */
+            cart_key: string;
+            shadow: components["schemas"]["SessionSnapshot"];
+            /** @description The live session of the same buyer, merchant and cart closest in time in the window; null when none */
+            live: components["schemas"]["SessionSnapshot"] | null;
+            differences: {
+                /** @enum {string} */
+                field: "status" | "approval" | "currency" | "total" | "list_total" | "savings" | "discount_codes" | "unavailable_items";
+                shadow: string;
+                live: string;
+            }[];
+        };
+        /** @description Spend and savings per agent and currency, by agent id then currency */
+        SpendSavingsPage: {
+            /** @description The month, or null for all time */
+            window: string | null;
+            data: components["schemas"]["AgentSpendSavings"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
         /** @description The task tape: contracts opened, awarded and settled in the window */
         TaskTape: {
             /** @enum {string} */
@@ -1454,6 +1769,33 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description One event of a purchase */
+        TimelineEntry: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            at: string;
+            /** @description `session.<kind>`, `order_webhook`, `receipt`, `case.<event type>` or `feedback` */
+            type: string;
+            /** @description The session, webhook, receipt, case or feedback id */
+            source_id: string;
+            /**
+             * @description What happened (the source’s fields)
+             * @example {
+             *       "seq": 1,
+             *       "status": "ready_for_complete",
+             *       "approval": "not_required",
+             *       "payment_stage": "none",
+             *       "total": "70",
+             *       "currency": "USD"
+             *     }
+             */
+            details: {
+                [key: string]: unknown;
+            };
+        };
         /** @description A completed transfer between two wallets */
         Transfer: {
             transfer_id: string;
@@ -1467,6 +1809,31 @@ export interface components {
             currency: string;
             memo: string | null;
             journal_entry_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description The intent the session named */
+        TransparencyIntent: {
+            intent_id: string;
+            agent_id: string;
+            description: string;
+            merchants: string[];
+            skus: string[];
+            budget: {
+                amount: string;
+                currency: string;
+            };
+            requires_refundability: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            expires_at: string;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2729,7 +3096,7 @@ export interface components {
              */
             mode?: "live" | "shadow";
             /**
-             * @description Commerce intent this checkout serves
+             * @description Commerce intent this checkout serves: create, update and complete outside it are 403 `intent_*` (unknown 404 `intent_not_found`)
              * @example int_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
              */
             intent_id?: string;
@@ -3018,6 +3385,110 @@ export interface components {
              */
             status: "active" | "paused" | "revoked";
         };
+        CreateCommerceIntentRequest: {
+            /**
+             * @description The buyer agent the intent is for; defaults to the acting agent (another agent: 403 `acting_agent_mismatch`); required for the operator
+             * @example acme:agent:buyer-1
+             */
+            agent_id?: string;
+            /** @description What the agent is to buy, in words (AP2 `natural_language_description`), 1-2000 characters */
+            description: string;
+            /**
+             * @description Merchant domains a session may be at (absent or empty: any)
+             * @example [
+             *       "sandbox-merchant.local"
+             *     ]
+             */
+            merchants?: string[];
+            /**
+             * @description Item ids a session may contain (absent or empty: any)
+             * @example [
+             *       "bouquet_roses"
+             *     ]
+             */
+            skus?: string[];
+            /**
+             * @description The most ONE checkout session under the intent may total (decimal string and currency)
+             * @example {
+             *       "amount": "100",
+             *       "currency": "CREDIT"
+             *     }
+             */
+            budget: {
+                /**
+                 * @description Decimal string with at most 6 fraction digits, greater than 0 (e.g. "12.5"); else 400 `invalid_amount`
+                 * @example 12.5
+                 */
+                amount: string;
+                /**
+                 * Format: currency
+                 * @description `CREDIT` (sandbox credits) or an ISO 4217 alphabetic code such as `USD` (ISO 4217 list one of 2024-06-25; XXX and XTS are not money). Anything else, e.g. `QQQ` or `usd`, → 400 `unsupported_currency` with `errors[]` naming the field
+                 * @example CREDIT
+                 */
+                currency: string;
+            };
+            /** @description Only merchants whose UCP profile has `dev.ucp.shopping.order` (default false) */
+            requires_refundability?: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339, in the future and at most 366 days ahead
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        RecordPurchaseFeedbackRequest: {
+            /**
+             * @description The purchase (`deal_id` of the completed checkout)
+             * @example deal_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            deal_id: string;
+            /** @description 1 (worst) to 5 (best) */
+            rating: number;
+            /** @description At most 2000 characters (default empty) */
+            comment?: string;
+        };
+        CreatePostPurchaseCaseRequest: {
+            /**
+             * @description The purchase (`deal_…`) the acting agent bought
+             * @example deal_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            deal_id: string;
+            /**
+             * @description `return`, `refund` or `chargeback`; an approval credits the buyer for all three
+             * @enum {string}
+             */
+            type: "return" | "refund" | "chargeback";
+            /** @description Why (kept on the case) */
+            reason: string;
+            /**
+             * @description Asked back (decimal string, > 0); default: what remains refundable of the purchase
+             * @example 12.5
+             */
+            amount?: string;
+            /** @description At most 20; more can be added until the case is decided */
+            evidence_refs?: string[];
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        UpdatePostPurchaseCaseRequest: {
+            /**
+             * @description The move (operator only): open → under_review → approved | denied → closed
+             * @enum {string}
+             */
+            status?: "under_review" | "approved" | "denied" | "closed";
+            /** @description Added to the case (the buyer or the operator, until it is decided) */
+            evidence_refs?: string[];
+            /** @description Kept on the event of this update */
+            note?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3030,6 +3501,7 @@ export type Ack = components['schemas']['Ack'];
 export type Agent = components['schemas']['Agent'];
 export type AgentKey = components['schemas']['AgentKey'];
 export type AgentPage = components['schemas']['AgentPage'];
+export type AgentSpendSavings = components['schemas']['AgentSpendSavings'];
 export type AliasToken = components['schemas']['AliasToken'];
 export type Artifact = components['schemas']['Artifact'];
 export type ArtifactEnvelope = components['schemas']['ArtifactEnvelope'];
@@ -3038,6 +3510,9 @@ export type AuditPage = components['schemas']['AuditPage'];
 export type Autonomy = components['schemas']['Autonomy'];
 export type Balance = components['schemas']['Balance'];
 export type BalanceSnapshot = components['schemas']['BalanceSnapshot'];
+export type CaseEvent = components['schemas']['CaseEvent'];
+export type CaseEventPage = components['schemas']['CaseEventPage'];
+export type CaseUpdate = components['schemas']['CaseUpdate'];
 export type CasefileVerdict = components['schemas']['CasefileVerdict'];
 export type CheckoutCasefileVerdict = components['schemas']['CheckoutCasefileVerdict'];
 export type CheckoutDocket = components['schemas']['CheckoutDocket'];
@@ -3049,6 +3524,7 @@ export type ContractRecommendations = components['schemas']['ContractRecommendat
 export type ContractTemplate = components['schemas']['ContractTemplate'];
 export type ContractTemplatePage = components['schemas']['ContractTemplatePage'];
 export type CreatedThread = components['schemas']['CreatedThread'];
+export type CurrencyRollup = components['schemas']['CurrencyRollup'];
 export type DeliveryReceipt = components['schemas']['DeliveryReceipt'];
 export type DeliveryReceiptPage = components['schemas']['DeliveryReceiptPage'];
 export type Deposit = components['schemas']['Deposit'];
@@ -3061,7 +3537,9 @@ export type DocketExport = components['schemas']['DocketExport'];
 export type ErroneousClearResult = components['schemas']['ErroneousClearResult'];
 export type EvidenceItem = components['schemas']['EvidenceItem'];
 export type EvidencePage = components['schemas']['EvidencePage'];
+export type EvidenceRef = components['schemas']['EvidenceRef'];
 export type FaucetGrant = components['schemas']['FaucetGrant'];
+export type Feedback = components['schemas']['Feedback'];
 export type Fixture = components['schemas']['Fixture'];
 export type FixturePage = components['schemas']['FixturePage'];
 export type FixtureSeller = components['schemas']['FixtureSeller'];
@@ -3070,8 +3548,10 @@ export type Hold = components['schemas']['Hold'];
 export type IdentityTransition = components['schemas']['IdentityTransition'];
 export type IdentityTransitionPage = components['schemas']['IdentityTransitionPage'];
 export type IntegritySnapshot = components['schemas']['IntegritySnapshot'];
+export type Intent = components['schemas']['Intent'];
 export type KillSwitch = components['schemas']['KillSwitch'];
 export type LedgerDiscrepancy = components['schemas']['LedgerDiscrepancy'];
+export type LifecycleEntry = components['schemas']['LifecycleEntry'];
 export type Listing = components['schemas']['Listing'];
 export type ListingPage = components['schemas']['ListingPage'];
 export type Mandate = components['schemas']['Mandate'];
@@ -3079,14 +3559,17 @@ export type MandateAutonomy = components['schemas']['MandateAutonomy'];
 export type MandatePage = components['schemas']['MandatePage'];
 export type MerchantProfile = components['schemas']['MerchantProfile'];
 export type Money = components['schemas']['Money'];
+export type MonthlyRollup = components['schemas']['MonthlyRollup'];
 export type Negotiation = components['schemas']['Negotiation'];
 export type ObjectPage = components['schemas']['ObjectPage'];
 export type Offer = components['schemas']['Offer'];
 export type OfferPage = components['schemas']['OfferPage'];
 export type Post = components['schemas']['Post'];
 export type PostPage = components['schemas']['PostPage'];
+export type PostPurchaseCase = components['schemas']['PostPurchaseCase'];
 export type PriceIndex = components['schemas']['PriceIndex'];
 export type Purchase = components['schemas']['Purchase'];
+export type PurchaseTimeline = components['schemas']['PurchaseTimeline'];
 export type Receipt = components['schemas']['Receipt'];
 export type RegistryObject = components['schemas']['RegistryObject'];
 export type Reputation = components['schemas']['Reputation'];
@@ -3096,10 +3579,17 @@ export type Result = components['schemas']['Result'];
 export type ResultPage = components['schemas']['ResultPage'];
 export type SellerRecommendations = components['schemas']['SellerRecommendations'];
 export type ServiceHealth = components['schemas']['ServiceHealth'];
+export type SessionSnapshot = components['schemas']['SessionSnapshot'];
+export type SessionTransparency = components['schemas']['SessionTransparency'];
+export type ShadowCompare = components['schemas']['ShadowCompare'];
+export type ShadowComparison = components['schemas']['ShadowComparison'];
+export type SpendSavingsPage = components['schemas']['SpendSavingsPage'];
 export type TaskTape = components['schemas']['TaskTape'];
 export type Thread = components['schemas']['Thread'];
 export type ThreadPage = components['schemas']['ThreadPage'];
+export type TimelineEntry = components['schemas']['TimelineEntry'];
 export type Transfer = components['schemas']['Transfer'];
+export type TransparencyIntent = components['schemas']['TransparencyIntent'];
 export type VerificationMetrics = components['schemas']['VerificationMetrics'];
 export type VerificationReport = components['schemas']['VerificationReport'];
 export type Verifier = components['schemas']['Verifier'];
@@ -3179,5 +3669,9 @@ export type ReceiveOrderWebhookResponse = components['schemas']['ReceiveOrderWeb
 export type CreateMandateRequest = components['schemas']['CreateMandateRequest'];
 export type PutMandateAutonomyRequest = components['schemas']['PutMandateAutonomyRequest'];
 export type SetMandateStatusRequest = components['schemas']['SetMandateStatusRequest'];
+export type CreateCommerceIntentRequest = components['schemas']['CreateCommerceIntentRequest'];
+export type RecordPurchaseFeedbackRequest = components['schemas']['RecordPurchaseFeedbackRequest'];
+export type CreatePostPurchaseCaseRequest = components['schemas']['CreatePostPurchaseCaseRequest'];
+export type UpdatePostPurchaseCaseRequest = components['schemas']['UpdatePostPurchaseCaseRequest'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
