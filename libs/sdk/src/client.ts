@@ -18,6 +18,7 @@ import { getHealth, type Health } from './health';
 import { LedgerApi } from './ledger';
 import { ListingsApi } from './listings';
 import { MandatesApi } from './mandates';
+import { PurchasesApi, TransparencyApi } from './purchases';
 import { ObjectsApi } from './objects';
 import { OffersApi } from './offers';
 import { ReceiptsApi } from './receipts';
@@ -68,6 +69,10 @@ export class ExchangeClient {
   readonly checkout: CheckoutApi;
   /** Spending mandates and their autonomy settings. */
   readonly mandates: MandatesApi;
+  /** Intents, feedback, shadow comparison, purchase timelines and post-purchase cases. */
+  readonly purchases: PurchasesApi;
+  /** Operator transparency: monthly and spend-savings rollups, a session's lifecycle and evidence refs. */
+  readonly transparency: TransparencyApi;
   protected readonly transport: Transport;
 
   constructor(readonly options: ExchangeClientOptions) {
@@ -101,6 +106,8 @@ export class ExchangeClient {
     this.commerce = new CommerceApi(this.transport);
     this.checkout = new CheckoutApi(this.transport);
     this.mandates = new MandatesApi(this.transport);
+    this.purchases = new PurchasesApi(this.transport);
+    this.transparency = new TransparencyApi(this.transport);
   }
 
   /** GET /health; resolves (with status "degraded") on 503 too. */

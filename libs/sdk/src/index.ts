@@ -185,6 +185,23 @@ export {
   type DocketEntry,
   type VerifyResult,
 } from '@exchange/casefile';
+export {
+  PurchasesApi,
+  TransparencyApi,
+  type CaseEvent,
+  type CaseStatus,
+  type CaseType,
+  type CaseUpdate,
+  type CreateIntentInput,
+  type Feedback,
+  type Intent,
+  type OpenCaseInput,
+  type PostPurchaseCase,
+  type PurchaseTimeline,
+  type ShadowCompare,
+  type ShadowCompareParams,
+  type UpdateCaseInput,
+} from './purchases';
 export { CommerceApi, type MerchantProfile, type Negotiation, type VerifyWebhookInput, type WebhookVerdict } from './commerce';
 export {
   CheckoutApi,

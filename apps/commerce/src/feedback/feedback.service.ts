@@ -1,4 +1,4 @@
-import { errors, uuidv7 } from '@exchange/platform';
+import { errors, newId } from '@exchange/platform';
 import { withTransaction } from '@exchange/db';
 import type { CommerceRuntime } from '../service/runtime';
 import type { FeedbackActor, FeedbackRecord } from './feedback.model';
@@ -23,8 +23,7 @@ export class FeedbackService {
     if (deal === null) throw errors.notFound('purchase', checked.dealId);
     requireDealBuyer(deal, actor);
     const feedback: FeedbackRecord = {
-      // libs/platform's IdPrefix has no feedback prefix; the same shape, spelled here.
-      feedbackId: `fbk_${uuidv7()}`,
+      feedbackId: newId('fbk'),
       dealId: deal.dealId,
       buyerAgentId: deal.buyerAgentId,
       merchantDomain: deal.merchantDomain,

@@ -6,7 +6,8 @@ import { canonicalJson, RawAgent } from './raw-agent';
 import { bootStack, type Stack } from './stack';
 
 // The quickstart's delegated-checkout example (libs/sdk/examples/delegated-checkout.ts) run as a
-// user would, against a fresh stack: exit 0, 63 USD paid with a valid receipt and casefile. And
+// user would, against a fresh stack: exit 0, 63 USD paid with a valid receipt and casefile, 13 USD
+// refunded by an approved case with a valid refund receipt. And
 // the SDK's mandate and approval signers agree byte for byte with signatures made from /skill.md's
 // rule alone (commerce-http.ts).
 
@@ -33,13 +34,17 @@ function runExample(env: Record<string, string>): Promise<{ code: number | null;
 }
 
 describe('SDK delegated-checkout example (quickstart)', () => {
-  it('buys 63 USD of flowers under a mandate with the approval, receipt and casefile verified (exit 0)', async () => {
+  it('buys 63 USD of flowers under an intent and a mandate (approval, receipt, casefile verified), then gets 13 USD refunded through a case (exit 0)', async () => {
     const run = await runExample({ EXCHANGE_URL: stack.baseUrl, OPERATOR_TOKEN: stack.operatorToken });
     if (run.code !== 0) throw new Error(`example exited ${run.code}\n${run.stdout}\n${run.stderr}`);
     expect(run.stdout).toMatch(/approval pending/);
     expect(run.stdout).toMatch(/purchase deal_\S+: 63 USD to sandbox-merchant\.local, receipt signature valid/);
     expect(run.stdout).toMatch(/casefile VALID/);
-    expect(run.stdout).toMatch(/shopper USD available: 137/);
+    // After the purchase: a 13 USD refund case approved by the operator, credited with a signed receipt.
+    expect(run.stdout).toMatch(/case \S+ approved: 13 USD credited, refund receipt signature valid/);
+    expect(run.stdout).toMatch(/timeline: session\.created → .*receipt.*feedback.*case\.opened.*case\.refund_credited/);
+    // 200 deposited − 63 paid + 13 refunded.
+    expect(run.stdout).toMatch(/shopper USD available: 150\n/);
   });
 
   it('signMandate and signApproval (SDK) equal signatures made from the documented payloads', () => {
