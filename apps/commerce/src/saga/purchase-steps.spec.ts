@@ -1,6 +1,6 @@
 import type { MerchantOutcome } from '../domain/merchant.ports';
 import type { UcpCheckout } from '../domain/ucp-types';
-import { judgeComplete, nextStep, orderIdOf, settlementReceiptJson, spendLines } from './purchase-steps';
+import { judgeComplete, nextStep, orderIdOf, spendLines } from './purchase-steps';
 
 const checkout = (status: UcpCheckout['status'], extra: Partial<UcpCheckout> = {}): UcpCheckout => ({ id: 'co_1', status, currency: 'USD', totals: [], line_items: [], ...extra });
 
@@ -64,16 +64,5 @@ describe('purchase shapes', () => {
   it('order id of a completed checkout', () => {
     expect(orderIdOf(checkout('completed', { order: { id: 'ord_1' } }))).toBe('ord_1');
     expect(orderIdOf(checkout('completed'))).toBeNull();
-  });
-
-  it('the receipt JSON is the signed snake_case form', () => {
-    const json = settlementReceiptJson({
-      receiptId: 'rcpt_1', contractId: 'deal_1', holdId: 'hld_1', payer: 'a', payee: 'merchant:shop.example', amount: '25', fee: '0', refundedAmount: '0',
-      currency: 'USD', journalEntryIds: ['jrn_1', 'jrn_2'], settledAt: new Date('2026-11-25T00:00:00Z'), signature: 'sig', signerPublicKey: 'pk',
-    });
-    expect(json).toEqual({
-      receipt_id: 'rcpt_1', kind: 'settlement', contract_id: 'deal_1', hold_id: 'hld_1', payer: 'a', payee: 'merchant:shop.example', amount: '25', fee: '0',
-      refunded_amount: '0', currency: 'USD', journal_entry_ids: ['jrn_1', 'jrn_2'], settled_at: '2026-11-25T00:00:00.000Z', signer_public_key: 'pk', signature: 'sig',
-    });
   });
 });

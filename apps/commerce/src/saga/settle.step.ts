@@ -6,7 +6,7 @@ import { walletKey } from './purchase-keys';
 import type { PurchaseRecord } from '../checkout/session.model';
 import { getSession } from '../checkout/sessions.repo';
 import { insertPurchase, spendReserved, updatePayment } from './purchase.repo';
-import { settlementReceiptJson } from './purchase-steps';
+import { walletReceiptJson } from '../clients/wallet-receipt';
 
 /**
  * Step 4: the merchant completed, so the hold pays the merchant's settlement account (Settle, key
@@ -47,7 +47,7 @@ export async function settle(d: PurchaseSagaDeps, sessionId: string): Promise<vo
       amount: s.reservedAmount,
       currency: s.currency,
       receiptId: res.receipt.receiptId,
-      receipt: settlementReceiptJson(res.receipt),
+      receipt: walletReceiptJson(res.receipt),
       orderId: s.orderId,
       completedAt: now,
     };
