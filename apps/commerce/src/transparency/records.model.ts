@@ -1,20 +1,7 @@
 import type { PurchaseRecord } from '../checkout/session.model';
 
-// What transparency reads of the tables other areas write (intents, purchases, cases).
-
-export interface IntentRecord {
-  intentId: string;
-  agentId: string;
-  description: string;
-  merchants: string[];
-  skus: string[];
-  /** Micro-units of currency. */
-  budget: bigint;
-  currency: string;
-  requiresRefundability: boolean;
-  expiresAt: Date;
-  createdAt: Date;
-}
+// What transparency reads of the tables other areas write (purchases, cases); intents are
+// read with the intents area's own repository.
 
 /** A purchase with what it would have cost before discounts. */
 export interface PurchaseFacts extends PurchaseRecord {

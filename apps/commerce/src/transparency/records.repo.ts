@@ -1,6 +1,6 @@
 import type { Queryable } from '@exchange/db';
 import type { CaseEventFact, FeedbackFact, OrderWebhookFact } from './timeline';
-import type { IntentRecord, PurchaseFacts } from './records.model';
+import type { PurchaseFacts } from './records.model';
 
 // Reads of the rows a session's record and a purchase's timeline gather: purchases (by deal),
 // intents, cases and their events, feedback, order webhooks. Other areas write these tables;
@@ -47,23 +47,6 @@ export async function purchaseByDeal(db: Queryable, dealId: string): Promise<Pur
 export async function purchaseBySession(db: Queryable, sessionId: string): Promise<PurchaseFacts | null> {
   const { rows } = await db.query<PurchaseRow>(`${PURCHASE_SQL} WHERE commerce_session_id = $1`, [sessionId]);
   return rows.length === 0 ? null : toPurchase(rows[0]);
-}
-
-export async function intentById(db: Queryable, intentId: string): Promise<IntentRecord | null> {
-  const { rows } = await db.query<{
-    intent_id: string; agent_id: string; description: string; merchants: string[] | null; skus: string[] | null; budget: string; currency: string;
-    requires_refundability: boolean; expires_at: Date; created_at: Date;
-  }>(
-    `SELECT intent_id, agent_id, description, merchants, skus, budget::text, currency, requires_refundability, expires_at, created_at
-       FROM intents WHERE intent_id = $1`,
-    [intentId],
-  );
-  if (rows.length === 0) return null;
-  const r = rows[0];
-  return {
-    intentId: r.intent_id, agentId: r.agent_id, description: r.description, merchants: r.merchants ?? [], skus: r.skus ?? [],
-    budget: BigInt(r.budget), currency: r.currency, requiresRefundability: r.requires_refundability, expiresAt: r.expires_at, createdAt: r.created_at,
-  };
 }
 
 /** The deal's case ids, oldest first. */

@@ -3,7 +3,7 @@ import { commerceV1Wire, type commerceV1, type DomainEnum } from '@exchange/prot
 import type { CheckoutStatus } from '../domain/ucp-types';
 import type { ApprovalState } from '../checkout/session.model';
 import { toProtoPurchase, toProtoSession } from '../checkout/checkout.mapper';
-import type { IntentRecord } from './records.model';
+import { toProtoIntent } from '../intents/intents.mapper';
 import type { AgentSpendSavings, CurrencyRollup } from './rollups.model';
 import type { ShadowComparison } from './shadow-compare';
 import type { SessionSnapshot } from './shadow-diff';
@@ -78,18 +78,6 @@ export function toSpendSavingsResponse(r: { window: string | null; rows: AgentSp
   return { window: r.window ?? undefined, rows: r.rows.map(agentRow), page: { nextCursor: r.nextCursor } };
 }
 
-const intent = (i: IntentRecord): commerceV1.Intent => ({
-  intentId: i.intentId,
-  agentId: i.agentId,
-  description: i.description,
-  merchants: i.merchants,
-  skus: i.skus,
-  budget: { amount: formatAmount(i.budget), currency: i.currency },
-  requiresRefundability: i.requiresRefundability,
-  expiresAt: i.expiresAt,
-  createdAt: i.createdAt,
-});
-
 export function toSessionTransparencyResponse(v: SessionRecordView): commerceV1.GetSessionTransparencyResponse {
   return {
     session: toProtoSession(v.session),
@@ -97,7 +85,7 @@ export function toSessionTransparencyResponse(v: SessionRecordView): commerceV1.
     evidence: v.evidence.map((e) => ({ ...e })),
     chainValid: v.chainValid,
     purchase: v.purchase ? toProtoPurchase(v.purchase) : undefined,
-    intent: v.intent ? intent(v.intent) : undefined,
+    intent: v.intent ? toProtoIntent(v.intent) : undefined,
     caseIds: v.caseIds,
   };
 }

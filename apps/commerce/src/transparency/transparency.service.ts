@@ -8,7 +8,9 @@ import { inSnapshot } from '../evidence/evidence-sources.repo';
 import { listEvidence } from '../evidence/evidence.repo';
 import { toEntries, type LifecycleEntry } from '../lifecycle/lifecycle.model';
 import { listLifecycle } from '../lifecycle/lifecycle.repo';
-import type { EvidenceRefRecord, IntentRecord, PurchaseFacts } from './records.model';
+import type { EvidenceRefRecord, PurchaseFacts } from './records.model';
+import type { IntentRecord } from '../intents/intent.model';
+import { getIntent } from '../intents/intents.repo';
 import * as records from './records.repo';
 import type { AgentSpendSavings, CurrencyRollup } from './rollups.model';
 import { monthlyRollup, spendSavings } from './rollups.repo';
@@ -111,7 +113,7 @@ export class TransparencyService {
         // The artifacts endpoint's own verdict: every link recomputes and the chain reaches the session's head.
         chainValid: artifactPage(chain, { seq: session.evidenceSeq, hash: chainHead(session) }, undefined).chainValid,
         purchase,
-        intent: session.intentId === null ? null : await records.intentById(db, session.intentId),
+        intent: session.intentId === null ? null : await getIntent(db, session.intentId),
         caseIds: purchase ? await records.caseIdsOfDeal(db, purchase.dealId) : [],
       };
     });
