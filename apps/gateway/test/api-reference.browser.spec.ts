@@ -29,7 +29,7 @@ describeWithExecutable('GET /api-reference in headless Chromium', CHROMIUM, 'apt
     await h?.close();
   });
 
-  it('should render every operation from local assets only', async () => {
+  it('should list every tag and render its operations from local assets only', async () => {
     const page = await browser.newPage();
     const external: string[] = [];
     const local: string[] = [];
@@ -48,7 +48,15 @@ describeWithExecutable('GET /api-reference in headless Chromium', CHROMIUM, 'apt
 
     const response = await page.goto(`${baseUrl}/api-reference`, { waitUntil: 'networkidle' });
     expect(response?.status()).toBe(200);
-    await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
+    // Tags start collapsed (docExpansion 'none'): every tag of the document is listed…
+    const doc = (await (await fetch(`${baseUrl}/api-reference/json`)).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    const docTags = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? [])));
+    await page.waitForSelector('.opblock-tag-section', { timeout: 20_000 });
+    const shownTags = await page.$$eval('.opblock-tag', (nodes) => nodes.map((n) => n.getAttribute('data-tag') ?? ''));
+    expect(new Set(shownTags)).toEqual(docTags);
+    // …and opening one shows its operations.
+    for (const tag of ['Agents', 'Health']) await page.click(`.opblock-tag[data-tag="${tag}"]`);
+    await page.waitForSelector('.opblock-summary-path[data-path="/health"]', { timeout: 20_000 });
     const paths = await page.$$eval('.opblock-summary-path', (nodes) => nodes.map((n) => n.getAttribute('data-path') ?? n.textContent ?? ''));
     expect(paths).toEqual(
       expect.arrayContaining([
