@@ -122,6 +122,15 @@ export async function listEvents(db: Queryable, caseId: string, afterSeq: number
   return rows.map(toEvent);
 }
 
+/** Every event of the deal's cases, in time order (ties: case, then seq) — the purchase timeline's part. */
+export async function eventsOfDeal(db: Queryable, dealId: string): Promise<CaseEventRecord[]> {
+  const { rows } = await db.query(
+    `SELECT ${EVENT_COLUMNS} FROM case_events WHERE case_id IN (SELECT case_id FROM purchase_cases WHERE deal_id = $1) ORDER BY at, case_id, seq`,
+    [dealId],
+  );
+  return rows.map(toEvent);
+}
+
 /**
  * Approved cases whose credit is still pending, last changed before `before`, oldest first —
  * except those wallet-ledger refused for good (a `refund_refused` event): retrying them with the

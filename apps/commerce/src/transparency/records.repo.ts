@@ -1,5 +1,5 @@
 import type { Queryable } from '@exchange/db';
-import type { CaseEventFact, FeedbackFact, OrderWebhookFact } from './timeline';
+import type { FeedbackFact, OrderWebhookFact } from './timeline';
 import type { PurchaseFacts } from './records.model';
 
 // Reads of the rows a session's record and a purchase's timeline gather: purchases (by deal),
@@ -53,22 +53,6 @@ export async function purchaseBySession(db: Queryable, sessionId: string): Promi
 export async function caseIdsOfDeal(db: Queryable, dealId: string): Promise<string[]> {
   const { rows } = await db.query<{ case_id: string }>('SELECT case_id FROM purchase_cases WHERE deal_id = $1 ORDER BY created_at, case_id', [dealId]);
   return rows.map((r) => r.case_id);
-}
-
-export async function caseEventsOfDeal(db: Queryable, dealId: string): Promise<CaseEventFact[]> {
-  const { rows } = await db.query<{
-    event_id: string; case_id: string; seq: number; type: string; from_status: string | null; to_status: string | null; actor: string;
-    note: string | null; evidence_refs: string[] | null; amount: string | null; receipt_id: string | null; at: Date;
-  }>(
-    `SELECT e.event_id, e.case_id, e.seq, e.type, e.from_status, e.to_status, e.actor, e.note, e.evidence_refs, e.amount::text, e.receipt_id, e.at
-       FROM case_events e JOIN purchase_cases c ON c.case_id = e.case_id
-      WHERE c.deal_id = $1 ORDER BY e.at, e.case_id, e.seq`,
-    [dealId],
-  );
-  return rows.map((r) => ({
-    eventId: r.event_id, caseId: r.case_id, seq: r.seq, type: r.type, fromStatus: r.from_status, toStatus: r.to_status, actor: r.actor,
-    note: r.note, evidenceRefs: r.evidence_refs ?? [], amount: r.amount === null ? null : BigInt(r.amount), receiptId: r.receipt_id, at: r.at,
-  }));
 }
 
 export async function feedbackOfDeal(db: Queryable, dealId: string): Promise<FeedbackFact[]> {

@@ -1,5 +1,6 @@
 import { formatAmount } from '@exchange/platform';
 import type { LifecycleRow } from '../lifecycle/lifecycle.model';
+import type { CaseEventRecord } from '../cases/case.model';
 
 // A purchase's timeline (domain, pure): the session's lifecycle, the merchant's order webhooks,
 // the settlement receipt, the events of the deal's cases and its feedback, merged in time order.
@@ -21,20 +22,8 @@ export interface ReceiptFact {
   completedAt: Date;
 }
 
-export interface CaseEventFact {
-  eventId: string;
-  caseId: string;
-  seq: number;
-  type: string;
-  fromStatus: string | null;
-  toStatus: string | null;
-  actor: string;
-  note: string | null;
-  evidenceRefs: string[];
-  amount: bigint | null;
-  receiptId: string | null;
-  at: Date;
-}
+/** Case events as the cases area records them (cases.repo eventsOfDeal). */
+export type CaseEventFact = CaseEventRecord;
 
 export interface FeedbackFact {
   feedbackId: string;

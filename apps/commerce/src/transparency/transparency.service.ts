@@ -11,6 +11,7 @@ import { listLifecycle } from '../lifecycle/lifecycle.repo';
 import type { EvidenceRefRecord, PurchaseFacts } from './records.model';
 import type { IntentRecord } from '../intents/intent.model';
 import { getIntent } from '../intents/intents.repo';
+import { eventsOfDeal } from '../cases/cases.repo';
 import * as records from './records.repo';
 import type { AgentSpendSavings, CurrencyRollup } from './rollups.model';
 import { monthlyRollup, spendSavings } from './rollups.repo';
@@ -132,7 +133,7 @@ export class TransparencyService {
         lifecycle: await listLifecycle(db, sessionId),
         webhooks: await records.orderWebhooksOfSession(db, sessionId),
         receipt: { receiptId: purchase.receiptId, dealId, amount: purchase.amount, currency: purchase.currency, completedAt: purchase.completedAt },
-        caseEvents: await records.caseEventsOfDeal(db, dealId),
+        caseEvents: await eventsOfDeal(db, dealId),
         feedback: await records.feedbackOfDeal(db, dealId),
       });
       return { dealId, commerceSessionId: sessionId, entries };
