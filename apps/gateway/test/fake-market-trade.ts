@@ -27,6 +27,8 @@ export function tradeHandlers(kit: MarketKit): Overrides {
           buyerPrivate: req.buyerPrivate,
           buyerAlias: req.buyerPrivate ? 'anon:fakealiasbuy' : undefined,
           buyerAliasGeneration: 0,
+          labels: req.labels,
+          inputRefs: req.inputRefs,
           sandbox: false,
           verifierId: req.verifierId,
           listingId: req.listingId,

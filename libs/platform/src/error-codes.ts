@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   invalid_limit: { status: 400, meaning: '`limit` is not an integer from 1 to 200' },
   invalid_cursor: { status: 400, meaning: '`cursor` is not one this list gave out (pass `next_cursor` back unchanged)' },
   key_proof_failed: { status: 400, meaning: '"key ownership proof failed": the registration proof signature does not verify' },
+  run_currency_mismatch: { status: 400, meaning: 'the stages of a workflow run have shard budgets in more than one currency' },
+  duplicate_stage_name: { status: 400, meaning: 'two stages of a workflow run have the same `name`' },
   invalid_window: { status: 400, meaning: '`window` is not a month `YYYY-MM` (or a `from`/`to` range is reversed or over 366 days)' },
   invalid_amount: { status: 400, meaning: 'an amount is not a positive decimal string with at most 6 fraction digits, or is out of range' },
   unsupported_currency: { status: 400, meaning: 'the currency is neither `CREDIT` nor an ISO 4217 code the exchange supports' },
@@ -158,6 +160,9 @@ export const ERROR_CODES = {
   intent_not_found: { status: 404, meaning: 'unknown commerce intent' },
   purchase_not_found: { status: 404, meaning: 'unknown purchase (`deal_id`)' },
   case_not_found: { status: 404, meaning: 'unknown post-purchase case' },
+  workflow_run_not_found: { status: 404, meaning: 'unknown workflow run, or one you do not own' },
+  subscription_not_found: { status: 404, meaning: 'unknown task event subscription, or one you do not own' },
+  task_event_not_found: { status: 404, meaning: 'a consumed event id (`event_ids[]` or `up_to`) is not an event of this subscription; nothing was acknowledged' },
 
   // 405, 408
   method_not_allowed: { status: 405, meaning: 'the path exists but not with this method; `Allow` lists the methods' },

@@ -23,3 +23,6 @@ export * as registryV1Wire from './gen/exchange/registry/v1/registry.wire';
 export * as walletV1Events from './gen/exchange/wallet/v1/events';
 export * as walletV1 from './gen/exchange/wallet/v1/wallet';
 export * as walletV1Wire from './gen/exchange/wallet/v1/wallet.wire';
+export * as workflowsV1Events from './gen/exchange/workflows/v1/events';
+export * as workflowsV1 from './gen/exchange/workflows/v1/workflows';
+export * as workflowsV1Wire from './gen/exchange/workflows/v1/workflows.wire';

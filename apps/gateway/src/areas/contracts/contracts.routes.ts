@@ -73,6 +73,8 @@ const contractsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           templateId: b.template_id,
           workProductTemplateId: b.work_product_template_id,
           fixtureId: b.fixture_id,
+          labels: {},
+          inputRefs: [],
           resaleOf: b.resale_of,
           idempotencyKey: marketKeyOf(request),
         },

@@ -10,6 +10,8 @@ const T = new Date('2026-11-21T18:00:00.000Z');
 
 const contract = (over: Partial<marketV1.Contract> = {}): marketV1.Contract => ({
   contractId: 'ctr_1',
+  labels: {},
+  inputRefs: [],
   buyerId: 'a:agent:b',
   title: 't',
   description: '',

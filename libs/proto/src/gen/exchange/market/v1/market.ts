@@ -603,6 +603,15 @@ export interface Contract {
    * what MintPartyAlias is asked for, so a minted buyer token is always the current alias.
    */
   buyerAliasGeneration: number;
+  /** Set by the workflows service on shard contracts: workflow_run_id, stage, shard, attempt. */
+  labels: { [key: string]: string };
+  /** References (artifact refs) the work starts from, e.g. the previous workflow stage's results. */
+  inputRefs: string[];
+}
+
+export interface Contract_LabelsEntry {
+  key: string;
+  value: string;
 }
 
 /** One operator review per resale contract; decision_ref is its id ("rld_" + UUIDv7). */
@@ -748,7 +757,18 @@ export interface CreateContractRequest {
   templateId?: string | undefined;
   workProductTemplateId?: string | undefined;
   fixtureId?: string | undefined;
-  resaleOf?: string | undefined;
+  resaleOf?:
+    | string
+    | undefined;
+  /** At most 16 labels; keys 1–64 of [a-z0-9_.-], values 1–256 printable characters. */
+  labels: { [key: string]: string };
+  /** At most 64 references of 1–512 characters each. */
+  inputRefs: string[];
+}
+
+export interface CreateContractRequest_LabelsEntry {
+  key: string;
+  value: string;
 }
 
 export interface CreateContractResponse {
@@ -1107,6 +1127,8 @@ function createBaseContract(): Contract {
     correctionReceiptId: undefined,
     correctionReason: undefined,
     buyerAliasGeneration: 0,
+    labels: {},
+    inputRefs: [],
   };
 }
 
@@ -1219,6 +1241,12 @@ export const Contract: MessageFns<Contract> = {
     }
     if (message.buyerAliasGeneration !== 0) {
       writer.uint32(288).uint32(message.buyerAliasGeneration);
+    }
+    globalThis.Object.entries(message.labels).forEach(([key, value]: [string, string]) => {
+      Contract_LabelsEntry.encode({ key: key as any, value }, writer.uint32(298).fork()).join();
+    });
+    for (const v of message.inputRefs) {
+      writer.uint32(306).string(v!);
     }
     return writer;
   },
@@ -1524,6 +1552,25 @@ export const Contract: MessageFns<Contract> = {
             message.buyerAliasGeneration = reader.uint32();
             continue;
           }
+          case 37: {
+            if (tag !== 298) {
+              break;
+            }
+
+            const entry37 = Contract_LabelsEntry.decode(reader, reader.uint32());
+            if (entry37.value !== undefined) {
+              message.labels[entry37.key] = entry37.value;
+            }
+            continue;
+          }
+          case 38: {
+            if (tag !== 306) {
+              break;
+            }
+
+            message.inputRefs.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1686,6 +1733,25 @@ export const Contract: MessageFns<Contract> = {
         : isSet(object.buyer_alias_generation)
         ? globalThis.Number(object.buyer_alias_generation)
         : 0,
+      labels: isObject(object.labels)
+        ? (globalThis.Object.entries(object.labels) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      inputRefs: globalThis.Array.isArray(object?.inputRefs)
+        ? object.inputRefs.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.input_refs)
+        ? object.input_refs.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1799,6 +1865,18 @@ export const Contract: MessageFns<Contract> = {
     if (message.buyerAliasGeneration !== 0) {
       obj.buyerAliasGeneration = Math.round(message.buyerAliasGeneration);
     }
+    if (message.labels) {
+      const entries = globalThis.Object.entries(message.labels) as [string, string][];
+      if (entries.length > 0) {
+        obj.labels = {};
+        entries.forEach(([k, v]) => {
+          obj.labels[k] = v;
+        });
+      }
+    }
+    if (message.inputRefs?.length) {
+      obj.inputRefs = message.inputRefs;
+    }
     return obj;
   },
 
@@ -1847,6 +1925,101 @@ export const Contract: MessageFns<Contract> = {
     message.correctionReceiptId = object.correctionReceiptId ?? undefined;
     message.correctionReason = object.correctionReason ?? undefined;
     message.buyerAliasGeneration = object.buyerAliasGeneration ?? 0;
+    message.labels = (globalThis.Object.entries(object.labels ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.inputRefs = object.inputRefs?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseContract_LabelsEntry(): Contract_LabelsEntry {
+  return { key: "", value: "" };
+}
+
+export const Contract_LabelsEntry: MessageFns<Contract_LabelsEntry> = {
+  encode(message: Contract_LabelsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Contract_LabelsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContract_LabelsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Contract_LabelsEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Contract_LabelsEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Contract_LabelsEntry>): Contract_LabelsEntry {
+    return Contract_LabelsEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Contract_LabelsEntry>): Contract_LabelsEntry {
+    const message = createBaseContract_LabelsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -3899,6 +4072,8 @@ function createBaseCreateContractRequest(): CreateContractRequest {
     workProductTemplateId: undefined,
     fixtureId: undefined,
     resaleOf: undefined,
+    labels: {},
+    inputRefs: [],
   };
 }
 
@@ -3951,6 +4126,12 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     }
     if (message.resaleOf !== undefined) {
       writer.uint32(130).string(message.resaleOf);
+    }
+    globalThis.Object.entries(message.labels).forEach(([key, value]: [string, string]) => {
+      CreateContractRequest_LabelsEntry.encode({ key: key as any, value }, writer.uint32(138).fork()).join();
+    });
+    for (const v of message.inputRefs) {
+      writer.uint32(146).string(v!);
     }
     return writer;
   },
@@ -4096,6 +4277,25 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
             message.resaleOf = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            const entry17 = CreateContractRequest_LabelsEntry.decode(reader, reader.uint32());
+            if (entry17.value !== undefined) {
+              message.labels[entry17.key] = entry17.value;
+            }
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.inputRefs.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4170,6 +4370,25 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
         : isSet(object.resale_of)
         ? globalThis.String(object.resale_of)
         : undefined,
+      labels: isObject(object.labels)
+        ? (globalThis.Object.entries(object.labels) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      inputRefs: globalThis.Array.isArray(object?.inputRefs)
+        ? object.inputRefs.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.input_refs)
+        ? object.input_refs.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -4223,6 +4442,18 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     if (message.resaleOf !== undefined) {
       obj.resaleOf = message.resaleOf;
     }
+    if (message.labels) {
+      const entries = globalThis.Object.entries(message.labels) as [string, string][];
+      if (entries.length > 0) {
+        obj.labels = {};
+        entries.forEach(([k, v]) => {
+          obj.labels[k] = v;
+        });
+      }
+    }
+    if (message.inputRefs?.length) {
+      obj.inputRefs = message.inputRefs;
+    }
     return obj;
   },
 
@@ -4249,6 +4480,101 @@ export const CreateContractRequest: MessageFns<CreateContractRequest> = {
     message.workProductTemplateId = object.workProductTemplateId ?? undefined;
     message.fixtureId = object.fixtureId ?? undefined;
     message.resaleOf = object.resaleOf ?? undefined;
+    message.labels = (globalThis.Object.entries(object.labels ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.inputRefs = object.inputRefs?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCreateContractRequest_LabelsEntry(): CreateContractRequest_LabelsEntry {
+  return { key: "", value: "" };
+}
+
+export const CreateContractRequest_LabelsEntry: MessageFns<CreateContractRequest_LabelsEntry> = {
+  encode(message: CreateContractRequest_LabelsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateContractRequest_LabelsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateContractRequest_LabelsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateContractRequest_LabelsEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: CreateContractRequest_LabelsEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateContractRequest_LabelsEntry>): CreateContractRequest_LabelsEntry {
+    return CreateContractRequest_LabelsEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateContractRequest_LabelsEntry>): CreateContractRequest_LabelsEntry {
+    const message = createBaseCreateContractRequest_LabelsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -10489,6 +10815,10 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {
