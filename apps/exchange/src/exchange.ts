@@ -1,4 +1,5 @@
 import { readCommerceConfig, startCommerce } from '@exchange/commerce';
+import { readWorkflowsConfig, startWorkflows } from '@exchange/workflows';
 import { findFreePort } from '@exchange/db';
 import { createEventBus } from '@exchange/events';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
@@ -165,6 +166,25 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     stops.push(() => commerce.stop());
     const commerceUrl = `127.0.0.1:${commerce.grpcPort}`;
 
+    // Multi-stage runs: shard contracts in market (followed through its events), budgets checked
+    // in wallet-ledger, run casefiles built from the registry's contract dockets.
+    const workflows = await startWorkflows(
+      readWorkflowsConfig({
+        ...common,
+        GRPC_PORT: '0',
+        GRPC_HOST: '127.0.0.1',
+        DATABASE_URL: await databases.databaseFor('workflows'),
+        IDENTITY_GRPC_URL: identityUrl,
+        MARKET_GRPC_URL: marketUrl,
+        WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
+        REGISTRY_GRPC_URL: registryUrl,
+        EXCHANGE_SIGNING_KEY: signingKey,
+      }),
+      { logger: logger.child({ app: 'workflows' }), bus },
+    );
+    stops.push(() => workflows.stop());
+    const workflowsUrl = `127.0.0.1:${workflows.grpcPort}`;
+
     const gateway = await startGateway(
       readGatewayConfig({
         ...common,
@@ -175,6 +195,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         MARKET_GRPC_URL: marketUrl,
         REGISTRY_GRPC_URL: registryUrl,
         COMMERCE_GRPC_URL: commerceUrl,
+        WORKFLOWS_GRPC_URL: workflowsUrl,
         OPERATOR_TOKEN: operatorToken,
         EXCHANGE_SIGNING_KEY: signingKey,
         REDIS_URL: config.REDIS_URL,
@@ -190,7 +211,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       environment: config.EXCHANGE_ENV,
       database: databases.kind,
       events: bus.kind,
-      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl, registry: registryUrl, commerce: commerceUrl },
+      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl, registry: registryUrl, commerce: commerceUrl, workflows: workflowsUrl },
       sandboxMerchant: sandboxMerchant && { url: sandboxMerchant.url, profileUrl: sandboxMerchant.profileUrl, directory: sandboxMerchant.directory, webhookUrl: sandboxMerchant.webhookUrl },
       stop,
     };

@@ -21,6 +21,9 @@ export const SERVICES: readonly ServiceSpec[] = [
   // After identity and wallet-ledger: it checks buyers and signatures in identity and pays merchants
   // through wallet-ledger holds; it reaches merchants over HTTPS (MERCHANT_DIRECTORY in sandbox).
   { name: 'commerce', grpcUrlEnv: 'COMMERCE_GRPC_URL', database: true },
+  // After market, wallet-ledger and registry: it posts shard contracts in market (and follows its
+  // events), checks the owner's balance in wallet-ledger and exports dockets through the registry.
+  { name: 'workflows', grpcUrlEnv: 'WORKFLOWS_GRPC_URL', database: true },
 ];
 
 /** Distributed mode: service i listens on basePort + i. */

@@ -11,6 +11,7 @@ async function dump(): Promise<void> {
     MARKET_GRPC_URL: '127.0.0.1:9',
     REGISTRY_GRPC_URL: '127.0.0.1:9',
     COMMERCE_GRPC_URL: '127.0.0.1:9',
+    WORKFLOWS_GRPC_URL: '127.0.0.1:9',
     OPERATOR_TOKEN: 'openapi-dump-placeholder-token',
     LOG_LEVEL: 'silent',
   });

@@ -1,5 +1,6 @@
 import { canonicalBytes, generateKeyPair, publicKeyFromPrivate, sha256Hex, sign, signCanonical, toBase64 } from '@exchange/crypto';
-import { testLogger, type ProtoFake } from '@exchange/testing';
+import { workflowsV1 } from '@exchange/proto';
+import { startProtoFake, testLogger, type ProtoFake } from '@exchange/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { buildGateway, readGatewayConfig } from '../src/index';
@@ -21,6 +22,8 @@ export interface Harness {
   registry: FakeRegistry;
   /** Commerce (fake-commerce.ts) unless a spec passes its own fake. */
   commerce: ProtoFake;
+  /** Workflows: answers from the proto definition unless a spec passes its own fake. */
+  workflows: ProtoFake;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,7 @@ export async function startHarness(
     market?: FakeMarket;
     registry?: FakeRegistry;
     commerce?: ProtoFake;
+    workflows?: ProtoFake;
     healthCheckDeadlineMs?: number;
   } = {},
 ): Promise<Harness> {
@@ -41,12 +45,14 @@ export async function startHarness(
   const market = opts.market ?? (await startFakeMarket());
   const registry = opts.registry ?? (await startFakeRegistry());
   const commerce = opts.commerce ?? (await startFakeCommerce());
+  const workflows = opts.workflows ?? (await startProtoFake(workflowsV1.WorkflowsServiceService, {}));
   const config = readGatewayConfig({
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: wallet.address,
     MARKET_GRPC_URL: market.address,
     REGISTRY_GRPC_URL: registry.address,
     COMMERCE_GRPC_URL: commerce.address,
+    WORKFLOWS_GRPC_URL: workflows.address,
     OPERATOR_TOKEN,
     EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
     ...opts.env,
@@ -60,6 +66,7 @@ export async function startHarness(
     market,
     registry,
     commerce,
+    workflows,
     close: async () => {
       await app.close();
       if (!opts.identity) await identity.stop();
@@ -67,6 +74,7 @@ export async function startHarness(
       if (!opts.market) await market.stop();
       if (!opts.registry) await registry.stop();
       if (!opts.commerce) await commerce.stop();
+      if (!opts.workflows) await workflows.stop();
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   marketV1Insights,
   marketV1Integrity,
   walletV1,
+  workflowsV1,
 } from '@exchange/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import fp from 'fastify-plugin';
@@ -36,7 +37,7 @@ const unary =
     createServiceClient(definition as unknown as ServiceDefinition & D, address, { defaultDeadlineMs }) as PromiseClient<D>;
 
 /** The gateway config keys holding a backing service's address. */
-type AddressKey = 'IDENTITY_GRPC_URL' | 'WALLET_LEDGER_GRPC_URL' | 'MARKET_GRPC_URL' | 'REGISTRY_GRPC_URL' | 'COMMERCE_GRPC_URL';
+type AddressKey = 'IDENTITY_GRPC_URL' | 'WALLET_LEDGER_GRPC_URL' | 'MARKET_GRPC_URL' | 'REGISTRY_GRPC_URL' | 'COMMERCE_GRPC_URL' | 'WORKFLOWS_GRPC_URL';
 
 interface ClientEntry {
   /** The backing service's name (as /health reports it). */
@@ -74,6 +75,8 @@ export const GRPC_CLIENTS = {
   },
   /** Commerce (UCP platform): merchant profiles, negotiation, checkouts, evidence, mandates, webhooks. */
   commerce: { service: 'commerce', address: 'COMMERCE_GRPC_URL', create: unary(withHealth(commerceV1.CommerceServiceService)), health: true },
+  /** Workflows: multi-stage runs, tasks, task event subscriptions. */
+  workflows: { service: 'workflows', address: 'WORKFLOWS_GRPC_URL', create: unary(withHealth(workflowsV1.WorkflowsServiceService)), health: true },
 } satisfies Record<string, ClientEntry>;
 
 type ClientName = keyof typeof GRPC_CLIENTS;
@@ -88,6 +91,7 @@ export type CatalogClient = GrpcClients['catalog'];
 export type CoordinationClient = GrpcClients['coordination'];
 export type GovernanceClient = GrpcClients['governance'];
 export type CommerceClient = GrpcClients['commerce'];
+export type WorkflowsClient = GrpcClients['workflows'];
 
 export interface BackingService {
   name: string;
