@@ -2,7 +2,7 @@ import type { EventBus } from '@exchange/events';
 import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
 import { AgentDirectory } from '@exchange/identity-client';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
-import { identityV1 } from '@exchange/proto';
+import { identityV1, marketV1, registryV1, walletV1 } from '@exchange/proto';
 import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
 import { WorkflowsConfigSchema, type WorkflowsConfig } from './config';
 import { WORKFLOWS_SERVICE_NAME, registerWorkflows } from './grpc/server';
@@ -49,10 +49,16 @@ export async function startWorkflows(config: WorkflowsConfig, deps: WorkflowsDep
   const clock = deps.clock ?? (() => new Date());
   const pool = host.pool({ max: config.WORKFLOWS_DB_POOL_MAX });
   const identity = host.client(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
+  const market = host.client(marketV1.MarketServiceService, config.MARKET_GRPC_URL, { defaultDeadlineMs: 10_000 });
+  const wallet = host.client(walletV1.WalletLedgerServiceService, config.WALLET_LEDGER_GRPC_URL, { defaultDeadlineMs: 5_000 });
+  const registry = host.client(registryV1.RegistryServiceService, config.REGISTRY_GRPC_URL, { defaultDeadlineMs: 30_000 });
   const signingKey = fromBase64(config.EXCHANGE_SIGNING_KEY);
   const runtime: WorkflowsRuntime = {
     pool,
     agents: new AgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
+    market,
+    wallet,
+    registry,
     exchangeSigner: { privateKey: signingKey, publicKey: toBase64(publicKeyFromPrivate(signingKey)) },
     clock,
     logger,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { AgentDirectory } from '@exchange/identity-client';
 import type { Logger } from '@exchange/platform';
+import type { MarketClient, RegistryClient, WalletClient } from '../clients/clients';
 
 /**
  * Everything the workflows slices may use, built once by index.ts. Each slice's factory declares
@@ -9,6 +10,9 @@ import type { Logger } from '@exchange/platform';
 export interface WorkflowsRuntime {
   pool: pg.Pool;
   agents: AgentDirectory;
+  market: MarketClient;
+  wallet: WalletClient;
+  registry: RegistryClient;
   /** The exchange ed25519 key: signs the run casefile docket. */
   exchangeSigner: { privateKey: Uint8Array; publicKey: string };
   clock: () => Date;
