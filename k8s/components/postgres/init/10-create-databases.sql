@@ -4,3 +4,4 @@ CREATE DATABASE wallet_ledger;
 CREATE DATABASE market;
 CREATE DATABASE registry;
 CREATE DATABASE commerce;
+CREATE DATABASE workflows;
