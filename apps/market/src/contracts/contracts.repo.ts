@@ -41,6 +41,8 @@ function toContract(r: Row): Contract {
     correctedAt: r.corrected_at ?? null,
     correctionReceiptId: r.correction_receipt_id ?? null,
     correctionReason: r.correction_reason ?? null,
+    labels: r.labels ?? {},
+    inputRefs: r.input_refs ?? [],
   };
 }
 
@@ -59,12 +61,12 @@ export async function insertContract(db: Queryable, c: Contract): Promise<void> 
   await db.query(
     `INSERT INTO contracts (id, buyer_id, title, description, tags, budget_amount, currency, deadline, acceptance_criteria,
        verification_mode, verifier_id, listing_id, status, escrow_status, created_at, updated_at, buyer_private, buyer_alias,
-       template_id, work_product_template_id, fixture_id, resale_of, sandbox)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
+       template_id, work_product_template_id, fixture_id, resale_of, sandbox, labels, input_refs)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
     [
       c.contractId, c.buyerId, c.title, c.description, c.tags, c.budget.toString(), c.currency, c.deadline, c.acceptanceCriteria,
       c.verificationMode, c.verifierId, c.listingId, c.status, c.escrowStatus, c.createdAt, c.updatedAt, c.buyerPrivate, c.buyerAlias,
-      c.templateId, c.workProductTemplateId, c.fixtureId, c.resaleOf, c.sandbox,
+      c.templateId, c.workProductTemplateId, c.fixtureId, c.resaleOf, c.sandbox, JSON.stringify(c.labels), c.inputRefs,
     ],
   );
 }

@@ -11,6 +11,7 @@ import type { ReleaseParams } from '../domain/steps';
 import { contractView, privateFilterViewer } from '../domain/privacy';
 import { transition } from '../domain/states';
 import * as v from '../domain/validation';
+import { inputRefs, labels } from '../domain/labels';
 import { events } from '../events/market.events';
 import { notFound, pageQuery, type PageRequest } from '../service/service-kit';
 import { enforceIntegrity } from '../integrity/gate.service';
@@ -29,6 +30,8 @@ export interface NewContract extends ContractRequestFields {
   listingId?: string;
   buyerPrivate: boolean;
   resaleOf?: string;
+  labels?: Record<string, string>;
+  inputRefs?: string[];
 }
 
 export interface ContractQuery {
@@ -56,6 +59,9 @@ export class ContractsService extends ContractUseCases<ContractsDeps> {
     const budget = v.money('budget', defaults.budget);
     const deadline = v.futureDeadline(defaults.deadline, now);
     const acceptanceCriteria = v.text('acceptance_criteria', defaults.acceptanceCriteria, 1, 20000);
+    // The request's own, never a template's: labels name this contract.
+    const contractLabels = labels(req.labels);
+    const contractInputRefs = inputRefs(req.inputRefs);
     const mode = defaults.verificationMode ?? 'buyer';
     const verifierId = req.verifierId === undefined || req.verifierId === '' ? null : req.verifierId;
     if (mode === 'verifier' && verifierId === null) throw errors.invalidArgument('verifier_required', 'verification_mode verifier needs a verifier_id');
@@ -103,6 +109,8 @@ export class ContractsService extends ContractUseCases<ContractsDeps> {
       correctedAt: null,
       correctionReceiptId: null,
       correctionReason: null,
+      labels: contractLabels,
+      inputRefs: contractInputRefs,
     };
     const inserted = await this.tx(async (client) => {
       await contractsRepo.insertContract(client, contract);

@@ -66,6 +66,10 @@ export interface Contract {
   correctedAt: Date | null;
   correctionReceiptId: string | null;
   correctionReason: string | null;
+  /** Caller-defined public labels (≤ 16; workflows: run, stage, shard, attempt), as given at creation. */
+  labels: Record<string, string>;
+  /** What the work is made from (e.g. the previous stage's result refs), as given at creation. */
+  inputRefs: string[];
 }
 
 export interface Listing {

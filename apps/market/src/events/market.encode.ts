@@ -76,8 +76,8 @@ export function toProtoContract(c: Contract): marketV1.Contract {
     correctionReceiptId: opt(c.correctionReceiptId),
     correctionReason: opt(c.correctionReason),
     buyerAliasGeneration: c.buyerAliasGeneration,
-    labels: {},
-    inputRefs: [],
+    labels: { ...c.labels },
+    inputRefs: [...c.inputRefs],
   };
 }
 
