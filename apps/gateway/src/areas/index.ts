@@ -23,6 +23,7 @@ import transparency from './transparency';
 import ui from './ui';
 import verification from './verification';
 import wallets from './wallets';
+import workflows from './workflows';
 
 // Every area of the gateway, registered in this order by app.ts (the order of /openapi.json's
 // paths). Adding an area: its folder under src/areas/ (index.ts = defineArea) and one entry here.
@@ -50,5 +51,6 @@ export const AREAS: readonly Area[] = [
   commerceIntents,
   postPurchase,
   transparency,
+  workflows,
   ui,
 ];
