@@ -26,6 +26,8 @@ describe('POST /v1/contracts', () => {
       acceptanceCriteria: 'one paragraph each',
       verificationMode: M.VerificationMode.VERIFICATION_MODE_AUTO,
       buyerPrivate: false,
+      labels: {},
+      inputRefs: [],
       idempotencyKey: '',
     });
     expect(call.ctx).toMatchObject({ actor: `agent:${buyer.agentId}`, agentId: buyer.agentId });
@@ -65,6 +67,8 @@ describe('POST /v1/contracts', () => {
       corrected_at: null,
       correction_receipt_id: null,
       correction_reason: null,
+      labels: {},
+      input_refs: [],
     });
   });
 

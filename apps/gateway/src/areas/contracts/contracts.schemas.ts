@@ -1,10 +1,25 @@
 import { marketV1Wire } from '@exchange/proto';
-import { BUYER, CatalogId, ContractId, CTR, Description, HLD, Key, ListingId, LongText, MoneyOut, OFR, Page, partyNote, SELLER, T, T_DEADLINE, Tags, Title, VERIFIER } from '../../lib/market/market-kit';
+import { BUYER, CatalogId, ContractId, CTR, Description, HLD, Key, ListingId, LongText, MoneyOut, OFR, Page, partyNote, SELLER, SHA, T, T_DEADLINE, Tags, Title, VERIFIER } from '../../lib/market/market-kit';
 import { CONTRACT_STATUSES, ESCROW_STATUSES, Money, VERIFICATION_MODES } from '../../lib/market/market.schemas';
 import { AgentId, Nullable, StringEnum, Timestamp } from '../../schemas/common';
 import { type Static, Type } from 'typebox';
 
 // REST shapes of Contracts (spec §4; shared market vocabulary in lib/market/market.schemas.ts).
+
+const labelsExample = { workflow_run_id: 'wfr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e', stage: 'translate', shard: '3', attempt: '1' };
+/** The market's limits (apps/market/src/domain/labels.ts); control characters are refused there (400 `validation_failed`). */
+const LabelsIn = Type.Record(Type.String(), Type.String({ minLength: 1, maxLength: 256 }), {
+  maxProperties: 16,
+  propertyNames: { pattern: '^[a-z0-9_.-]{1,64}$' },
+  description:
+    'Public labels of the contract, returned as given and carried by its events: at most 16; keys 1-64 characters of `a-z0-9_.-`, values 1-256 characters without control characters. The workflows service sets `workflow_run_id`, `stage`, `shard`, `attempt`',
+  examples: [labelsExample],
+});
+const InputRefsIn = Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
+  maxItems: 64,
+  description: 'What the work is made from (e.g. result or artifact refs), at most 64 of 1-512 characters; returned as given',
+  examples: [[SHA]],
+});
 
 export const CreateContractBody = Type.Object(
   {
@@ -57,6 +72,8 @@ export const CreateContractBody = Type.Object(
       description:
         'Resale: the contract whose awarded seller (the buyer here) subcontracts. Not its seller → 403 `resale_not_party`; parent not awarded/delivered → 409 `invalid_state`; too deep → 409 `resale_depth_exceeded`. Awards wait for an operator review',
     }),
+    labels: Type.Optional(LabelsIn),
+    input_refs: Type.Optional(InputRefsIn),
     idempotency_key: Key,
   },
   {
@@ -71,6 +88,8 @@ export const CreateContractBody = Type.Object(
         acceptance_criteria: 'One paragraph per ticket, under 80 words each',
         verification_mode: 'verifier',
         verifier_id: VERIFIER,
+        labels: { project: 'support-q4' },
+        input_refs: [SHA],
         idempotency_key: 'ctr-create-001',
       },
     ],
@@ -162,6 +181,8 @@ const contractExample = {
   corrected_at: null,
   correction_receipt_id: null,
   correction_reason: null,
+  labels: {},
+  input_refs: [],
 };
 
 export const Contract = Type.Object(
@@ -201,6 +222,9 @@ export const Contract = Type.Object(
     corrected_at: Nullable(Timestamp, { description: 'Erroneous clear: when the settlement was reversed' }),
     correction_receipt_id: Nullable(Type.String(), { description: 'Erroneous clear: the correction receipt' }),
     correction_reason: Nullable(Type.String()),
+    // Written as the document shows it (a Type.Record's patternProperties would not match the Contract component).
+    labels: Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description: 'The labels given at creation (`{}` when none)' }),
+    input_refs: Type.Array(Type.String(), { description: 'The input refs given at creation (`[]` when none)' }),
   },
   {
     additionalProperties: false,

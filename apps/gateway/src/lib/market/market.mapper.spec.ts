@@ -76,7 +76,14 @@ describe('contractToJson', () => {
       corrected_at: null,
       correction_receipt_id: null,
       correction_reason: null,
+      labels: {},
+      input_refs: [],
     });
+  });
+
+  it('should copy labels and input_refs as given', () => {
+    const json = contractToJson(contract({ labels: { stage: 'map', shard: '2' }, inputRefs: ['res_1', 'res_1'] }));
+    expect([json.labels, json.input_refs]).toEqual([{ stage: 'map', shard: '2' }, ['res_1', 'res_1']]);
   });
 
   it('should map the catalog, resale, sandbox and correction fields when present', () => {

@@ -72,6 +72,8 @@ export function contractToJson(contract: marketV1.Contract | undefined): Contrac
     corrected_at: isoOrNull(c.correctedAt),
     correction_receipt_id: orNull(c.correctionReceiptId),
     correction_reason: orNull(c.correctionReason),
+    labels: { ...c.labels },
+    input_refs: [...c.inputRefs],
   };
 }
 
