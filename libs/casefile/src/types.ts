@@ -21,6 +21,10 @@ export const RECORD_KINDS = [
   'mandate',
   'evidence',
   'purchase',
+  // Workflows (apps/workflows): a run (with its stages) and each of its tasks; the shard contracts'
+  // own entries (contract, offer, result…) follow as the registry exports them.
+  'workflow_run',
+  'workflow_task',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 /** Entries that name artifact bytes (`ref` = artifact_ref, `sha256` = hex of the bytes). */
