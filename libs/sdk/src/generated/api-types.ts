@@ -404,6 +404,12 @@ export interface components {
             /** @description Present once the merchant completed and the payment settled */
             purchase?: components["schemas"]["Purchase"];
         };
+        /** @description What the consume acknowledged, and the subscription after it */
+        ConsumedEvents: {
+            /** @description Events newly acknowledged by this call (already acknowledged ones count 0) */
+            acknowledged: number;
+            subscription: components["schemas"]["TaskSubscription"];
+        };
         /** @description A contract: open → awarded → delivered → accepted → settled, with cancelled, expired, disputed, refunded and split on the side, and corrected after an erroneous clear (operator) */
         Contract: {
             contract_id: string;
@@ -473,6 +479,12 @@ export interface components {
             /** @description Erroneous clear: the correction receipt */
             correction_receipt_id: string | null;
             correction_reason: string | null;
+            /** @description The labels given at creation (`{}` when none) */
+            labels: {
+                [key: string]: string;
+            };
+            /** @description The input refs given at creation (`[]` when none) */
+            input_refs: string[];
         };
         /** @description A page of contracts */
         ContractPage: {
@@ -701,7 +713,7 @@ export interface components {
             subject: unknown;
             entries: ({
                 /** @enum {string} */
-                kind: "contract" | "offer" | "result" | "verification_report" | "dispute" | "receipt" | "object" | "attestation" | "delivery_receipt" | "ack" | "checkout_session" | "mandate" | "evidence" | "purchase" | "artifact";
+                kind: "contract" | "offer" | "result" | "verification_report" | "dispute" | "receipt" | "object" | "attestation" | "delivery_receipt" | "ack" | "checkout_session" | "mandate" | "evidence" | "purchase" | "workflow_run" | "workflow_task" | "artifact";
                 ref: string;
                 /** @description Hex sha256: of canonical JSON of `content` (records) or of the bytes (artifacts) */
                 sha256: string;
@@ -1699,6 +1711,59 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description Unacknowledged events not leased to another reader, in sequence order, now leased to this one; and the subscription */
+        SubscriptionEvents: {
+            data: components["schemas"]["TaskEvent"][];
+            subscription: components["schemas"]["TaskSubscription"];
+        };
+        /** @description One change of a run, stage or task */
+        TaskEvent: {
+            event_id: string;
+            /** @description Position in the task event log (strictly increasing) */
+            sequence: number;
+            /** @enum {string} */
+            type: "run.started" | "run.completed" | "run.failed" | "run.cancelled" | "stage.started" | "stage.completed" | "task.posted" | "task.awarded" | "task.delivered" | "task.disputed" | "task.settled" | "task.failed" | "task.retried" | "task.cancelled";
+            workflow_run_id: string;
+            stage: string | null;
+            shard: number | null;
+            task_id: string | null;
+            contract_id: string | null;
+            /** @description The task (task.*), the stage (stage.*) or the run (run.*) after the change */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            occurred_at: string;
+            /** @description How many times it was handed to this subscription (1 on first delivery) */
+            delivery_count: number;
+        };
+        /** @description A durable, at-least-once task event subscription */
+        TaskSubscription: {
+            subscription_id: string;
+            /** @description The agent that owns it, or `operator` */
+            owner: string;
+            filters: {
+                workflow_run_id: string | null;
+                stage: string | null;
+                /** @description Empty: every type */
+                event_types: ("run.started" | "run.completed" | "run.failed" | "run.cancelled" | "stage.started" | "stage.completed" | "task.posted" | "task.awarded" | "task.delivered" | "task.disputed" | "task.settled" | "task.failed" | "task.retried" | "task.cancelled")[];
+            };
+            /** @description Every matching event up to this sequence is acknowledged (0: none yet) */
+            ack_floor: number;
+            /** @description Matching events not yet acknowledged */
+            pending_count: number;
+            lease_seconds: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+        };
         /** @description The task tape: contracts opened, awarded and settled in the window */
         TaskTape: {
             /** @enum {string} */
@@ -2026,6 +2091,156 @@ export interface components {
         /** @description Work-product templates by template_id ascending */
         WorkProductTemplatePage: {
             data: components["schemas"]["WorkProductTemplate"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description A workflow run: pending → running → completed | failed | cancelled */
+        WorkflowRun: {
+            workflow_run_id: string;
+            template: string;
+            owner_agent_id: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+            stages: components["schemas"]["WorkflowStage"][];
+            input_refs: string[];
+            /** @description Index of the stage running now (or the last one reached) */
+            current_stage: number;
+            max_shard_attempts: number;
+            /** @description Σ shards × shard budget: the most the run may commit */
+            budget: components["schemas"]["Money"];
+            /** @description Prices of the settled shard contracts */
+            spent: components["schemas"]["Money"];
+            /** @description Held in escrow now by awarded, unsettled shard contracts */
+            committed: components["schemas"]["Money"];
+            failure_reason: string | null;
+            /** @description The last stage’s output_refs once the run completed */
+            output_refs: string[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            updated_at: string;
+            completed_at: string | null;
+        };
+        /** @description The run’s casefile docket: the run, its tasks and every shard contract’s docket entries */
+        WorkflowRunDocket: {
+            /** @description The docket (libs/casefile shape), signed by the exchange key; verify it with POST /v1/casefiles/verify {docket} */
+            docket: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Runs, newest first */
+        WorkflowRunPage: {
+            data: components["schemas"]["WorkflowRun"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description A shard contract of a run */
+        WorkflowShardContract: {
+            /** @description The market contract (GET /v1/contracts/{contract_id}) */
+            contract_id: string;
+            workflow_run_id: string;
+            stage: string;
+            stage_index: number;
+            shard: number;
+            /** @description 1 for the first contract of the shard, +1 per re-post */
+            attempt: number;
+            task_id: string;
+            /**
+             * @description The market contract status as the run last saw it
+             * @enum {string}
+             */
+            status: "open" | "awarded" | "delivered" | "accepted" | "settled" | "disputed" | "refunded" | "split" | "cancelled" | "expired" | "corrected";
+            seller_id: string | null;
+            price: components["schemas"]["Money"] | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description A run’s shard contracts */
+        WorkflowShardContractPage: {
+            data: components["schemas"]["WorkflowShardContract"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description One stage of a workflow run */
+        WorkflowStage: {
+            name: string;
+            /** @description 0, 1, … in run order */
+            index: number;
+            shards: number;
+            contract: {
+                title: string;
+                description: string;
+                tags: string[];
+                budget: components["schemas"]["Money"];
+                /** @enum {string} */
+                verification_mode: "verifier" | "buyer" | "auto";
+                acceptance_criteria: string;
+                verifier_id: string | null;
+                deadline_seconds: number;
+            };
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+            settled_shards: number;
+            /** @description The run’s input_refs for the first stage, else the previous stage’s output_refs */
+            input_refs: string[];
+            /** @description Result references of the settled shards, in shard order */
+            output_refs: string[];
+            started_at: string | null;
+            completed_at: string | null;
+        };
+        /** @description One attempt at one shard: the mirror of its shard contract */
+        WorkflowTask: {
+            task_id: string;
+            workflow_run_id: string;
+            stage: string;
+            stage_index: number;
+            shard: number;
+            attempt: number;
+            /** @enum {string} */
+            status: "posting" | "open" | "awarded" | "delivered" | "disputed" | "settled" | "failed" | "cancelled";
+            /** @description Set once the contract is posted */
+            contract_id: string | null;
+            contract_status: ("open" | "awarded" | "delivered" | "accepted" | "settled" | "disputed" | "refunded" | "split" | "cancelled" | "expired" | "corrected") | null;
+            seller_id: string | null;
+            price: components["schemas"]["Money"] | null;
+            input_refs: string[];
+            result_refs: string[];
+            failure_reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            updated_at: string;
+            settled_at: string | null;
+        };
+        /** @description Tasks */
+        WorkflowTaskPage: {
+            data: components["schemas"]["WorkflowTask"][];
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
@@ -2424,6 +2639,25 @@ export interface components {
              * @example ctr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
              */
             resale_of?: string;
+            /**
+             * @description Public labels of the contract, returned as given and carried by its events: at most 16; keys 1-64 characters of `a-z0-9_.-`, values 1-256 characters without control characters. The workflows service sets `workflow_run_id`, `stage`, `shard`, `attempt`
+             * @example {
+             *       "workflow_run_id": "wfr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e",
+             *       "stage": "translate",
+             *       "shard": "3",
+             *       "attempt": "1"
+             *     }
+             */
+            labels?: {
+                [key: string]: string;
+            };
+            /**
+             * @description What the work is made from (e.g. result or artifact refs), at most 64 of 1-512 characters; returned as given
+             * @example [
+             *       "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+             *     ]
+             */
+            input_refs?: string[];
             /**
              * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
              * @example faucet-2026-11-21-001
@@ -3489,6 +3723,121 @@ export interface components {
             /** @description Kept on the event of this update */
             note?: string;
         };
+        CreateWorkflowRunRequest: {
+            /**
+             * @description The buyer of every shard contract; defaults to the acting agent (another agent: 403 `acting_agent_mismatch`); required for the operator
+             * @example acme:agent:buyer-1
+             */
+            owner_agent_id?: string;
+            /**
+             * @description The kind of run (your own name for it; a list filter)
+             * @example translate-review
+             */
+            template: string;
+            /** @description Run one after the other; a stage starts when every shard of the previous one settled */
+            stages: {
+                /**
+                 * @description Stage name, unique in its run
+                 * @example extract
+                 */
+                name: string;
+                /** @description Shard contracts posted for this stage (1–100) */
+                shards: number;
+                /** @description What each shard contract of a stage asks for */
+                contract: {
+                    /** @example Summarise 40 support tickets */
+                    title: string;
+                    /** @description Free text (default "") */
+                    description?: string;
+                    /**
+                     * @description 0-20 tags, deduplicated in order
+                     * @example [
+                     *       "nlp",
+                     *       "summaries"
+                     *     ]
+                     */
+                    tags?: string[];
+                    /**
+                     * @description Budget of ONE shard contract; every stage of a run uses one currency (else 400 `run_currency_mismatch`)
+                     * @example {
+                     *       "amount": "100",
+                     *       "currency": "CREDIT"
+                     *     }
+                     */
+                    budget: {
+                        /**
+                         * @description Decimal string with at most 6 fraction digits, greater than 0 (e.g. "12.5"); else 400 `invalid_amount`
+                         * @example 12.5
+                         */
+                        amount: string;
+                        /**
+                         * Format: currency
+                         * @description `CREDIT` (sandbox credits) or an ISO 4217 alphabetic code such as `USD` (ISO 4217 list one of 2024-06-25; XXX and XTS are not money). Anything else, e.g. `QQQ` or `usd`, → 400 `unsupported_currency` with `errors[]` naming the field
+                         * @example CREDIT
+                         */
+                        currency: string;
+                    };
+                    /**
+                     * @description `buyer` (the owner signs the report), `verifier` (needs `verifier_id`), `auto` (accepted on delivery)
+                     * @enum {string}
+                     */
+                    verification_mode: "verifier" | "buyer" | "auto";
+                    /** @description What each shard result must satisfy */
+                    acceptance_criteria?: string;
+                    /**
+                     * @description Required with mode `verifier`
+                     * @example acme:agent:buyer-1
+                     */
+                    verifier_id?: string;
+                    /** @description Each shard contract’s deadline: its posting time plus this (60 s – 30 days) */
+                    deadline_seconds: number;
+                };
+            }[];
+            /** @description Inputs of the first stage (at most 64) */
+            input_refs?: string[];
+            /** @description Contracts posted per shard before the run fails (default 3) */
+            max_shard_attempts?: number;
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        ExportWorkflowRunRequest: Record<string, never>;
+        CreateWorkflowTaskSubscriptionRequest: {
+            /** @description Which events (default: every event the caller may see: an agent’s own runs, all for the operator) */
+            filters?: {
+                /**
+                 * @description Only events of this run (an agent: one of its own runs, else 404 `workflow_run_not_found`)
+                 * @example run_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+                 */
+                workflow_run_id?: string;
+                /**
+                 * @description Only events of this stage
+                 * @example translate
+                 */
+                stage?: string;
+                /** @description Only these types (absent or empty: every type) */
+                event_types?: ("run.started" | "run.completed" | "run.failed" | "run.cancelled" | "stage.started" | "stage.completed" | "task.posted" | "task.awarded" | "task.delivered" | "task.disputed" | "task.settled" | "task.failed" | "task.retried" | "task.cancelled")[];
+            };
+            /** @description How long a listed event stays with its reader before it is handed out again (default 30) */
+            lease_seconds?: number;
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        /** @description Exactly one of `event_ids` and `up_to` */
+        ConsumeWorkflowTaskEventsRequest: {
+            /** @description These events (1–500) */
+            event_ids?: string[];
+            /**
+             * @description This event and every matching event before it
+             * @example evt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            up_to?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3518,6 +3867,7 @@ export type CheckoutCasefileVerdict = components['schemas']['CheckoutCasefileVer
 export type CheckoutDocket = components['schemas']['CheckoutDocket'];
 export type CheckoutSession = components['schemas']['CheckoutSession'];
 export type CompletedCheckout = components['schemas']['CompletedCheckout'];
+export type ConsumedEvents = components['schemas']['ConsumedEvents'];
 export type Contract = components['schemas']['Contract'];
 export type ContractPage = components['schemas']['ContractPage'];
 export type ContractRecommendations = components['schemas']['ContractRecommendations'];
@@ -3584,6 +3934,9 @@ export type SessionTransparency = components['schemas']['SessionTransparency'];
 export type ShadowCompare = components['schemas']['ShadowCompare'];
 export type ShadowComparison = components['schemas']['ShadowComparison'];
 export type SpendSavingsPage = components['schemas']['SpendSavingsPage'];
+export type SubscriptionEvents = components['schemas']['SubscriptionEvents'];
+export type TaskEvent = components['schemas']['TaskEvent'];
+export type TaskSubscription = components['schemas']['TaskSubscription'];
 export type TaskTape = components['schemas']['TaskTape'];
 export type Thread = components['schemas']['Thread'];
 export type ThreadPage = components['schemas']['ThreadPage'];
@@ -3601,6 +3954,14 @@ export type WebhookVerdict = components['schemas']['WebhookVerdict'];
 export type Withdrawal = components['schemas']['Withdrawal'];
 export type WorkProductTemplate = components['schemas']['WorkProductTemplate'];
 export type WorkProductTemplatePage = components['schemas']['WorkProductTemplatePage'];
+export type WorkflowRun = components['schemas']['WorkflowRun'];
+export type WorkflowRunDocket = components['schemas']['WorkflowRunDocket'];
+export type WorkflowRunPage = components['schemas']['WorkflowRunPage'];
+export type WorkflowShardContract = components['schemas']['WorkflowShardContract'];
+export type WorkflowShardContractPage = components['schemas']['WorkflowShardContractPage'];
+export type WorkflowStage = components['schemas']['WorkflowStage'];
+export type WorkflowTask = components['schemas']['WorkflowTask'];
+export type WorkflowTaskPage = components['schemas']['WorkflowTaskPage'];
 export type GetHealthResponse = components['schemas']['GetHealthResponse'];
 export type GetOpenApiResponse = components['schemas']['GetOpenApiResponse'];
 export type RegisterAgentRequest = components['schemas']['RegisterAgentRequest'];
@@ -3673,5 +4034,9 @@ export type CreateCommerceIntentRequest = components['schemas']['CreateCommerceI
 export type RecordPurchaseFeedbackRequest = components['schemas']['RecordPurchaseFeedbackRequest'];
 export type CreatePostPurchaseCaseRequest = components['schemas']['CreatePostPurchaseCaseRequest'];
 export type UpdatePostPurchaseCaseRequest = components['schemas']['UpdatePostPurchaseCaseRequest'];
+export type CreateWorkflowRunRequest = components['schemas']['CreateWorkflowRunRequest'];
+export type ExportWorkflowRunRequest = components['schemas']['ExportWorkflowRunRequest'];
+export type CreateWorkflowTaskSubscriptionRequest = components['schemas']['CreateWorkflowTaskSubscriptionRequest'];
+export type ConsumeWorkflowTaskEventsRequest = components['schemas']['ConsumeWorkflowTaskEventsRequest'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
