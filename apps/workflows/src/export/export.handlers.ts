@@ -1,11 +1,16 @@
-import { errors, unary, type Logger } from '@exchange/platform';
+import { unary, type Logger } from '@exchange/platform';
 import type { workflowsV1 } from '@exchange/proto';
 import type { WorkflowsRuntime } from '../service/runtime';
+import { actorOf } from '../subscriptions/subscriptions.mapper';
+import { operatorCallOptions, RegistryContractDockets } from './contract-dockets.client';
+import { ExportService } from './export.service';
 
-// Placeholder until the area lands (issue 17): every RPC answers unimplemented.
-export function exportHandlers(_r: WorkflowsRuntime, logger: Logger): Pick<workflowsV1.WorkflowsServiceServer, 'exportRun'> {
-  const todo = (name: string) => unary(logger, name, async () => { throw errors.failedPrecondition('unimplemented', name + ' is not built yet'); });
+/** ExportRun: operator only; the registry is asked as that operator (contract-dockets.client.ts). */
+export function exportHandlers(r: WorkflowsRuntime, logger: Logger): Pick<workflowsV1.WorkflowsServiceServer, 'exportRun'> {
+  const s = new ExportService({ pool: r.pool, exchangeSigner: r.exchangeSigner, clock: r.clock });
   return {
-    exportRun: todo('exportRun'),
+    exportRun: unary(logger, 'ExportRun', async (req: workflowsV1.ExportRunRequest, ctx) => ({
+      docketJson: await s.exportRun(actorOf(req.actor), req.workflowRunId, new RegistryContractDockets(r.registry, operatorCallOptions(ctx))),
+    })),
   };
 }
