@@ -41,6 +41,10 @@ export interface CreateContractInput extends Idempotent {
   fixtureId?: string;
   /** Resale: the contract you were awarded and now subcontract (awards wait for an operator review). */
   resaleOf?: string;
+  /** Up to 16 labels (keys of [a-z0-9_.-], values up to 256 characters); workflows label their shard contracts. */
+  labels?: Record<string, string>;
+  /** Up to 64 references (e.g. artifact refs) the work starts from. */
+  inputRefs?: string[];
 }
 
 export interface UpdateBuyerAliasInput extends Idempotent {
@@ -97,6 +101,8 @@ export class ContractsApi extends MarketBase {
         work_product_template_id: input.workProductTemplateId,
         fixture_id: input.fixtureId,
         resale_of: input.resaleOf,
+        labels: input.labels,
+        input_refs: input.inputRefs,
       } satisfies api.CreateContractRequest,
       input.idempotencyKey,
     );
