@@ -19,6 +19,7 @@ import { LedgerApi } from './ledger';
 import { ListingsApi } from './listings';
 import { MandatesApi } from './mandates';
 import { PurchasesApi, TransparencyApi } from './purchases';
+import { WorkflowsApi } from './workflows';
 import { ObjectsApi } from './objects';
 import { OffersApi } from './offers';
 import { ReceiptsApi } from './receipts';
@@ -73,6 +74,8 @@ export class ExchangeClient {
   readonly purchases: PurchasesApi;
   /** Operator transparency: monthly and spend-savings rollups, a session's lifecycle and evidence refs. */
   readonly transparency: TransparencyApi;
+  /** Workflow runs (stages of shard contracts), their tasks and task event subscriptions. */
+  readonly workflows: WorkflowsApi;
   protected readonly transport: Transport;
 
   constructor(readonly options: ExchangeClientOptions) {
@@ -108,6 +111,7 @@ export class ExchangeClient {
     this.mandates = new MandatesApi(this.transport);
     this.purchases = new PurchasesApi(this.transport);
     this.transparency = new TransparencyApi(this.transport);
+    this.workflows = new WorkflowsApi(this.transport);
   }
 
   /** GET /health; resolves (with status "degraded") on 503 too. */

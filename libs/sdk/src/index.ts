@@ -202,6 +202,28 @@ export {
   type ShadowCompareParams,
   type UpdateCaseInput,
 } from './purchases';
+export {
+  WorkflowsApi,
+  type ConsumeEventsInput,
+  type CreateRunInput,
+  type CreateSubscriptionInput,
+  type ListRunContractsParams,
+  type ListRunsParams,
+  type ListTasksParams,
+  type ShardContractSpec,
+  type StageSpec,
+  type WorkflowEventsConsumed,
+  type WorkflowRun,
+  type WorkflowRunStatus,
+  type WorkflowShardContract,
+  type WorkflowStage,
+  type WorkflowSubscription,
+  type WorkflowTask,
+  type WorkflowTaskEvent,
+  type WorkflowTaskEventList,
+  type WorkflowTaskEventType,
+  type WorkflowTaskStatus,
+} from './workflows';
 export { CommerceApi, type MerchantProfile, type Negotiation, type VerifyWebhookInput, type WebhookVerdict } from './commerce';
 export {
   CheckoutApi,

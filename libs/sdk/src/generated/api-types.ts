@@ -404,12 +404,6 @@ export interface components {
             /** @description Present once the merchant completed and the payment settled */
             purchase?: components["schemas"]["Purchase"];
         };
-        /** @description What the consume acknowledged, and the subscription after it */
-        ConsumedEvents: {
-            /** @description Events newly acknowledged by this call (already acknowledged ones count 0) */
-            acknowledged: number;
-            subscription: components["schemas"]["TaskSubscription"];
-        };
         /** @description A contract: open → awarded → delivered → accepted → settled, with cancelled, expired, disputed, refunded and split on the side, and corrected after an erroneous clear (operator) */
         Contract: {
             contract_id: string;
@@ -1711,59 +1705,6 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
-        /** @description Unacknowledged events not leased to another reader, in sequence order, now leased to this one; and the subscription */
-        SubscriptionEvents: {
-            data: components["schemas"]["TaskEvent"][];
-            subscription: components["schemas"]["TaskSubscription"];
-        };
-        /** @description One change of a run, stage or task */
-        TaskEvent: {
-            event_id: string;
-            /** @description Position in the task event log (strictly increasing) */
-            sequence: number;
-            /** @enum {string} */
-            type: "run.started" | "run.completed" | "run.failed" | "run.cancelled" | "stage.started" | "stage.completed" | "task.posted" | "task.awarded" | "task.delivered" | "task.disputed" | "task.settled" | "task.failed" | "task.retried" | "task.cancelled";
-            workflow_run_id: string;
-            stage: string | null;
-            shard: number | null;
-            task_id: string | null;
-            contract_id: string | null;
-            /** @description The task (task.*), the stage (stage.*) or the run (run.*) after the change */
-            data: {
-                [key: string]: unknown;
-            };
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC timestamp
-             * @example 2026-11-21T18:00:00.000Z
-             */
-            occurred_at: string;
-            /** @description How many times it was handed to this subscription (1 on first delivery) */
-            delivery_count: number;
-        };
-        /** @description A durable, at-least-once task event subscription */
-        TaskSubscription: {
-            subscription_id: string;
-            /** @description The agent that owns it, or `operator` */
-            owner: string;
-            filters: {
-                workflow_run_id: string | null;
-                stage: string | null;
-                /** @description Empty: every type */
-                event_types: ("run.started" | "run.completed" | "run.failed" | "run.cancelled" | "stage.started" | "stage.completed" | "task.posted" | "task.awarded" | "task.delivered" | "task.disputed" | "task.settled" | "task.failed" | "task.retried" | "task.cancelled")[];
-            };
-            /** @description Every matching event up to this sequence is acknowledged (0: none yet) */
-            ack_floor: number;
-            /** @description Matching events not yet acknowledged */
-            pending_count: number;
-            lease_seconds: number;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC timestamp
-             * @example 2026-11-21T18:00:00.000Z
-             */
-            created_at: string;
-        };
         /** @description The task tape: contracts opened, awarded and settled in the window */
         TaskTape: {
             /** @enum {string} */
@@ -2094,6 +2035,12 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description What the consume acknowledged, and the subscription after it */
+        WorkflowEventsConsumed: {
+            /** @description Events newly acknowledged by this call (already acknowledged ones count 0) */
+            acknowledged: number;
+            subscription: components["schemas"]["WorkflowSubscription"];
+        };
         /** @description A workflow run: pending → running → completed | failed | cancelled */
         WorkflowRun: {
             workflow_run_id: string;
@@ -2206,6 +2153,29 @@ export interface components {
             started_at: string | null;
             completed_at: string | null;
         };
+        /** @description A durable, at-least-once task event subscription */
+        WorkflowSubscription: {
+            subscription_id: string;
+            /** @description The agent that owns it, or `operator` */
+            owner: string;
+            filters: {
+                workflow_run_id: string | null;
+                stage: string | null;
+                /** @description Empty: every type */
+                event_types: ("run.started" | "run.completed" | "run.failed" | "run.cancelled" | "stage.started" | "stage.completed" | "task.posted" | "task.awarded" | "task.delivered" | "task.disputed" | "task.settled" | "task.failed" | "task.retried" | "task.cancelled")[];
+            };
+            /** @description Every matching event up to this sequence is acknowledged (0: none yet) */
+            ack_floor: number;
+            /** @description Matching events not yet acknowledged */
+            pending_count: number;
+            lease_seconds: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+        };
         /** @description One attempt at one shard: the mirror of its shard contract */
         WorkflowTask: {
             task_id: string;
@@ -2237,6 +2207,36 @@ export interface components {
              */
             updated_at: string;
             settled_at: string | null;
+        };
+        /** @description One change of a run, stage or task */
+        WorkflowTaskEvent: {
+            event_id: string;
+            /** @description Position in the task event log (strictly increasing) */
+            sequence: number;
+            /** @enum {string} */
+            type: "run.started" | "run.completed" | "run.failed" | "run.cancelled" | "stage.started" | "stage.completed" | "task.posted" | "task.awarded" | "task.delivered" | "task.disputed" | "task.settled" | "task.failed" | "task.retried" | "task.cancelled";
+            workflow_run_id: string;
+            stage: string | null;
+            shard: number | null;
+            task_id: string | null;
+            contract_id: string | null;
+            /** @description The task (task.*), the stage (stage.*) or the run (run.*) after the change */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            occurred_at: string;
+            /** @description How many times it was handed to this subscription (1 on first delivery) */
+            delivery_count: number;
+        };
+        /** @description Unacknowledged events not leased to another reader, in sequence order, now leased to this one; and the subscription */
+        WorkflowTaskEventList: {
+            data: components["schemas"]["WorkflowTaskEvent"][];
+            subscription: components["schemas"]["WorkflowSubscription"];
         };
         /** @description Tasks */
         WorkflowTaskPage: {
@@ -3867,7 +3867,6 @@ export type CheckoutCasefileVerdict = components['schemas']['CheckoutCasefileVer
 export type CheckoutDocket = components['schemas']['CheckoutDocket'];
 export type CheckoutSession = components['schemas']['CheckoutSession'];
 export type CompletedCheckout = components['schemas']['CompletedCheckout'];
-export type ConsumedEvents = components['schemas']['ConsumedEvents'];
 export type Contract = components['schemas']['Contract'];
 export type ContractPage = components['schemas']['ContractPage'];
 export type ContractRecommendations = components['schemas']['ContractRecommendations'];
@@ -3934,9 +3933,6 @@ export type SessionTransparency = components['schemas']['SessionTransparency'];
 export type ShadowCompare = components['schemas']['ShadowCompare'];
 export type ShadowComparison = components['schemas']['ShadowComparison'];
 export type SpendSavingsPage = components['schemas']['SpendSavingsPage'];
-export type SubscriptionEvents = components['schemas']['SubscriptionEvents'];
-export type TaskEvent = components['schemas']['TaskEvent'];
-export type TaskSubscription = components['schemas']['TaskSubscription'];
 export type TaskTape = components['schemas']['TaskTape'];
 export type Thread = components['schemas']['Thread'];
 export type ThreadPage = components['schemas']['ThreadPage'];
@@ -3954,13 +3950,17 @@ export type WebhookVerdict = components['schemas']['WebhookVerdict'];
 export type Withdrawal = components['schemas']['Withdrawal'];
 export type WorkProductTemplate = components['schemas']['WorkProductTemplate'];
 export type WorkProductTemplatePage = components['schemas']['WorkProductTemplatePage'];
+export type WorkflowEventsConsumed = components['schemas']['WorkflowEventsConsumed'];
 export type WorkflowRun = components['schemas']['WorkflowRun'];
 export type WorkflowRunDocket = components['schemas']['WorkflowRunDocket'];
 export type WorkflowRunPage = components['schemas']['WorkflowRunPage'];
 export type WorkflowShardContract = components['schemas']['WorkflowShardContract'];
 export type WorkflowShardContractPage = components['schemas']['WorkflowShardContractPage'];
 export type WorkflowStage = components['schemas']['WorkflowStage'];
+export type WorkflowSubscription = components['schemas']['WorkflowSubscription'];
 export type WorkflowTask = components['schemas']['WorkflowTask'];
+export type WorkflowTaskEvent = components['schemas']['WorkflowTaskEvent'];
+export type WorkflowTaskEventList = components['schemas']['WorkflowTaskEventList'];
 export type WorkflowTaskPage = components['schemas']['WorkflowTaskPage'];
 export type GetHealthResponse = components['schemas']['GetHealthResponse'];
 export type GetOpenApiResponse = components['schemas']['GetOpenApiResponse'];

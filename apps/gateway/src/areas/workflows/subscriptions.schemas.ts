@@ -75,7 +75,7 @@ const subscriptionExample = {
   created_at: T,
 };
 
-export const TaskSubscription = Type.Object(
+export const WorkflowSubscription = Type.Object(
   {
     subscription_id: Type.String(),
     owner: Type.String({ description: 'The agent that owns it, or `operator`' }),
@@ -90,7 +90,7 @@ export const TaskSubscription = Type.Object(
   },
   { additionalProperties: false, description: 'A durable, at-least-once task event subscription', examples: [subscriptionExample] },
 );
-export type TaskSubscriptionJson = Static<typeof TaskSubscription>;
+export type WorkflowSubscriptionJson = Static<typeof WorkflowSubscription>;
 
 const eventExample = {
   event_id: EVT,
@@ -106,7 +106,7 @@ const eventExample = {
   delivery_count: 1,
 };
 
-export const TaskEvent = Type.Object(
+export const WorkflowTaskEvent = Type.Object(
   {
     event_id: Type.String(),
     sequence: Type.Integer({ minimum: 1, description: 'Position in the task event log (strictly increasing)' }),
@@ -122,10 +122,10 @@ export const TaskEvent = Type.Object(
   },
   { additionalProperties: false, description: 'One change of a run, stage or task', examples: [eventExample] },
 );
-export type TaskEventJson = Static<typeof TaskEvent>;
+export type WorkflowTaskEventJson = Static<typeof WorkflowTaskEvent>;
 
-export const SubscriptionEvents = Type.Object(
-  { data: Type.Array(TaskEvent), subscription: TaskSubscription },
+export const WorkflowTaskEventList = Type.Object(
+  { data: Type.Array(WorkflowTaskEvent), subscription: WorkflowSubscription },
   {
     additionalProperties: false,
     description: 'Unacknowledged events not leased to another reader, in sequence order, now leased to this one; and the subscription',
@@ -133,7 +133,7 @@ export const SubscriptionEvents = Type.Object(
   },
 );
 
-export const ConsumedEvents = Type.Object(
-  { acknowledged: Type.Integer({ minimum: 0, description: 'Events newly acknowledged by this call (already acknowledged ones count 0)' }), subscription: TaskSubscription },
+export const WorkflowEventsConsumed = Type.Object(
+  { acknowledged: Type.Integer({ minimum: 0, description: 'Events newly acknowledged by this call (already acknowledged ones count 0)' }), subscription: WorkflowSubscription },
   { additionalProperties: false, description: 'What the consume acknowledged, and the subscription after it', examples: [{ acknowledged: 3, subscription: { ...subscriptionExample, ack_floor: 42, pending_count: 0 } }] },
 );

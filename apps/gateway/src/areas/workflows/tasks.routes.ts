@@ -6,7 +6,7 @@ import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, MUTATION_ERRORS, READ
 import { problem } from '../../plugins/app/problem';
 import { ListTasksQuery, WorkflowTaskPage } from './runs.schemas';
 import { TAGS } from './runs.routes';
-import { ConsumedEvents, ConsumeEventsBody, CreateSubscriptionBody, SubscriptionEvents, SubscriptionEventsQuery, SubscriptionParams, TaskSubscription } from './subscriptions.schemas';
+import { ConsumeEventsBody, CreateSubscriptionBody, SubscriptionEventsQuery, SubscriptionParams, WorkflowEventsConsumed, WorkflowSubscription, WorkflowTaskEventList } from './subscriptions.schemas';
 import { subscriptionToJson, taskEventToJson, taskToJson } from './workflows.mapper';
 
 // Workflow tasks and task event subscriptions (DESIGN §4 Workflows) over WorkflowsService: a
@@ -69,7 +69,7 @@ const tasksRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           IDEMPOTENCY_NOTE,
         security: SECURITY.operator_or_agent,
         body: CreateSubscriptionBody,
-        response: { 201: TaskSubscription, ...MUTATION_ERRORS },
+        response: { 201: WorkflowSubscription, ...MUTATION_ERRORS },
       },
     },
     async (request, reply) => {
@@ -105,7 +105,7 @@ const tasksRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         security: SECURITY.operator_or_agent,
         params: SubscriptionParams,
         querystring: SubscriptionEventsQuery,
-        response: { 200: SubscriptionEvents, ...READ_ERRORS },
+        response: { 200: WorkflowTaskEventList, ...READ_ERRORS },
       },
     },
     async (request) => {
@@ -133,7 +133,7 @@ const tasksRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         security: SECURITY.operator_or_agent,
         params: SubscriptionParams,
         body: ConsumeEventsBody,
-        response: { 200: ConsumedEvents, ...MUTATION_ERRORS },
+        response: { 200: WorkflowEventsConsumed, ...MUTATION_ERRORS },
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import { marketV1Wire, workflowsV1Wire, type commonV1, type workflowsV1 } from '@exchange/proto';
 import { contractChecks, ServiceContractError } from '../../lib/mapper-kit';
 import type { WorkflowRunJson, WorkflowShardContractJson, WorkflowTaskJson } from './runs.schemas';
-import { TASK_EVENT_TYPES, type TaskEventJson, type TaskSubscriptionJson } from './subscriptions.schemas';
+import { TASK_EVENT_TYPES, type WorkflowTaskEventJson, type WorkflowSubscriptionJson } from './subscriptions.schemas';
 
 // Proto → REST for workflow runs, tasks, shard contracts, subscriptions and task events. Enums
 // through the generated workflowsV1Wire / marketV1Wire tables; amounts stay decimal strings;
@@ -124,7 +124,7 @@ export function taskToJson(t: workflowsV1.Task): WorkflowTaskJson {
   };
 }
 
-export function subscriptionToJson(value: workflowsV1.Subscription | undefined): TaskSubscriptionJson {
+export function subscriptionToJson(value: workflowsV1.Subscription | undefined): WorkflowSubscriptionJson {
   const s = required(value, 'subscription');
   const f = s.filters;
   return {
@@ -142,13 +142,13 @@ export function subscriptionToJson(value: workflowsV1.Subscription | undefined):
   };
 }
 
-function eventType(value: string): TaskEventJson['type'] {
+function eventType(value: string): WorkflowTaskEventJson['type'] {
   const type = TASK_EVENT_TYPES.find((t) => t === value);
   if (type === undefined) throw new WorkflowsContractError('task event type');
   return type;
 }
 
-export function taskEventToJson(e: workflowsV1.TaskEvent): TaskEventJson {
+export function taskEventToJson(e: workflowsV1.TaskEvent): WorkflowTaskEventJson {
   return {
     event_id: e.eventId,
     sequence: int(e.sequence, 'task event sequence'),
