@@ -86,7 +86,7 @@ describe('ExportRun', () => {
     expect(new Set(refs).size).toBe(refs.length);
 
     const run = docket.entries[0] as RecordEntry;
-    expect(run.content).toMatchObject({ budget: '1', spent: '0', status: 'pending', stages: [{ name: 'extract', contract_spec: { budget: '5' }, started_at: at.toISOString() }] });
+    expect(run.content).toMatchObject({ budget: '1', spent: '0', status: 'completed', stages: [{ name: 'extract', contract_spec: { budget: '5' }, started_at: at.toISOString() }] });
     expect(run.content).not.toHaveProperty('request_hash');
     expect((docket.entries[1] as RecordEntry).content).toMatchObject({ task_id: 'tsk_a', price: '4', contract_id: 'ctr_a', created_at: at.toISOString() });
 

@@ -33,7 +33,7 @@ export interface Harness {
   advance(ms: number): void;
   restart(): Promise<void>;
   close(): Promise<void>;
-  /** A run row (pending, CREDIT) owned by `owner`; returns its id. */
+  /** A run row (completed, CREDIT: the engine's recovery leaves it alone) owned by `owner`; returns its id. */
   seedRun(owner: string, over?: { workflowRunId?: string }): Promise<string>;
   /** Appends the events in ONE transaction, in order, as the run engine does. */
   record(inputs: TaskEventInput[]): Promise<TaskEventRecord[]>;
@@ -110,7 +110,7 @@ export async function startHarness(name: string, registryOverrides: ProtoFakeOve
       const id = over.workflowRunId ?? newId('run');
       await sql.query(
         `INSERT INTO workflow_runs (workflow_run_id, template, owner_agent_id, status, input_refs, max_shard_attempts, currency, budget)
-         VALUES ($1, 'test', $2, 'pending', '{}', 3, 'CREDIT', 1000000)`,
+         VALUES ($1, 'test', $2, 'completed', '{}', 3, 'CREDIT', 1000000)`,
         [id, owner],
       );
       return id;

@@ -137,16 +137,21 @@ export async function acknowledgeUpTo(client: pg.PoolClient, sub: SubscriptionRe
   return rowCount ?? 0;
 }
 
-/** The lowest matching unacknowledged seq above the floor, and the highest matching seq above it. */
+/**
+ * The lowest matching unacknowledged seq above the floor, and the highest matching seq above it.
+ * ONE statement, so one snapshot: an event committed meanwhile cannot be counted as the highest
+ * without having been seen as unacknowledged (the floor would skip it).
+ */
 export async function floorBounds(client: pg.PoolClient, sub: SubscriptionRecord): Promise<{ lowestUnacked: bigint | null; highestMatching: bigint | null }> {
   const params: unknown[] = [];
   const join = deliveriesOf(sub, params);
   const where = matchingEvents(sub, params, { aboveFloor: true });
-  const lowest = await client.query<{ seq: string | null }>(`SELECT min(e.seq)::text AS seq FROM task_events e ${join} WHERE ${where} AND d.acked_at IS NULL`, params);
-  const highParams: unknown[] = [];
-  const highest = await client.query<{ seq: string | null }>(`SELECT max(e.seq)::text AS seq FROM task_events e WHERE ${matchingEvents(sub, highParams, { aboveFloor: true })}`, highParams);
+  const { rows } = await client.query<{ lowest: string | null; highest: string | null }>(
+    `SELECT (min(e.seq) FILTER (WHERE d.acked_at IS NULL))::text AS lowest, max(e.seq)::text AS highest FROM task_events e ${join} WHERE ${where}`,
+    params,
+  );
   const big = (v: string | null) => (v === null ? null : BigInt(v));
-  return { lowestUnacked: big(lowest.rows[0].seq), highestMatching: big(highest.rows[0].seq) };
+  return { lowestUnacked: big(rows[0].lowest), highestMatching: big(rows[0].highest) };
 }
 
 /** Delivery rows at or below the floor say nothing the floor does not: dropped. */
