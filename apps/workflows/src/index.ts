@@ -1,4 +1,4 @@
-import type { EventBus } from '@exchange/events';
+import type { EventBus, Subscription } from '@exchange/events';
 import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
 import { AgentDirectory } from '@exchange/identity-client';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
@@ -6,7 +6,11 @@ import { identityV1, marketV1, registryV1, walletV1 } from '@exchange/proto';
 import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
 import { WorkflowsConfigSchema, type WorkflowsConfig } from './config';
 import { WORKFLOWS_SERVICE_NAME, registerWorkflows } from './grpc/server';
+import type { EngineHooks } from './domain/ports';
+import { engineOf } from './runs/run-engine.service';
 import type { WorkflowsRuntime } from './service/runtime';
+import { startMarketConsumer } from './tasks/market-events.handlers';
+import { recoverRuns } from './workers/run-recovery';
 
 export { WorkflowsConfigSchema, type WorkflowsConfig } from './config';
 export { WORKFLOWS_SERVICE_NAME } from './grpc/server';
@@ -24,17 +28,27 @@ export interface WorkflowsDeps {
   migrationsDir?: string;
   /** Test hook: the service's clock (default: the system clock). */
   clock?: () => Date;
+  /** Test hook: crash points of the run engine. */
+  engineHooks?: EngineHooks;
+  /** Test hook: the market consumer's durable name (default workflows-market), for tests sharing a NATS server. */
+  marketDurable?: string;
 }
 
 export interface WorkflowsHandle {
   grpcPort: number;
   health: GrpcServerHandle;
+  /** One recovery round now (postings and cancels of any age); returns how much it handled. */
+  recover(): Promise<number>;
   stop(): Promise<void>;
 }
 
+/** Postings younger than this are left to the request or event still making them (periodic rounds only). */
+const RECOVERY_MIN_AGE_MS = 5_000;
+
 /**
  * Starts workflows on libs/service-host: gRPC (health NOT_SERVING), migrations, event bus and
- * outbox relay; only then SERVING.
+ * outbox relay, the market contract consumer and a recovery round; only then SERVING. `stop()`
+ * drains gRPC, stops the recovery worker and the consumer, then flushes the outbox.
  */
 export async function startWorkflows(config: WorkflowsConfig, deps: WorkflowsDeps): Promise<WorkflowsHandle> {
   const logger = deps.logger;
@@ -63,10 +77,22 @@ export async function startWorkflows(config: WorkflowsConfig, deps: WorkflowsDep
     clock,
     logger,
     notify: host.notify,
+    engineHooks: deps.engineHooks,
   };
+  const engine = engineOf(runtime);
+  const recover = (minAgeMs: number) => recoverRuns({ pool, clock, engine }, minAgeMs);
+  host.periodic('run-recovery', config.WORKFLOWS_RECOVERY_INTERVAL_MS, () => recover(RECOVERY_MIN_AGE_MS));
+  let consumer: Subscription | undefined;
+  host.onStop('market consumer', () => consumer?.stop());
   const running = await host.start({
     register: (server) => registerWorkflows(server, runtime, logger),
     outbox: pool,
+    beforeServing: async ({ bus }) => {
+      consumer = await startMarketConsumer({ bus, pool, market, engine, logger, durable: deps.marketDurable });
+      // Whatever a crash left half posted is finished before we serve.
+      const recovered = await recover(0);
+      if (recovered > 0) logger.info({ recovered }, 'workflow runs recovered at start');
+    },
   });
-  return { grpcPort: running.grpcPort, health: running.health, stop: running.stop };
+  return { grpcPort: running.grpcPort, health: running.health, recover: () => recover(0), stop: running.stop };
 }

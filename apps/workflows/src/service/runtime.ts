@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { AgentDirectory } from '@exchange/identity-client';
 import type { Logger } from '@exchange/platform';
 import type { MarketClient, RegistryClient, WalletClient } from '../clients/clients';
+import type { EngineHooks } from '../domain/ports';
 
 /**
  * Everything the workflows slices may use, built once by index.ts. Each slice's factory declares
@@ -19,4 +20,6 @@ export interface WorkflowsRuntime {
   logger: Logger;
   /** Wakes the outbox relay after a commit that wrote events. */
   notify: () => void;
+  /** Test hooks of the run engine (crash points); unset in production. */
+  engineHooks?: EngineHooks;
 }
