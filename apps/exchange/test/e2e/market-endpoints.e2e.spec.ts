@@ -93,6 +93,8 @@ describe('POST /v1/contracts', () => {
       corrected_at: null,
       correction_receipt_id: null,
       correction_reason: null,
+      labels: {},
+      input_refs: [],
     });
   });
 
