@@ -36,7 +36,9 @@ export interface RunsHarness {
   service: WorkflowsHandle;
   /** A new agent with `available` of `currency` in its wallet. */
   newOwner(available?: string, currency?: string): string;
-  /** Stops the service (bus and peers stay) and starts it again on the same database. */
+  /** Stops the service (bus and peers stay). */
+  stop(): Promise<void>;
+  /** Stops the service (unless stopped) and starts it again on the same database. */
   restart(opts?: { hooks?: EngineHooks }): Promise<void>;
   /** Polls `check` until it returns a truthy value (or throws after `timeoutMs`). */
   until<T>(check: () => Promise<T | undefined | null | false>, timeoutMs?: number): Promise<T>;
@@ -95,9 +97,17 @@ export async function startRunsHarness(name: string, opts: HarnessOptions = {}):
   sql.on('error', () => undefined);
 
   const h = { db, sql, market, wallet, identity, bus } as RunsHarness;
+  let running = false;
   const start = async (hooks?: EngineHooks) => {
     h.service = await startWorkflows(config, { logger: testLogger, bus, engineHooks: hooks, marketDurable: opts.marketDurable });
     h.client = createServiceClient(workflowsV1.WorkflowsServiceService, `127.0.0.1:${h.service.grpcPort}`, { defaultDeadlineMs: 30_000 });
+    running = true;
+  };
+  h.stop = async () => {
+    if (!running) return;
+    running = false;
+    h.client.close();
+    await h.service.stop();
   };
   await start(opts.hooks);
   h.newOwner = (available = '1000', currency = 'CREDIT') => {
@@ -107,8 +117,7 @@ export async function startRunsHarness(name: string, opts: HarnessOptions = {}):
     return agentId;
   };
   h.restart = async (o = {}) => {
-    h.client.close();
-    await h.service.stop();
+    await h.stop();
     await start(o.hooks);
   };
   h.until = async <T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> => {
@@ -121,8 +130,7 @@ export async function startRunsHarness(name: string, opts: HarnessOptions = {}):
     }
   };
   h.close = async () => {
-    h.client.close();
-    await h.service.stop();
+    await h.stop();
     await Promise.all([market.stop(), wallet.stop(), registry.stop(), identity.close()]);
     if (!opts.bus) await bus.close();
     await sql.end();
