@@ -100,7 +100,7 @@ describe('workflows API', () => {
     expect(await client.workflows.exportRun('run_1')).toEqual({ docket_id: 'dkt_1' });
     expect({ method: last().method, url: last().url, body: lastBody() }).toEqual({ method: 'POST', url: '/v1/workflows/runs/run_1/export', body: {} });
 
-    server.respond(problem(404, 'workflow_run_not_found'));
+    server.respond(problem(404, 'workflow_run_not_found', 'workflow_run run_x not found'));
     const err = await client.workflows.getRun('run_x').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExchangeApiError);
     expect((err as ExchangeApiError).code).toBe('workflow_run_not_found');
