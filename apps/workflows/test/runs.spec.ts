@@ -164,6 +164,23 @@ describe('shard failures', () => {
   });
 });
 
+describe('stage inputs over the market limit', () => {
+  it('fails the run instead of posting contracts the market would refuse', async () => {
+    const owner = h.newOwner('100');
+    const run = await createRun(owner, [stageSpec('wide', 2), stageSpec('next', 1)]);
+    const refs = (shard: number) => Array.from({ length: 33 }, (_, i) => `sha256:${shard}-${i}`);
+    for (const shard of [0, 1]) await h.market.complete(h.market.shard(run.workflowRunId, 'wide', shard).contractId, '1', refs(shard));
+    const failed = await h.until(async () => {
+      const r = await getRun(run.workflowRunId);
+      return r.status === RS.RUN_STATUS_FAILED ? r : null;
+    });
+    expect(failed.failureReason).toBe('stage next would start with 66 input refs; a shard contract carries at most 64');
+    expect(failed.stages.map((s) => s.status)).toEqual([workflowsV1.StageStatus.STAGE_STATUS_COMPLETED, workflowsV1.StageStatus.STAGE_STATUS_FAILED]);
+    expect(failed.spent!.amount).toBe('2');
+    expect(h.market.ofStage(run.workflowRunId, 'next')).toHaveLength(0);
+  });
+});
+
 describe('CreateRun refusals', () => {
   it('409 insufficient_funds when the available balance is below the budget; nothing stored', async () => {
     const owner = h.newOwner('19.999999');

@@ -8,6 +8,7 @@ import { cancelKey, postingKey, shardLabels, type ShardLabels } from '../domain/
 import { mirrorContract, type ContractFacts } from '../domain/task-mirror';
 import type { WorkflowsRuntime } from '../service/runtime';
 import * as tasksRepo from '../tasks/tasks.repo';
+import { MAX_INPUT_REFS } from './run-input';
 import { failRun, newTask, startStage } from './run-transitions';
 import { RunEventBatch } from './runs.events';
 import * as runsRepo from './runs.repo';
@@ -150,13 +151,19 @@ export class RunEngine {
       follow.post.push(retry);
       return;
     }
-    const cancelled = failRun(run, decision.reason, await tasksRepo.tasksOfRun(client, run.workflowRunId), now);
+    await this.failRunNow(client, run, decision.reason, batch, follow);
+  }
+
+  /** The run fails: its live tasks are cancelled (their contracts after the commit), run.failed. */
+  private async failRunNow(client: pg.PoolClient, run: Run, reason: string, batch: RunEventBatch, follow: FollowUp): Promise<void> {
+    const cancelled = failRun(run, reason, await tasksRepo.tasksOfRun(client, run.workflowRunId), this.deps.clock());
     for (const t of cancelled) {
       await tasksRepo.saveTask(client, t);
       batch.task('task.cancelled', run, t);
       if (t.contractId !== null) follow.cancel.push(t);
     }
-    await runsRepo.saveStage(client, run.stages[run.currentStage]);
+    const stage = run.stages[run.currentStage];
+    if (stage) await runsRepo.saveStage(client, stage);
     batch.run('run.failed', run);
   }
 
@@ -177,6 +184,13 @@ export class RunEngine {
     await runsRepo.saveStage(client, done);
     batch.stage('stage.completed', run, done);
     if (stageIndex + 1 < run.stages.length) {
+      if (outputs.length > MAX_INPUT_REFS) {
+        // Every shard contract carries the stage's inputs, and the market takes at most 64.
+        const reason = `stage ${run.stages[stageIndex + 1].name} would start with ${outputs.length} input refs; a shard contract carries at most ${MAX_INPUT_REFS}`;
+        run.currentStage = stageIndex + 1;
+        await this.failRunNow(client, run, reason, batch, follow);
+        return;
+      }
       await this.beginStage(client, run, stageIndex + 1, outputs, batch, follow);
       return;
     }

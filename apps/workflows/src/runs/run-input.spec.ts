@@ -48,6 +48,7 @@ describe('validateCreateRun', () => {
     expect(codeOf(() => validateCreateRun(input({ maxShardAttempts: 11 })))).toBe('validation_failed:max_shard_attempts');
     expect(codeOf(() => validateCreateRun(input({ inputRefs: Array.from({ length: 65 }, () => 'r') })))).toBe('validation_failed:input_refs');
     expect(codeOf(() => validateCreateRun(input({ stages: [stage('a', 1, '0')] })))).toBe('invalid_amount:');
+    expect(codeOf(() => validateCreateRun(input({ inputRefs: ['ok', 'bad\u0007'] })))).toBe('validation_failed:input_refs[1]');
   });
 
   it("checks the market's contract rules up front", () => {

@@ -79,10 +79,16 @@ function intIn(field: string, value: number, min: number, max: number): number {
   return value;
 }
 
-/** The input references of a run (or a stage): at most 64, each 1–512 characters. */
+/** Control characters: the market refuses them in a contract's input_refs. */
+const CONTROL = /\p{Cc}/u;
+
+/** The input references of a run (or a stage): at most 64 (the market's limit per contract), each 1–512 characters, no control character. */
 export function inputRefsOf(refs: readonly string[], field = 'input_refs'): string[] {
   if (refs.length > MAX_INPUT_REFS) invalid(field, `at most ${MAX_INPUT_REFS} ${field}`);
-  refs.forEach((r, i) => text(`${field}[${i}]`, r, 1, MAX_REF_CHARS));
+  refs.forEach((r, i) => {
+    text(`${field}[${i}]`, r, 1, MAX_REF_CHARS);
+    if (CONTROL.test(r)) invalid(`${field}[${i}]`, `${field}[${i}] must not hold control characters`);
+  });
   return [...refs];
 }
 

@@ -50,7 +50,7 @@ export function failRun(run: Run, reason: string, tasks: readonly TaskRecord[], 
   run.failureReason = reason;
   run.updatedAt = now;
   const stage = run.stages[run.currentStage];
-  if (stage && stage.status === 'running') run.stages[run.currentStage] = { ...stage, status: 'failed', completedAt: now };
+  if (stage && (stage.status === 'running' || stage.status === 'pending')) run.stages[run.currentStage] = { ...stage, status: 'failed', completedAt: now };
   const cancelled: TaskRecord[] = [];
   for (const t of tasks) {
     if (t.status !== 'posting' && t.status !== 'open' && t.status !== 'awarded') continue;
