@@ -226,7 +226,9 @@ export class RunEngine {
         idempotencyKey: postingKey({ workflowRunId: run.workflowRunId, stageIndex: stage.index, shard: task.shard, attempt: task.attempt }),
         buyerId: run.ownerAgentId,
         spec: stage.contract,
-        deadline: new Date(this.deps.clock().getTime() + stage.contract.deadlineSeconds * 1000),
+        // From the task's creation, not now: a re-post must send the very same request, or the
+        // market answers idempotency_key_reused instead of the contract it already created.
+        deadline: new Date(task.createdAt.getTime() + stage.contract.deadlineSeconds * 1000),
         labels: shardLabels({ workflowRunId: run.workflowRunId, stage: stage.name, shard: task.shard, attempt: task.attempt }),
         inputRefs: task.inputRefs,
       });

@@ -38,6 +38,7 @@ const STATUS = marketV1.ContractStatus;
 export async function startFakeMarket(bus: () => EventBus): Promise<FakeMarket> {
   const byId = new Map<string, marketV1.Contract>();
   const byKey = new Map<string, string>();
+  const payloads = new Map<string, string>();
   const results = new Map<string, marketV1.Result[]>();
   const order: string[] = [];
   const m: Partial<FakeMarket> = { publishOnCreate: true };
@@ -66,8 +67,14 @@ export async function startFakeMarket(bus: () => EventBus): Promise<FakeMarket> 
 
   const fake = await startProtoFake(marketV1.MarketServiceService, {
     createContract: async (req) => {
+      // As the market: the same key replays only the same payload.
+      const payload = JSON.stringify(marketV1.CreateContractRequest.toJSON(req));
       const known = byKey.get(req.idempotencyKey);
-      if (known) return { contract: get(known), idempotentReplayed: true };
+      if (known) {
+        if (payloads.get(req.idempotencyKey) !== payload) throw errors.invalidArgument('idempotency_key_reused', 'idempotency_key was already used with a different request');
+        return { contract: get(known), idempotentReplayed: true };
+      }
+      payloads.set(req.idempotencyKey, payload);
       const now = new Date();
       const contract: marketV1.Contract = {
         ...marketV1.Contract.fromPartial({}),
