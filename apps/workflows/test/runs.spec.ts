@@ -252,8 +252,14 @@ describe('market events', () => {
     const contract = { ...marketV1.Contract.fromPartial({}), contractId: 'ctr_foreign', status: 2, labels: { workflow_run_id: 'run_unknown', stage: 'a', shard: '0', attempt: '1' } };
     await h.bus.publish(newEvent({ type: 'exchange.market.contract.awarded', source: 'market', subjectId: 'ctr_foreign', data: marketV1Events.ContractChanged.toJSON({ contract }) }));
     await h.bus.publish(newEvent({ type: 'exchange.market.contract.awarded', source: 'market', subjectId: 'ctr_plain', data: marketV1Events.ContractChanged.toJSON({ contract: { ...contract, labels: {} } }) }));
+    // A settled event of a run we do not have (another exchange on the same NATS stream) is
+    // acknowledged without reading its results from the market, so it is never retried.
+    const settled = newEvent({ type: 'exchange.market.contract.settled', source: 'market', subjectId: 'ctr_foreign', data: marketV1Events.ContractChanged.toJSON({ contract: { ...contract, status: 5 } }) });
+    await h.bus.publish(settled);
     await new Promise((r) => setTimeout(r, 200));
     expect((await h.sql.query('SELECT count(*)::int AS n FROM task_events')).rows[0].n).toBe(before);
+    expect(h.market.fake.calls.filter((c) => c.method === 'listResults' && (c.request as { contractId: string }).contractId === 'ctr_foreign')).toHaveLength(0);
+    expect((await h.sql.query('SELECT 1 FROM processed_events WHERE event_id = $1', [settled.id])).rows).toHaveLength(1);
   });
 });
 

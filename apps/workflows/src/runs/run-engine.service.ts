@@ -88,8 +88,11 @@ export class RunEngine {
    */
   async applyContract(client: pg.PoolClient, labels: ShardLabels, facts: ContractFacts, results: () => Promise<ResultFacts[]>): Promise<FollowUp> {
     const follow = noFollowUp();
-    // Settlement reads the accepted result first: no gRPC call while the run row is locked.
-    const refs = facts.status === 'settled' ? await results() : null;
+    // Settlement reads the accepted result first: no gRPC call while the run row is locked. Only
+    // for a run of ours: a labelled event of another exchange's run (a shared NATS stream, a
+    // dropped database) must be acknowledged and ignored, not retried on a failing market read.
+    const ours = facts.status === 'settled' && (await runsRepo.getRun(client, labels.workflowRunId)) !== null;
+    const refs = ours ? await results() : null;
     await this.inRun(client, labels.workflowRunId, async (run, batch) => {
       const stage = run.stages.find((s) => s.name === labels.stage);
       if (!stage) return;
