@@ -14,6 +14,7 @@ import { recoverRuns } from './workers/run-recovery';
 
 export { WorkflowsConfigSchema, type WorkflowsConfig } from './config';
 export { WORKFLOWS_SERVICE_NAME } from './grpc/server';
+export { TASK_EVENT_TYPES } from './task-events/task-event';
 
 /** Typed configuration from environment variables; throws ConfigError naming the bad variable. */
 export function readWorkflowsConfig(env: Record<string, string | undefined> = process.env): WorkflowsConfig {

@@ -6,7 +6,7 @@ import { RUN, RunId, TSK, WorkflowsId } from './runs.schemas';
 // REST shapes of task event subscriptions (DESIGN §4 Workflows): durable, at least once. A reader
 // lists (the events are leased to it), processes, then consumes (acknowledges) them.
 
-/** The task event types, as workflows.proto's TaskEvent.type lists them (apps/workflows task-event.ts). */
+/** The task event types, as workflows.proto's TaskEvent.type lists them (apps/workflows task-event.ts; apps/exchange's workflow-event-types.spec.ts fails when the two differ). */
 export const TASK_EVENT_TYPES = [
   'run.started',
   'run.completed',
