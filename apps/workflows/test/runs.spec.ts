@@ -1,4 +1,5 @@
-import { workflowsV1 } from '@exchange/proto';
+import { newEvent } from '@exchange/events';
+import { marketV1, marketV1Events, workflowsV1 } from '@exchange/proto';
 import { asAgent, failure, operator, stageSpec, startRunsHarness, type RunsHarness } from './support/runs-harness';
 
 // The run engine end to end against PostgreSQL, the market fake and the in-process bus: a run goes
@@ -247,8 +248,6 @@ describe('market events', () => {
 
   it('ignores contracts without our labels or naming an unknown run', async () => {
     const before = (await h.sql.query('SELECT count(*)::int AS n FROM task_events')).rows[0].n;
-    const { newEvent } = await import('@exchange/events');
-    const { marketV1Events, marketV1 } = await import('@exchange/proto');
     const contract = { ...marketV1.Contract.fromPartial({}), contractId: 'ctr_foreign', status: 2, labels: { workflow_run_id: 'run_unknown', stage: 'a', shard: '0', attempt: '1' } };
     await h.bus.publish(newEvent({ type: 'exchange.market.contract.awarded', source: 'market', subjectId: 'ctr_foreign', data: marketV1Events.ContractChanged.toJSON({ contract }) }));
     await h.bus.publish(newEvent({ type: 'exchange.market.contract.awarded', source: 'market', subjectId: 'ctr_plain', data: marketV1Events.ContractChanged.toJSON({ contract: { ...contract, labels: {} } }) }));
