@@ -23,6 +23,7 @@ describe('GET /health', () => {
           market: { status: 'SERVING', address: h.market.address },
           registry: { status: 'SERVING', address: h.registry.address },
           commerce: { status: 'SERVING', address: h.commerce.address },
+          workflows: { status: 'SERVING', address: h.workflows.address },
         },
         time: expect.stringMatching(/Z$/),
       });

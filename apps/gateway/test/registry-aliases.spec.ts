@@ -62,6 +62,8 @@ const contract = (over: Partial<marketV1.Contract> = {}): marketV1.Contract => {
     createdAt: new Date(1_790_000_000_000),
     updatedAt: new Date(1_790_000_000_000),
     buyerAliasGeneration: 0,
+    labels: {},
+    inputRefs: [],
     ...over,
   } as marketV1.Contract;
   h.market.contracts.set(c.contractId, c);
