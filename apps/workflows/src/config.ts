@@ -1,6 +1,10 @@
 import { grpcAddress, serviceConfigBase } from '@exchange/service-host';
 import { Type, type Static } from 'typebox';
 
+/** Crash points of the run engine (WORKFLOWS_FAULT_INJECTION, kill tests only). */
+export const FAULT_POINTS = ['after_first_post', 'after_stage_commit'] as const;
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
 /** Environment of the workflows service, read once by `readConfig` (no process.env elsewhere). */
 export const WorkflowsConfigSchema = Type.Object({
   ...serviceConfigBase(),
@@ -19,6 +23,20 @@ export const WorkflowsConfigSchema = Type.Object({
   /** How long an identity answer is reused; 0 = ask every time. */
   AGENT_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 1000 }),
   WORKFLOWS_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  /** Durable name of the market contract consumer; tests sharing a NATS server give each process its own. */
+  WORKFLOWS_MARKET_DURABLE: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'workflows-market' }),
+  /**
+   * Tests only (honoured in sandbox): the process SIGKILLs itself at this point of the run engine —
+   * after_first_post: the market answered a CreateContract, the contract id not stored yet;
+   * after_stage_commit: a stage's tasks committed as posting, no contract posted yet.
+   */
+  WORKFLOWS_FAULT_INJECTION: Type.Optional(Type.String({ pattern: `^(${FAULT_POINTS.join('|')})$` })),
 });
 
 export type WorkflowsConfig = Static<typeof WorkflowsConfigSchema>;
+
+/** The crash point switched on, if any; none outside sandbox (a production process never kills itself). */
+export function faultPointOf(config: Pick<WorkflowsConfig, 'WORKFLOWS_FAULT_INJECTION' | 'EXCHANGE_ENV'>): FaultPoint | null {
+  if (config.EXCHANGE_ENV !== 'sandbox') return null;
+  return FAULT_POINTS.find((p) => p === config.WORKFLOWS_FAULT_INJECTION) ?? null;
+}

@@ -4,7 +4,7 @@ import { AgentDirectory } from '@exchange/identity-client';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { identityV1, marketV1, registryV1, walletV1 } from '@exchange/proto';
 import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
-import { WorkflowsConfigSchema, type WorkflowsConfig } from './config';
+import { faultPointOf, WorkflowsConfigSchema, type FaultPoint, type WorkflowsConfig } from './config';
 import { WORKFLOWS_SERVICE_NAME, registerWorkflows } from './grpc/server';
 import type { EngineHooks } from './domain/ports';
 import { engineOf } from './runs/run-engine.service';
@@ -29,9 +29,9 @@ export interface WorkflowsDeps {
   migrationsDir?: string;
   /** Test hook: the service's clock (default: the system clock). */
   clock?: () => Date;
-  /** Test hook: crash points of the run engine. */
+  /** Test hook: crash points of the run engine (default: WORKFLOWS_FAULT_INJECTION's, if set). */
   engineHooks?: EngineHooks;
-  /** Test hook: the market consumer's durable name (default workflows-market), for tests sharing a NATS server. */
+  /** Test hook: the market consumer's durable name (default WORKFLOWS_MARKET_DURABLE), for tests sharing a NATS server. */
   marketDurable?: string;
 }
 
@@ -78,7 +78,7 @@ export async function startWorkflows(config: WorkflowsConfig, deps: WorkflowsDep
     clock,
     logger,
     notify: host.notify,
-    engineHooks: deps.engineHooks,
+    engineHooks: deps.engineHooks ?? crashHooks(faultPointOf(config), logger),
   };
   const engine = engineOf(runtime);
   const recover = (minAgeMs: number) => recoverRuns({ pool, clock, engine }, minAgeMs);
@@ -89,11 +89,27 @@ export async function startWorkflows(config: WorkflowsConfig, deps: WorkflowsDep
     register: (server) => registerWorkflows(server, runtime, logger),
     outbox: pool,
     beforeServing: async ({ bus }) => {
-      consumer = await startMarketConsumer({ bus, pool, market, engine, logger, durable: deps.marketDurable });
+      consumer = await startMarketConsumer({ bus, pool, market, engine, logger, durable: deps.marketDurable ?? config.WORKFLOWS_MARKET_DURABLE });
       // Whatever a crash left half posted is finished before we serve.
       const recovered = await recover(0);
       if (recovered > 0) logger.info({ recovered }, 'workflow runs recovered at start');
     },
   });
   return { grpcPort: running.grpcPort, health: running.health, recover: () => recover(0), stop: running.stop };
+}
+
+/**
+ * WORKFLOWS_FAULT_INJECTION as engine hooks (kill tests): SIGKILL at the crash point — no shutdown
+ * hook, no answer to the caller, no outbox flush, no JetStream ack — so the restarted process must
+ * finish the run from what was stored.
+ */
+function crashHooks(point: FaultPoint | null, logger: Logger): EngineHooks | undefined {
+  const kill = async (details: Record<string, unknown>): Promise<void> => {
+    logger.warn({ fault: point, ...details }, 'fault injection: killing the process');
+    process.kill(process.pid, 'SIGKILL');
+    await new Promise(() => undefined); // never returns: the process is gone
+  };
+  if (point === 'after_first_post') return { afterContractPosted: (task) => kill({ task_id: task.taskId, workflow_run_id: task.workflowRunId }) };
+  if (point === 'after_stage_commit') return { afterStageCommitted: (tasks) => kill({ workflow_run_id: tasks[0].workflowRunId, stage: tasks[0].stageName }) };
+  return undefined;
 }

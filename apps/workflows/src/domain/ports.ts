@@ -50,4 +50,6 @@ export class MarketRefusal extends Error {
 export interface EngineHooks {
   /** Crash point: runs after the market answered CreateContract, before the answer is stored. */
   afterContractPosted?(task: TaskRecord): Promise<void>;
+  /** Crash point: runs after a stage's tasks were committed as posting, before any is posted. */
+  afterStageCommitted?(tasks: readonly TaskRecord[]): Promise<void>;
 }

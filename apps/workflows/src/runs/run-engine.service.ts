@@ -208,6 +208,9 @@ export class RunEngine {
   /** Posts tasks and sends cancels; failures are logged and left to the recovery worker. */
   async followUp(f: FollowUp): Promise<void> {
     this.deps.notify();
+    // A stage's tasks are attempt 1 (retries come later): the crash point sees them before posting.
+    const staged = f.post.filter((t) => t.attempt === 1);
+    if (staged.length > 0) await this.deps.hooks?.afterStageCommitted?.(staged);
     let next = f;
     // Posting may refuse a task for good, whose retry is another task to post.
     for (let round = 0; round < 20 && (next.post.length > 0 || next.cancel.length > 0); round++) {

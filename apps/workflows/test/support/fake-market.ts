@@ -10,9 +10,19 @@ import { errors, newId } from '@exchange/platform';
 import { marketV1, marketV1Events } from '@exchange/proto';
 import { startProtoFake, type ProtoFake } from '@exchange/testing';
 
+/** One CreateContract answer: a new contract or the replay of the key's earlier one. */
+export interface CreateAnswer {
+  idempotencyKey: string;
+  contractId: string;
+  replayed: boolean;
+  labels: Record<string, string>;
+}
+
 export interface FakeMarket {
   fake: ProtoFake;
   address: string;
+  /** Every CreateContract answered, in order (new contracts and replays). */
+  answers(): CreateAnswer[];
   /** Every contract created, in creation order. */
   contracts(): marketV1.Contract[];
   /** The contracts of one run's stage (labels), by shard then attempt. */
@@ -41,6 +51,7 @@ export async function startFakeMarket(bus: () => EventBus): Promise<FakeMarket> 
   const payloads = new Map<string, string>();
   const results = new Map<string, marketV1.Result[]>();
   const order: string[] = [];
+  const answers: CreateAnswer[] = [];
   const m: Partial<FakeMarket> = { publishOnCreate: true };
 
   const emit = async (verb: string, c: marketV1.Contract): Promise<EventEnvelope> => {
@@ -72,6 +83,7 @@ export async function startFakeMarket(bus: () => EventBus): Promise<FakeMarket> 
       const known = byKey.get(req.idempotencyKey);
       if (known) {
         if (payloads.get(req.idempotencyKey) !== payload) throw errors.invalidArgument('idempotency_key_reused', 'idempotency_key was already used with a different request');
+        answers.push({ idempotencyKey: req.idempotencyKey, contractId: known, replayed: true, labels: req.labels });
         return { contract: get(known), idempotentReplayed: true };
       }
       payloads.set(req.idempotencyKey, payload);
@@ -98,6 +110,7 @@ export async function startFakeMarket(bus: () => EventBus): Promise<FakeMarket> 
       byId.set(contract.contractId, contract);
       byKey.set(req.idempotencyKey, contract.contractId);
       order.push(contract.contractId);
+      answers.push({ idempotencyKey: req.idempotencyKey, contractId: contract.contractId, replayed: false, labels: req.labels });
       if (m.publishOnCreate) await emit('created', contract);
       return { contract, idempotentReplayed: false };
     },
@@ -121,6 +134,7 @@ export async function startFakeMarket(bus: () => EventBus): Promise<FakeMarket> 
   Object.assign(m, {
     fake,
     address: fake.address,
+    answers: () => [...answers],
     contracts,
     ofStage,
     shard: (runId: string, stage: string, shard: number) => {
