@@ -1,4 +1,4 @@
-import type { WireEnum } from '@exchange/proto';
+import type { commonV1, WireEnum } from '@exchange/proto';
 
 // What every proto → REST mapper shares: the contract checks on a backing service's answers.
 // The enum tables themselves are generated (`@exchange/proto` *Wire). Pure functions, no I/O.
@@ -30,7 +30,7 @@ export class CommerceContractError extends ServiceContractError {
   }
 }
 
-/** `required`, `enumToJson` and `parsedJson` throwing the mapper's own contract error. */
+/** `required`, `enumToJson`, `iso`, `money` and `parsedJson` throwing the mapper's own contract error. */
 export function contractChecks(contractError: (what: string) => Error) {
   return {
     required<T>(value: T | undefined | null, what: string): T {
@@ -43,6 +43,16 @@ export function contractChecks(contractError: (what: string) => Error) {
       if (name === undefined) throw contractError(what);
       return name;
     },
+    /** A timestamp the contract guarantees, as RFC 3339. */
+    iso(date: Date | undefined, what: string): string {
+      if (date === undefined) throw contractError(what);
+      return date.toISOString();
+    },
+    /** An amount the contract guarantees, as `{amount, currency}`. */
+    money(m: commonV1.Money | undefined, what: string): { amount: string; currency: string } {
+      if (m === undefined) throw contractError(what);
+      return { amount: m.amount, currency: m.currency };
+    },
     /** JSON text a service sends inside a proto field (payloads, schemas, details), parsed. */
     parsedJson(text: string, what: string): unknown {
       try {
@@ -53,3 +63,9 @@ export function contractChecks(contractError: (what: string) => Error) {
     },
   };
 }
+
+/** Optional proto fields as REST shows them: absent → null. */
+export const isoOrNull = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
+export const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+export const moneyOrNull = (m: commonV1.Money | undefined): { amount: string; currency: string } | null =>
+  m ? { amount: m.amount, currency: m.currency } : null;

@@ -3,7 +3,7 @@ import type { ReceiptJson } from '../receipts/receipts.schemas';
 import type { BalanceSnapshotJson, FaucetGrantJson, HoldJson, TransferJson } from './funds.schemas';
 import type { CreatePayoutDestinationBodyJson, DepositJson, PayoutDestinationJson, WithdrawalJson } from './payments.schemas';
 import type { DepositMethodName, DepositStatusName, PayoutDestinationTypeName } from './wallets.schemas';
-import { contractChecks, ServiceContractError } from '../../lib/mapper-kit';
+import { contractChecks, isoOrNull, orNull, ServiceContractError } from '../../lib/mapper-kit';
 
 // Proto ⇄ REST for the Wallets area and receipts: enums `HOLD_STATUS_ACTIVE` ⇄ `active` (tables
 // generated from wallet.proto), Dates ⇄ RFC 3339 strings, absent optionals ⇄ null. Pure
@@ -19,7 +19,7 @@ export class WalletContractError extends ServiceContractError {
   }
 }
 
-const { required, enumToJson } = contractChecks((what) => new WalletContractError(what));
+const { required, enumToJson, iso } = contractChecks((what) => new WalletContractError(what));
 
 export const depositMethodFromJson = (method: DepositMethodName): walletV1.DepositMethod => W.depositMethod.toProto(method);
 export const payoutDestinationTypeFromJson = (type: PayoutDestinationTypeName): walletV1.PayoutDestinationType => W.payoutDestinationType.toProto(type);
@@ -34,9 +34,6 @@ export function payoutDestinationFromJson(
   return { type: payoutDestinationTypeFromJson(body.type), details: { ...body.details }, label: body.label };
 }
 
-const iso = (date: Date | undefined, what: string): string => required(date, what).toISOString();
-const isoOrNull = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
-const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
 export function balanceToJson(res: walletV1.GetBalanceResponse): BalanceSnapshotJson {
   return {

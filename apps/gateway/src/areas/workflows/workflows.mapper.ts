@@ -1,5 +1,5 @@
-import { marketV1Wire, workflowsV1Wire, type commonV1, type workflowsV1 } from '@exchange/proto';
-import { contractChecks, ServiceContractError } from '../../lib/mapper-kit';
+import { marketV1Wire, workflowsV1Wire, type workflowsV1 } from '@exchange/proto';
+import { contractChecks, isoOrNull, moneyOrNull, orNull, ServiceContractError } from '../../lib/mapper-kit';
 import type { WorkflowRunJson, WorkflowShardContractJson, WorkflowTaskJson } from './runs.schemas';
 import { TASK_EVENT_TYPES, type WorkflowTaskEventJson, type WorkflowSubscriptionJson } from './subscriptions.schemas';
 
@@ -16,15 +16,7 @@ export class WorkflowsContractError extends ServiceContractError {
   }
 }
 
-const { required, enumToJson, parsedJson } = contractChecks((what) => new WorkflowsContractError(what));
-const iso = (date: Date | undefined, what: string) => required(date, what).toISOString();
-const isoOrNull = (date: Date | undefined) => (date ? date.toISOString() : null);
-const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
-const money = (m: commonV1.Money | undefined, what: string) => {
-  const v = required(m, what);
-  return { amount: v.amount, currency: v.currency };
-};
-const moneyOrNull = (m: commonV1.Money | undefined) => (m ? { amount: m.amount, currency: m.currency } : null);
+const { required, enumToJson, parsedJson, iso, money } = contractChecks((what) => new WorkflowsContractError(what));
 const int = (value: string, what: string): number => {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new WorkflowsContractError(what);

@@ -1,31 +1,23 @@
-import { commonV1, marketV1, marketV1Wire as W } from '@exchange/proto';
+import { marketV1, marketV1Wire as W } from '@exchange/proto';
 import type { ContractJson, ResaleReviewJson } from '../../areas/contracts/contracts.schemas';
 import type { DisputeJson } from '../../areas/disputes/disputes.schemas';
 import type { ListingJson } from '../../areas/listings/listings.schemas';
 import type { OfferJson } from '../../areas/offers/offers.schemas';
 import type { ResultJson } from '../../areas/results/results.schemas';
 import type { VerificationMetricsJson, VerificationReportJson, VerifierJson, VerifierListingJson } from '../../areas/verification/verification.schemas';
-import { contractChecks, MarketContractError } from '../mapper-kit';
+import { contractChecks, isoOrNull, MarketContractError, moneyOrNull, orNull } from '../mapper-kit';
 
 // Proto ⇄ REST for the market areas: enums `CONTRACT_STATUS_OPEN` ⇄ `open` (tables generated
 // from market.proto; the request side in market.enums.ts), Dates ⇄ RFC 3339, absent optionals ⇄
 // null, int64 strings ⇄ numbers, `payload_json` ⇄ `payload` (parsed JSON). Pure functions, no I/O.
 
-const { required, enumToJson, parsedJson } = contractChecks((what) => new MarketContractError(what));
+const { required, enumToJson, parsedJson, iso, money } = contractChecks((what) => new MarketContractError(what));
 
 /** `payload` (any JSON value) → `payload_json`; absent stays absent. */
 export function payloadToJsonText(payload: unknown): string | undefined {
   return payload === undefined ? undefined : JSON.stringify(payload);
 }
 
-const iso = (date: Date | undefined, what: string): string => required(date, what).toISOString();
-const isoOrNull = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
-const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
-const money = (m: commonV1.Money | undefined, what: string) => {
-  const v = required(m, what);
-  return { amount: v.amount, currency: v.currency };
-};
-const moneyOrNull = (m: commonV1.Money | undefined) => (m ? { amount: m.amount, currency: m.currency } : null);
 /** int64 fields arrive as decimal strings; counts and milliseconds fit a JS number. */
 const int = (value: string, what: string): number => {
   const n = Number(value);
