@@ -5,11 +5,10 @@ import { findFreePortRange } from '@exchange/db';
 import { createNatsEventBus, type NatsEventBus } from '@exchange/events';
 import { uuidv7 } from '@exchange/platform';
 import { workflowsV1 } from '@exchange/proto';
-import { describeWithNats, testLogger } from '@exchange/testing';
+import { describeWithNats, startNatsServer, testLogger, type NatsServerProcess } from '@exchange/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { HoldingBus } from './support/holding-bus';
-import { startNatsServer, type NatsServerProcess } from './support/nats-server-process';
 import { asAgent, operator, stageSpec, startRunsHarness, type RunsHarness } from './support/runs-harness';
 
 // Issue 17: subscriptions drop nothing across NATS outages. A private nats-server (not the shared

@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePortRange } from '@exchange/db';
-import { describeWithNats, testLogger } from '@exchange/testing';
+import { describeWithNats, startNatsServer, testLogger, type NatsServerProcess } from '@exchange/testing';
 import { createEventBus, idempotentConsumer, OutboxRelay, type EventBus } from '../src';
 import { createOutboxDatabase, enqueueInTransaction, sideEffects, testEvent, unpublishedCount } from './outbox-fixture';
-import { startNatsServer, type NatsServerProcess } from './nats-server-process';
 import { waitFor } from './wait-for';
 
 // A private nats-server (not the shared one) so this test can take it away and bring it back.

@@ -7,3 +7,4 @@ export { fakePubkey, startFakeIdentity, type FakeAgent, type FakeIdentity } from
 export { spawnServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './service-process';
 export { CallLog, protoService, startProtoFake, type ProtoFake, type ProtoFakeOptions, type ProtoFakeOverrides, type ProtoFakeService, type RecordedCall } from './proto-fake';
 export { crowdedArchive, gzipOf, tarHeader, zeroGzip, zeroPayloadArchive } from './archive-bombs';
+export { startNatsServer, type NatsServerProcess } from './nats-server-process';
