@@ -62,7 +62,7 @@ async function fuzz(opts: Options, t: Target): Promise<boolean> {
     now: Date.now(),
     signingKeys: new Map(fixtures.signers.map((s) => [s.agentId, s.privateKey])),
     commerce: fixtures.commerce,
-    actorPools: fixtures.commerce.actorPools,
+    actorPools: fixtures.actorPools,
   }, opts.seed);
 
   log(`fuzzing ${operations.length} operations: seed ${opts.seed}, up to ${opts.maxRequests} requests or ${opts.durationSec} s, ${opts.concurrency} in flight`);

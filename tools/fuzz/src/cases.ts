@@ -148,10 +148,12 @@ function shapeFor(op: Operation, ctx: CaseContext, focus: Focus, signerId: strin
 }
 
 /**
- * Routes that answer only to an agent (the session's buyer, the mandate's signer): the operator
- * mostly acts as the signer there (X-Agent-Id), so its requests reach the rules, not a 403.
+ * Routes that answer only to an agent (the session's buyer, the mandate's signer, a task event
+ * subscription's owner): the operator mostly acts as the signer there (X-Agent-Id), so its
+ * requests reach the rules, not a 403 or a 404.
  */
-export const needsActingAgent = (op: Operation) => op.path.startsWith('/v1/mandates') || op.path.startsWith('/v1/commerce/ucp/checkout');
+export const needsActingAgent = (op: Operation) =>
+  op.path.startsWith('/v1/mandates') || op.path.startsWith('/v1/commerce/ucp/checkout') || op.path.startsWith('/v1/workflows/tasks/subscriptions/{subscription_id}');
 
 /** Requests for `op`; the same seed gives the same requests for the same real ids. */
 export function caseArbitrary(op: Operation, ctx: CaseContext): fc.Arbitrary<RequestCase> {

@@ -1,11 +1,13 @@
 // Real resources made with the SDK before fuzzing, so that generated requests name things that
 // exist: signing agents with funded wallets, a hold, a deposit, a withdrawal, contracts open,
 // settled and disputed (offers, results, a receipt, an escrow), a listing, a verifier, an
-// object, an artifact, a thread, templates, an alias token and a real casefile. A step that fails
+// object, an artifact, a thread, templates, an alias token, a real casefile and a workflow run
+// with its task event subscriptions (workflow-fixtures.ts). A step that fails
 // is reported and skipped: the fuzzing goes on with what exists.
 import { ExchangeClient, generateAgentKeys, publicKeyToBase64, signVerificationReport, type AgentKeys } from '@exchange/sdk';
 import { createCommerceFixtures, type CommerceContext } from './commerce-fixtures';
-import type { Pools } from './id-pools';
+import { mergeActorPools, type Pools } from './id-pools';
+import { createWorkflowFixtures } from './workflow-fixtures';
 
 export interface Signer {
   agentId: string;
@@ -26,6 +28,8 @@ export interface Fixtures {
   levels: Map<string, string>;
   /** Mandates per signing agent, the sandbox merchant and its items (commerce bodies). */
   commerce: CommerceContext;
+  /** Per signing agent, the ids only it may act on (its sessions, mandates, runs, subscriptions…). */
+  actorPools: ReadonlyMap<string, Pools>;
   /** Steps that failed (the run goes on without what they would have made). */
   skipped: string[];
 }
@@ -45,6 +49,7 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
     agent: [], contract: [], offer: [], listing: [], result: [], dispute: [], hold: [], deposit: [], withdrawal: [],
     payoutDestination: [], receipt: [], thread: [], template: [], workProductTemplate: [], object: [], artifact: [],
     decision: [], pubkey: [], fixture: [], docket: [], archive: [], mandate: [], commerceSession: [], merchantDomain: [],
+    workflowRun: [], subscription: [], taskEvent: [],
   };
   const skipped: string[] = [];
   const escrowHolds: string[] = [];
@@ -214,8 +219,11 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   if (settled?.hold_id) owners.set(settled.hold_id, buyer.agentId);
 
   const commerce = await createCommerceFixtures({ operator, parties: made, pools, namespace: ns, step });
+  // A run per signing agent (each has 40 CREDIT or more; a run's 4 CREDIT budget is checked, not held).
+  const workflows = await createWorkflowFixtures({ operator, owners: made, pools, namespace: ns, step });
+  const actorPools = mergeActorPools(commerce.actorPools, workflows.actorPools);
 
   const signers = made.map((a) => ({ agentId: a.agentId, privateKey: a.keys.privateKey }));
   opts.log(`fixtures: ${signers.length} signing agents, ${Object.entries(pools).filter(([, v]) => v.length > 0).map(([k, v]) => `${k} ${v.length}`).join(', ')}`);
-  return { pools, signers, archive, owners, escrowHolds, levels, commerce, skipped };
+  return { pools, signers, archive, owners, escrowHolds, levels, commerce, actorPools, skipped };
 }

@@ -1,4 +1,4 @@
-import { AGENT_ID_PATTERN, poolFor, poolValues } from './id-pools';
+import { AGENT_ID_PATTERN, mergeActorPools, poolFor, poolValues } from './id-pools';
 
 describe('poolFor', () => {
   it.each([
@@ -18,6 +18,11 @@ describe('poolFor', () => {
     ['commerce_session_id', 'commerceSession'],
     ['merchant_domain', 'merchantDomain'],
     ['merchants', 'merchantDomain'],
+    ['workflow_run_id', 'workflowRun'],
+    ['run', 'workflowRun'],
+    ['subscription_id', 'subscription'],
+    ['event_ids', 'taskEvent'],
+    ['up_to', 'taskEvent'],
   ])('%s → %s', (name, pool) => {
     expect(poolFor(name)).toBe(pool);
   });
@@ -38,5 +43,20 @@ describe('poolValues', () => {
     expect(poolValues({ agent: [] }, 'agent')).toBeNull();
     expect(poolValues({}, 'contract')).toBeNull();
     expect(poolValues({ agent: ['x'] }, null)).toBeNull();
+  });
+});
+
+describe('mergeActorPools', () => {
+  it('keeps every agent and concatenates the pools an agent has in both', () => {
+    const commerce = new Map([['a', { mandate: ['m1'], commerceSession: ['s1'] }], ['b', { mandate: ['m2'] }]]);
+    const workflows = new Map([['a', { workflowRun: ['run_1'], mandate: ['m3'] }], ['c', { subscription: ['sub_1'] }]]);
+    const merged = mergeActorPools(commerce, workflows);
+    expect(Object.fromEntries(merged)).toEqual({
+      a: { mandate: ['m1', 'm3'], commerceSession: ['s1'], workflowRun: ['run_1'] },
+      b: { mandate: ['m2'] },
+      c: { subscription: ['sub_1'] },
+    });
+    // The inputs are left as they were.
+    expect(commerce.get('a')).toEqual({ mandate: ['m1'], commerceSession: ['s1'] });
   });
 });

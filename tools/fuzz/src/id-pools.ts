@@ -27,6 +27,9 @@ export const POOL_NAMES = [
   'mandate',
   'commerceSession',
   'merchantDomain',
+  'workflowRun',
+  'subscription',
+  'taskEvent',
 ] as const;
 export type PoolName = (typeof POOL_NAMES)[number];
 
@@ -69,6 +72,12 @@ const BY_NAME: Record<string, PoolName> = {
   merchant_domain: 'merchantDomain',
   // A mandate's scope lists merchant domains.
   merchants: 'merchantDomain',
+  workflow_run_id: 'workflowRun',
+  // The tasks list filter `run`.
+  run: 'workflowRun',
+  subscription_id: 'subscription',
+  event_ids: 'taskEvent',
+  up_to: 'taskEvent',
 };
 
 const AGENT_NAMES = new Set(['buyer_id', 'seller_id', 'verifier_id', 'reveal_to', 'author', 'created_by', 'opened_by', 'parties', 'signer_agent_id']);
@@ -85,4 +94,19 @@ export function poolValues(pools: Pools, name: PoolName | null): unknown[] | nul
   if (!name) return null;
   const values = pools[name];
   return values && values.length > 0 ? values : null;
+}
+
+/** Per-agent pools of several setups in one map (an agent's values of both, one after the other). */
+export function mergeActorPools(...maps: Array<ReadonlyMap<string, Pools>>): Map<string, Pools> {
+  const out = new Map<string, Pools>();
+  for (const map of maps) {
+    for (const [agentId, pools] of map) {
+      const merged: Pools = { ...out.get(agentId) };
+      for (const [name, values] of Object.entries(pools) as Array<[keyof Pools, unknown[] | undefined]>) {
+        merged[name] = [...(merged[name] ?? []), ...(values ?? [])];
+      }
+      out.set(agentId, merged);
+    }
+  }
+  return out;
 }

@@ -1,11 +1,14 @@
 // Bodies that carry a signature over their own content (a registration proof, a signed object):
 // no schema or example can produce a valid one, so the SDK signs them, with generated content.
 // A correctly signed object whose payload is hostile reaches the registry, not just the gateway.
+// (Workflow bodies that name the acting agent's own run and events are picked here too.)
 import { buildRegistrationBody, generateAgentKeys, IDENTITY_LEVELS, signObjectPayload } from '@exchange/sdk';
 import fc from 'fast-check';
 import { checkoutBody, mandateBody } from './commerce-bodies';
 import type { CommerceContext } from './commerce-fixtures';
+import type { Pools } from './id-pools';
 import type { Operation } from './openapi';
+import { consumeBody, runBody, subscriptionBody } from './workflow-bodies';
 
 export interface SigningContext {
   /** Private keys of the signing agents, by agent id. */
@@ -14,6 +17,8 @@ export interface SigningContext {
   commerce?: CommerceContext;
   /** Expiry dates are placed after this instant. */
   now: number;
+  /** Per signing agent, the ids it may act on (its workflow runs and events…). */
+  actorPools?: ReadonlyMap<string, Pools>;
 }
 
 let registrations = 0;
@@ -37,5 +42,9 @@ export function signedBodyArbitrary(op: Operation, ctx: SigningContext, signerId
   }
   if (op.key === 'POST /v1/mandates' && key && ctx.commerce) return mandateBody(ctx.commerce, [...ctx.commerce.mandateFor.keys()], signerId, key, ctx.now);
   if (op.key === 'POST /v1/commerce/ucp/checkout/create' && ctx.commerce) return checkoutBody(ctx.commerce, signerId);
+  const own = ctx.actorPools?.get(signerId) ?? {};
+  if (op.key === 'POST /v1/workflows/runs') return runBody(signerId);
+  if (op.key === 'POST /v1/workflows/tasks/subscriptions') return subscriptionBody(own);
+  if (op.key === 'POST /v1/workflows/tasks/subscriptions/{subscription_id}/events/consume') return consumeBody(own);
   return null;
 }
