@@ -24,7 +24,7 @@ const asOperator = (method: Method, url: string, payload?: unknown) => h.app.inj
 const anonymous = (method: Method, url: string, payload?: unknown) => h.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 const T0 = '2026-11-25T10:00:00.000Z';
-const contract = { title: 'Translate one chunk', budget: { amount: '5', currency: 'CREDIT' }, verification_mode: 'buyer', deadline_seconds: 3600 };
+const contract = { title: 'Translate one chunk', budget: { amount: '5', currency: 'CREDIT' }, verification_mode: 'buyer', acceptance_criteria: 'Every sentence translated', deadline_seconds: 3600 };
 const body = (over: Record<string, unknown> = {}) => ({ template: 'translate-review', stages: [{ name: 'translate', shards: 2, contract }], input_refs: ['in-1'], ...over });
 
 describe('POST /v1/workflows/runs', () => {
@@ -45,7 +45,7 @@ describe('POST /v1/workflows/runs', () => {
             tags: [],
             budget: { amount: '5', currency: 'CREDIT' },
             verificationMode: marketV1.VerificationMode.VERIFICATION_MODE_BUYER,
-            acceptanceCriteria: '',
+            acceptanceCriteria: 'Every sentence translated',
             deadlineSeconds: 3600,
           },
         },
@@ -65,7 +65,7 @@ describe('POST /v1/workflows/runs', () => {
           name: 'translate',
           index: 0,
           shards: 2,
-          contract: { title: 'Translate one chunk', description: '', tags: [], budget: { amount: '5', currency: 'CREDIT' }, verification_mode: 'buyer', acceptance_criteria: '', verifier_id: null, deadline_seconds: 3600 },
+          contract: { title: 'Translate one chunk', description: '', tags: [], budget: { amount: '5', currency: 'CREDIT' }, verification_mode: 'buyer', acceptance_criteria: 'Every sentence translated', verifier_id: null, deadline_seconds: 3600 },
           status: 'pending',
           settled_shards: 0,
           input_refs: ['in-1'],
@@ -104,6 +104,8 @@ describe('POST /v1/workflows/runs', () => {
       body({ stages: [{ name: 'x', shards: 1, contract: { ...contract, deadline_seconds: 59 } }] }),
       body({ stages: [{ name: 'x', shards: 1, contract: { ...contract, verification_mode: 'oracle' } }] }),
       body({ stages: [{ name: 'x', shards: 1, contract: { ...contract, extra: 1 } }] }),
+      body({ stages: [{ name: 'x', shards: 1, contract: { ...contract, acceptance_criteria: '' } }] }),
+      body({ stages: [{ name: 'x', shards: 1, contract: { title: 'T', budget: { amount: '1', currency: 'CREDIT' }, verification_mode: 'auto', deadline_seconds: 60 } }] }),
       body({ max_shard_attempts: 11 }),
       body({ input_refs: Array(65).fill('r') }),
       body({ template: '' }),

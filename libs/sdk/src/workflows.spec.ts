@@ -24,7 +24,7 @@ describe('workflows API', () => {
       ownerAgentId: 'a:agent:owner',
       template: 'translate-review',
       stages: [
-        { name: 'translate', shards: 2, contract: { title: 'T', tags: ['x'], budget: { amount: '5', currency: 'CREDIT' }, verificationMode: 'buyer', deadlineSeconds: 3600 } },
+        { name: 'translate', shards: 2, contract: { title: 'T', tags: ['x'], budget: { amount: '5', currency: 'CREDIT' }, verificationMode: 'buyer', acceptanceCriteria: 'all of it', deadlineSeconds: 3600 } },
         { name: 'review', shards: 1, contract: { title: 'R', budget: { amount: '2', currency: 'CREDIT' }, verificationMode: 'verifier', verifierId: 'a:agent:v', acceptanceCriteria: 'ok', deadlineSeconds: 60 } },
       ],
       inputRefs: ['in-1'],
@@ -38,7 +38,7 @@ describe('workflows API', () => {
         owner_agent_id: 'a:agent:owner',
         template: 'translate-review',
         stages: [
-          { name: 'translate', shards: 2, contract: { title: 'T', tags: ['x'], budget: { amount: '5', currency: 'CREDIT' }, verification_mode: 'buyer', deadline_seconds: 3600 } },
+          { name: 'translate', shards: 2, contract: { title: 'T', tags: ['x'], budget: { amount: '5', currency: 'CREDIT' }, verification_mode: 'buyer', acceptance_criteria: 'all of it', deadline_seconds: 3600 } },
           {
             name: 'review',
             shards: 1,

@@ -28,7 +28,8 @@ export interface ShardContractSpec {
   /** Budget of ONE shard contract. */
   budget: Money;
   verificationMode: WorkflowStage['contract']['verification_mode'];
-  acceptanceCriteria?: string;
+  /** What each shard result must satisfy (required, as for any contract). */
+  acceptanceCriteria: string;
   verifierId?: string;
   /** Each shard contract's deadline: its posting time plus this (60 s – 30 days). */
   deadlineSeconds: number;

@@ -3783,7 +3783,7 @@ export interface components {
                      */
                     verification_mode: "verifier" | "buyer" | "auto";
                     /** @description What each shard result must satisfy */
-                    acceptance_criteria?: string;
+                    acceptance_criteria: string;
                     /**
                      * @description Required with mode `verifier`
                      * @example acme:agent:buyer-1

@@ -33,7 +33,7 @@ function stagesToProto(stages: CreateRunBodyJson['stages']) {
       tags: s.contract.tags ?? [],
       budget: { amount: s.contract.budget.amount, currency: s.contract.budget.currency },
       verificationMode: marketV1Wire.verificationMode.toProto(s.contract.verification_mode),
-      acceptanceCriteria: s.contract.acceptance_criteria ?? '',
+      acceptanceCriteria: s.contract.acceptance_criteria,
       verifierId: s.contract.verifier_id,
       deadlineSeconds: s.contract.deadline_seconds,
     },

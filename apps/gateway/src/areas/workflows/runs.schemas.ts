@@ -39,7 +39,7 @@ export const ShardContractSpecBody = Type.Object(
     tags: Type.Optional(Tags),
     budget: { ...Money, description: 'Budget of ONE shard contract; every stage of a run uses one currency (else 400 `run_currency_mismatch`)' },
     verification_mode: StringEnum(VERIFICATION_MODES, { description: '`buyer` (the owner signs the report), `verifier` (needs `verifier_id`), `auto` (accepted on delivery)' }),
-    acceptance_criteria: Type.Optional(Type.String({ maxLength: 20_000, description: 'What each shard result must satisfy' })),
+    acceptance_criteria: Type.String({ minLength: 1, maxLength: 20_000, description: 'What each shard result must satisfy' }),
     verifier_id: Type.Optional({ ...AgentId, description: 'Required with mode `verifier`' }),
     deadline_seconds: Type.Integer({ minimum: 60, maximum: 2_592_000, description: 'Each shard contract’s deadline: its posting time plus this (60 s – 30 days)' }),
   },
