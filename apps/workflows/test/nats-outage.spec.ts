@@ -5,9 +5,7 @@ import { findFreePortRange } from '@exchange/db';
 import { createNatsEventBus, type NatsEventBus } from '@exchange/events';
 import { uuidv7 } from '@exchange/platform';
 import { workflowsV1 } from '@exchange/proto';
-import { describeWithNats, startNatsServer, testLogger, type NatsServerProcess } from '@exchange/testing';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { deleteDurableConsumer, describeWithNats, startNatsServer, testLogger, type NatsServerProcess } from '@exchange/testing';
 import { HoldingBus } from './support/holding-bus';
 import { asAgent, operator, stageSpec, startRunsHarness, type RunsHarness } from './support/runs-harness';
 
@@ -42,11 +40,7 @@ describeWithNats('workflows across a NATS outage (own nats-server)', () => {
     // A failure mid-outage: bring NATS back so the service, its relay and the bus stop cleanly.
     if (server && !serverUp) server = await startNatsServer(port, storeDir).catch(() => server);
     await h?.close();
-    if (server) {
-      const nc = await connect({ servers: server.url });
-      await (await jetstreamManager(nc)).consumers.delete('EXCHANGE', durable).catch(() => undefined);
-      await nc.close();
-    }
+    if (server) await deleteDurableConsumer(server.url, durable);
     await nats?.close();
     await server?.stop();
     if (storeDir) rmSync(storeDir, { recursive: true, force: true });

@@ -1,9 +1,7 @@
 import { createNatsEventBus, type NatsEventBus } from '@exchange/events';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { uuidv7 } from '@exchange/platform';
 import { workflowsV1 } from '@exchange/proto';
-import { describeWithNats, testLogger } from '@exchange/testing';
+import { deleteDurableConsumer, describeWithNats, testLogger } from '@exchange/testing';
 import { asAgent, operator, stageSpec, startRunsHarness, type RunsHarness } from './support/runs-harness';
 
 // The market consumer as a durable JetStream consumer: the market's contract events travel through
@@ -25,9 +23,7 @@ describeWithNats('market events over NATS JetStream', (natsUrl) => {
     await h?.close();
     await bus?.close();
     // The durable is this test's alone: removed so the server does not keep it forever.
-    const nc = await connect({ servers: natsUrl });
-    await (await jetstreamManager(nc)).consumers.delete('EXCHANGE', durable).catch(() => undefined);
-    await nc.close();
+    await deleteDurableConsumer(natsUrl, durable);
   });
 
   it('runs a stage from durable consumer deliveries, including those published while stopped', async () => {

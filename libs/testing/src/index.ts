@@ -8,3 +8,4 @@ export { spawnServiceProcess, type ServiceProcess, type ServiceProcessOptions } 
 export { CallLog, protoService, startProtoFake, type ProtoFake, type ProtoFakeOptions, type ProtoFakeOverrides, type ProtoFakeService, type RecordedCall } from './proto-fake';
 export { crowdedArchive, gzipOf, tarHeader, zeroGzip, zeroPayloadArchive } from './archive-bombs';
 export { startNatsServer, type NatsServerProcess } from './nats-server-process';
+export { deleteDurableConsumer } from './nats-durables';

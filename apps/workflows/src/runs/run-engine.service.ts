@@ -91,7 +91,7 @@ export class RunEngine {
     // Settlement reads the accepted result first: no gRPC call while the run row is locked. Only
     // for a run of ours: a labelled event of another exchange's run (a shared NATS stream, a
     // dropped database) must be acknowledged and ignored, not retried on a failing market read.
-    const ours = facts.status === 'settled' && (await runsRepo.getRun(client, labels.workflowRunId)) !== null;
+    const ours = facts.status === 'settled' && (await runsRepo.runExists(client, labels.workflowRunId));
     const refs = ours ? await results() : null;
     await this.inRun(client, labels.workflowRunId, async (run, batch) => {
       const stage = run.stages.find((s) => s.name === labels.stage);

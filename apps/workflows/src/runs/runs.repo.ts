@@ -157,6 +157,12 @@ export async function getRun(db: Queryable, workflowRunId: string): Promise<Run 
   return rows.length === 0 ? null : withStages(db, toRun(rows[0]));
 }
 
+/** Whether this exchange has the run (one index probe; no stages read). */
+export async function runExists(db: Queryable, workflowRunId: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM workflow_runs WHERE workflow_run_id = $1', [workflowRunId]);
+  return rows.length > 0;
+}
+
 /** Locks the run row (FOR UPDATE): every change of one run serializes on it. */
 export async function lockRun(db: Queryable, workflowRunId: string): Promise<Run | null> {
   const { rows } = await db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM workflow_runs WHERE workflow_run_id = $1 FOR UPDATE`, [workflowRunId]);

@@ -15,9 +15,7 @@ import { findFreePort } from '@exchange/db';
 import { createNatsEventBus, type NatsEventBus } from '@exchange/events';
 import { createServiceClient, uuidv7 } from '@exchange/platform';
 import { registryV1, walletV1, workflowsV1 } from '@exchange/proto';
-import { createTestDatabase, spawnServiceProcess, startFakeIdentity, startProtoFake, testLogger, type FakeIdentity, type ProtoFake, type ServiceProcess, type TestDatabase } from '@exchange/testing';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { createTestDatabase, deleteDurableConsumer, spawnServiceProcess, startFakeIdentity, startProtoFake, testLogger, type FakeIdentity, type ProtoFake, type ServiceProcess, type TestDatabase } from '@exchange/testing';
 import pg from 'pg';
 import { WORKFLOWS_SERVICE_NAME } from '../../../src/index';
 import { startFakeMarket, type FakeMarket } from '../../support/fake-market';
@@ -135,9 +133,7 @@ export async function startProcessRig(name: string, natsUrl: string): Promise<Pr
       await Promise.all([market.stop(), wallet.stop(), registry.stop(), identity.close()]);
       await bus.close();
       // The durable is this rig's alone: removed so the server does not keep it forever.
-      const nc = await connect({ servers: natsUrl });
-      await (await jetstreamManager(nc)).consumers.delete('EXCHANGE', durable).catch(() => undefined);
-      await nc.close();
+      await deleteDurableConsumer(natsUrl, durable);
       await sql.end();
       await db.drop();
     },
