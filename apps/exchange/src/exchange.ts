@@ -1,6 +1,6 @@
 import { readCommerceConfig, startCommerce } from '@exchange/commerce';
 import { readWorkflowsConfig, startWorkflows } from '@exchange/workflows';
-import { findFreePort } from '@exchange/db';
+import { findStablePort } from '@exchange/db';
 import { createEventBus } from '@exchange/events';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
@@ -68,7 +68,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     const common = { ...env, EXCHANGE_ENV: config.EXCHANGE_ENV, LOG_LEVEL: config.LOG_LEVEL, NATS_URL: config.NATS_URL };
     // Identity and registry call each other (registry checks signatures; identity stores alias
     // tokens through registry, only when minting), so the registry's port is chosen up front.
-    const registryPort = await findFreePort();
+    const registryPort = await findStablePort();
     const registryUrl = `127.0.0.1:${registryPort}`;
     const identity = await startIdentity(
       readIdentityConfig({
@@ -134,7 +134,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     // Sandbox only: the UCP business commerce buys from (MERCHANT_DIRECTORY = sandboxMerchant.directory).
     // It posts order webhooks to the gateway, which starts last, so the gateway's port is fixed first.
     // Commerce too needs the gateway's URL (its UCP profile and webhook URLs).
-    const gatewayPort = config.PORT === 0 ? await findFreePort() : config.PORT;
+    const gatewayPort = config.PORT === 0 ? await findStablePort() : config.PORT;
     const gatewayUrl = localUrl(config.HOST, gatewayPort);
     let sandboxMerchant: LocalSandboxMerchant | undefined;
     if (runsSandboxMerchant(config.EXCHANGE_ENV)) {

@@ -1,4 +1,4 @@
-import { findFreePort } from '@exchange/db';
+import { findStablePort } from '@exchange/db';
 import { createLogger } from '@exchange/platform';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -66,7 +66,7 @@ async function main() {
   // Sandbox only: the built-in UCP business as its own process, first, so that it answers by the
   // time commerce looks it up; every service is given MERCHANT_DIRECTORY (commerce reads it).
   const merchantEnv = runsSandboxMerchant(config.EXCHANGE_ENV)
-    ? sandboxMerchantEnv(process.env, { port: await findFreePort(), webhookUrl: orderWebhookUrl(url), logLevel: config.LOG_LEVEL })
+    ? sandboxMerchantEnv(process.env, { port: await findStablePort(), webhookUrl: orderWebhookUrl(url), logLevel: config.LOG_LEVEL })
     : undefined;
   const merchantUrl = merchantEnv && sandboxMerchantUrl(merchantEnv);
   if (merchantEnv) {

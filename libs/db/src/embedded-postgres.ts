@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Logger } from '@exchange/platform';
 import { databaseUrl, ensureDatabase } from './ensure-database';
-import { findFreePort } from './free-port';
+import { findStablePort } from './free-port';
 
 export interface EmbeddedPostgresHandle {
   adminUrl: string;
@@ -91,7 +91,7 @@ export function ensureSearchableByPostgres(dataDir: string, firstCreated: string
  */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const dataDir = resolve(opts.dataDir);
-  const port = opts.port && opts.port > 0 ? opts.port : await findFreePort();
+  const port = opts.port && opts.port > 0 ? opts.port : await findStablePort();
   const isRoot = process.getuid?.() === 0;
   const logger = opts.logger.child({ component: 'embedded-postgres' });
   const recentOutput: string[] = [];

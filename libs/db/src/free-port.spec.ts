@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { findFreePort, findFreePortRange } from './free-port';
+import { findFreePort, findFreePortRange, findStablePort } from './free-port';
 
 function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -22,6 +22,16 @@ describe('findFreePortRange', () => {
 describe('findFreePort', () => {
   it('returns a port that can be bound', async () => {
     const server = await listen(await findFreePort());
+    await new Promise((r) => server.close(r));
+  });
+});
+
+describe('findStablePort', () => {
+  it('returns a bindable port outside the ephemeral range (an outgoing connection cannot take it meanwhile)', async () => {
+    const port = await findStablePort();
+    expect(port).toBeGreaterThanOrEqual(20_000);
+    expect(port).toBeLessThan(32_768);
+    const server = await listen(port);
     await new Promise((r) => server.close(r));
   });
 });

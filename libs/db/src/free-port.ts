@@ -39,3 +39,12 @@ export async function findFreePortRange(count: number, attempts = 50): Promise<n
   }
   throw new Error(`no ${count} consecutive free ports found between ${RANGE_LOW} and ${RANGE_HIGH}`);
 }
+
+/**
+ * A port for a service a launcher starts later (its address handed out first): outside the
+ * ephemeral range, so no outgoing connection made meanwhile takes it (findFreePort's OS-picked
+ * port can be, and the later bind fails with EADDRINUSE).
+ */
+export function findStablePort(): Promise<number> {
+  return findFreePortRange(1);
+}

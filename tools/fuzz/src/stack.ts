@@ -3,7 +3,7 @@
 // child and a hang as /health not answering. DATABASE_URL, NATS_URL and REDIS_URL pass through
 // when set (its databases get a unique prefix and are dropped at the end); embedded PostgreSQL
 // otherwise. The child runs in its own process group: stop() ends it and everything it started.
-import { findFreePort } from '@exchange/db';
+import { findStablePort } from '@exchange/db';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
@@ -51,7 +51,7 @@ export async function bootExchange(opts: { log: (line: string) => void; timeoutM
   // Run as root, embedded PostgreSQL drops to the `postgres` user, which must reach the data dir.
   await chmod(dataDir, 0o755);
   const logFile = `${dataDir}.log`;
-  const port = await findFreePort();
+  const port = await findStablePort();
   const host = '127.0.0.1';
   const out = openSync(logFile, 'a');
   const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'apps/exchange/src/main.ts'], {
