@@ -6,7 +6,7 @@ import nx from '@nx/eslint-plugin';
 const services = ['identity', 'market', 'wallet-ledger', 'commerce', 'workflows', 'registry', 'telemetry', 'sandbox-merchant'];
 
 // Apps whose start function the launcher (apps/exchange) may import to run them in one process.
-const launchableApps = ['identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows', 'gateway', 'sandbox-merchant'];
+const launchableApps = ['identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows', 'telemetry', 'gateway', 'sandbox-merchant'];
 
 function boundaryOptions(inTests, extraAllow = []) {
   const withTesting = (tags) => (inTests ? [...tags, 'type:testing'] : tags);

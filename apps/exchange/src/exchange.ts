@@ -5,6 +5,7 @@ import { createEventBus } from '@exchange/events';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
 import { readMarketConfig, startMarket } from '@exchange/market';
+import { readTelemetryConfig, startTelemetry } from '@exchange/telemetry';
 import { createLogger } from '@exchange/platform';
 import { readRegistryConfig, startRegistry } from '@exchange/registry';
 import { readWalletLedgerConfig, startWalletLedger } from '@exchange/wallet-ledger';
@@ -98,6 +99,20 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     stops.push(() => walletLedger.stop());
     const walletLedgerUrl = `127.0.0.1:${walletLedger.grpcPort}`;
 
+    // The event store: it follows every event (exchange.>) and calls no one. Started before market,
+    // which asks it for matching signals when recommending.
+    const telemetry = await startTelemetry(
+      readTelemetryConfig({
+        ...common,
+        GRPC_PORT: '0',
+        GRPC_HOST: '127.0.0.1',
+        DATABASE_URL: await databases.databaseFor('telemetry'),
+      }),
+      { logger: logger.child({ app: 'telemetry' }), bus },
+    );
+    stops.push(() => telemetry.stop());
+    const telemetryUrl = `127.0.0.1:${telemetry.grpcPort}`;
+
     // Contracts, offers, escrow and disputes: parties checked in identity, money moved by wallet-ledger.
     const market = await startMarket(
       readMarketConfig({
@@ -107,6 +122,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         DATABASE_URL: await databases.databaseFor('market'),
         IDENTITY_GRPC_URL: identityUrl,
         WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
+        TELEMETRY_GRPC_URL: telemetryUrl,
       }),
       { logger: logger.child({ app: 'market' }), bus },
     );
@@ -196,6 +212,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         REGISTRY_GRPC_URL: registryUrl,
         COMMERCE_GRPC_URL: commerceUrl,
         WORKFLOWS_GRPC_URL: workflowsUrl,
+        TELEMETRY_GRPC_URL: telemetryUrl,
         OPERATOR_TOKEN: operatorToken,
         EXCHANGE_SIGNING_KEY: signingKey,
         REDIS_URL: config.REDIS_URL,
@@ -211,7 +228,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       environment: config.EXCHANGE_ENV,
       database: databases.kind,
       events: bus.kind,
-      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl, registry: registryUrl, commerce: commerceUrl, workflows: workflowsUrl },
+      grpcUrls: { identity: identityUrl, 'wallet-ledger': walletLedgerUrl, market: marketUrl, registry: registryUrl, commerce: commerceUrl, workflows: workflowsUrl, telemetry: telemetryUrl },
       sandboxMerchant: sandboxMerchant && { url: sandboxMerchant.url, profileUrl: sandboxMerchant.profileUrl, directory: sandboxMerchant.directory, webhookUrl: sandboxMerchant.webhookUrl },
       stop,
     };

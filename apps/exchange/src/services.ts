@@ -24,6 +24,9 @@ export const SERVICES: readonly ServiceSpec[] = [
   // After market, wallet-ledger and registry: it posts shard contracts in market (and follows its
   // events), checks the owner's balance in wallet-ledger and exports dockets through the registry.
   { name: 'workflows', grpcUrlEnv: 'WORKFLOWS_GRPC_URL', database: true },
+  // Calls no one: it follows every event (exchange.>). Market asks it for matching signals
+  // (TELEMETRY_GRPC_URL) only when recommending, so it may start last.
+  { name: 'telemetry', grpcUrlEnv: 'TELEMETRY_GRPC_URL', database: true },
 ];
 
 /** Distributed mode: service i listens on basePort + i. */

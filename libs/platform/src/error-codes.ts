@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   invalid_limit: { status: 400, meaning: '`limit` is not an integer from 1 to 200' },
   invalid_cursor: { status: 400, meaning: '`cursor` is not one this list gave out (pass `next_cursor` back unchanged)' },
   key_proof_failed: { status: 400, meaning: '"key ownership proof failed": the registration proof signature does not verify' },
+  invalid_week_start: { status: 400, meaning: '`week_start` is not a Monday `YYYY-MM-DD` (UTC), or that week has not started yet' },
+  invalid_signal_time: { status: 400, meaning: 'a matching signal\'s `occurred_at` is in the future or older than 30 days' },
   run_currency_mismatch: { status: 400, meaning: 'the stages of a workflow run have shard budgets in more than one currency' },
   duplicate_stage_name: { status: 400, meaning: 'two stages of a workflow run have the same `name`' },
   invalid_window: { status: 400, meaning: '`window` is not a month `YYYY-MM` (or a `from`/`to` range is reversed or over 366 days)' },
@@ -77,6 +79,10 @@ export const ERROR_CODES = {
   agent_nonce_invalid: { status: 401, meaning: '`X-Agent-Nonce` is not 16–64 characters of `A–Z a–z 0–9 - _`' },
 
   // 403 — known caller, not allowed.
+  origin_not_allowed: {
+    status: 403,
+    meaning: 'a checkout `origin` names a contract or workflow run the buyer takes no part in (not its buyer or awarded seller, not the run\'s owner)',
+  },
   forbidden: { status: 403, meaning: 'the bearer token is not an operator token, or another agent\'s resource' },
   operator_token_required: { status: 403, meaning: 'an operator-only route called with an agent signature' },
   agent_signature_invalid: { status: 403, meaning: '`X-Agent-Signature` does not verify with an unrevoked key of `X-Agent-Id`' },
@@ -160,6 +166,7 @@ export const ERROR_CODES = {
   intent_not_found: { status: 404, meaning: 'unknown commerce intent' },
   purchase_not_found: { status: 404, meaning: 'unknown purchase (`deal_id`)' },
   case_not_found: { status: 404, meaning: 'unknown post-purchase case' },
+  category_not_found: { status: 404, meaning: 'no contract, listing or thread has this tag' },
   workflow_run_not_found: { status: 404, meaning: 'unknown workflow run, or one you do not own' },
   subscription_not_found: { status: 404, meaning: 'unknown task event subscription, or one you do not own' },
   task_event_not_found: { status: 404, meaning: 'a consumed event id (`event_ids[]` or `up_to`) is not an event of this subscription; nothing was acknowledged' },

@@ -541,6 +541,12 @@ export interface Actor {
   operator: boolean;
 }
 
+/** The work a checkout buys for: at most one of the two. */
+export interface CheckoutOrigin {
+  contractId?: string | undefined;
+  workflowRunId?: string | undefined;
+}
+
 export interface CheckoutSession {
   commerceSessionId: string;
   buyerAgentId: string;
@@ -581,6 +587,7 @@ export interface CheckoutSession {
     | undefined;
   /** Why a complete failed at the merchant (its message codes), when the hold was released. */
   failureReason?: string | undefined;
+  origin?: CheckoutOrigin | undefined;
 }
 
 /** One message exchanged with the merchant (or a webhook), hash-chained per session. */
@@ -692,7 +699,14 @@ export interface CreateCheckoutRequest {
   discountCodes: string[];
   mode: SessionMode;
   idempotencyKey: string;
-  intentId?: string | undefined;
+  intentId?:
+    | string
+    | undefined;
+  /**
+   * What the purchase is for: a market contract or a workflow run the buyer takes part in
+   * (telemetry's bytes-to-atoms rollup).
+   */
+  origin?: CheckoutOrigin | undefined;
 }
 
 export interface CreateCheckoutResponse {
@@ -760,6 +774,7 @@ export interface Purchase {
   receiptJson: string;
   orderId?: string | undefined;
   completedAt: Date | undefined;
+  origin?: CheckoutOrigin | undefined;
 }
 
 export interface CancelCheckoutRequest {
@@ -1397,6 +1412,99 @@ export const Actor: MessageFns<Actor> = {
   },
 };
 
+function createBaseCheckoutOrigin(): CheckoutOrigin {
+  return { contractId: undefined, workflowRunId: undefined };
+}
+
+export const CheckoutOrigin: MessageFns<CheckoutOrigin> = {
+  encode(message: CheckoutOrigin, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contractId !== undefined) {
+      writer.uint32(10).string(message.contractId);
+    }
+    if (message.workflowRunId !== undefined) {
+      writer.uint32(18).string(message.workflowRunId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckoutOrigin {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckoutOrigin();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contractId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowRunId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckoutOrigin {
+    return {
+      contractId: isSet(object.contractId)
+        ? globalThis.String(object.contractId)
+        : isSet(object.contract_id)
+        ? globalThis.String(object.contract_id)
+        : undefined,
+      workflowRunId: isSet(object.workflowRunId)
+        ? globalThis.String(object.workflowRunId)
+        : isSet(object.workflow_run_id)
+        ? globalThis.String(object.workflow_run_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CheckoutOrigin): unknown {
+    const obj: any = {};
+    if (message.contractId !== undefined) {
+      obj.contractId = message.contractId;
+    }
+    if (message.workflowRunId !== undefined) {
+      obj.workflowRunId = message.workflowRunId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CheckoutOrigin>): CheckoutOrigin {
+    return CheckoutOrigin.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CheckoutOrigin>): CheckoutOrigin {
+    const message = createBaseCheckoutOrigin();
+    message.contractId = object.contractId ?? undefined;
+    message.workflowRunId = object.workflowRunId ?? undefined;
+    return message;
+  },
+};
+
 function createBaseCheckoutSession(): CheckoutSession {
   return {
     commerceSessionId: "",
@@ -1425,6 +1533,7 @@ function createBaseCheckoutSession(): CheckoutSession {
     updatedAt: undefined,
     intentId: undefined,
     failureReason: undefined,
+    origin: undefined,
   };
 }
 
@@ -1507,6 +1616,9 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     }
     if (message.failureReason !== undefined) {
       writer.uint32(210).string(message.failureReason);
+    }
+    if (message.origin !== undefined) {
+      CheckoutOrigin.encode(message.origin, writer.uint32(218).fork()).join();
     }
     return writer;
   },
@@ -1732,6 +1844,14 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
             message.failureReason = reader.string();
             continue;
           }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.origin = CheckoutOrigin.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1852,6 +1972,7 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
         : isSet(object.failure_reason)
         ? globalThis.String(object.failure_reason)
         : undefined,
+      origin: isSet(object.origin) ? CheckoutOrigin.fromJSON(object.origin) : undefined,
     };
   },
 
@@ -1935,6 +2056,9 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     if (message.failureReason !== undefined) {
       obj.failureReason = message.failureReason;
     }
+    if (message.origin !== undefined) {
+      obj.origin = CheckoutOrigin.toJSON(message.origin);
+    }
     return obj;
   },
 
@@ -1969,6 +2093,9 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     message.updatedAt = object.updatedAt ?? undefined;
     message.intentId = object.intentId ?? undefined;
     message.failureReason = object.failureReason ?? undefined;
+    message.origin = (object.origin !== undefined && object.origin !== null)
+      ? CheckoutOrigin.fromPartial(object.origin)
+      : undefined;
     return message;
   },
 };
@@ -3521,6 +3648,7 @@ function createBaseCreateCheckoutRequest(): CreateCheckoutRequest {
     mode: 0,
     idempotencyKey: "",
     intentId: undefined,
+    origin: undefined,
   };
 }
 
@@ -3558,6 +3686,9 @@ export const CreateCheckoutRequest: MessageFns<CreateCheckoutRequest> = {
     }
     if (message.intentId !== undefined) {
       writer.uint32(90).string(message.intentId);
+    }
+    if (message.origin !== undefined) {
+      CheckoutOrigin.encode(message.origin, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -3663,6 +3794,14 @@ export const CreateCheckoutRequest: MessageFns<CreateCheckoutRequest> = {
             message.intentId = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.origin = CheckoutOrigin.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3724,6 +3863,7 @@ export const CreateCheckoutRequest: MessageFns<CreateCheckoutRequest> = {
         : isSet(object.intent_id)
         ? globalThis.String(object.intent_id)
         : undefined,
+      origin: isSet(object.origin) ? CheckoutOrigin.fromJSON(object.origin) : undefined,
     };
   },
 
@@ -3762,6 +3902,9 @@ export const CreateCheckoutRequest: MessageFns<CreateCheckoutRequest> = {
     if (message.intentId !== undefined) {
       obj.intentId = message.intentId;
     }
+    if (message.origin !== undefined) {
+      obj.origin = CheckoutOrigin.toJSON(message.origin);
+    }
     return obj;
   },
 
@@ -3781,6 +3924,9 @@ export const CreateCheckoutRequest: MessageFns<CreateCheckoutRequest> = {
     message.mode = object.mode ?? 0;
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.intentId = object.intentId ?? undefined;
+    message.origin = (object.origin !== undefined && object.origin !== null)
+      ? CheckoutOrigin.fromPartial(object.origin)
+      : undefined;
     return message;
   },
 };
@@ -4657,6 +4803,7 @@ function createBasePurchase(): Purchase {
     receiptJson: "",
     orderId: undefined,
     completedAt: undefined,
+    origin: undefined,
   };
 }
 
@@ -4691,6 +4838,9 @@ export const Purchase: MessageFns<Purchase> = {
     }
     if (message.completedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.completedAt), writer.uint32(82).fork()).join();
+    }
+    if (message.origin !== undefined) {
+      CheckoutOrigin.encode(message.origin, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -4788,6 +4938,14 @@ export const Purchase: MessageFns<Purchase> = {
             message.completedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.origin = CheckoutOrigin.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4844,6 +5002,7 @@ export const Purchase: MessageFns<Purchase> = {
         : isSet(object.completed_at)
         ? fromJsonTimestamp(object.completed_at)
         : undefined,
+      origin: isSet(object.origin) ? CheckoutOrigin.fromJSON(object.origin) : undefined,
     };
   },
 
@@ -4879,6 +5038,9 @@ export const Purchase: MessageFns<Purchase> = {
     if (message.completedAt !== undefined) {
       obj.completedAt = message.completedAt.toISOString();
     }
+    if (message.origin !== undefined) {
+      obj.origin = CheckoutOrigin.toJSON(message.origin);
+    }
     return obj;
   },
 
@@ -4897,6 +5059,9 @@ export const Purchase: MessageFns<Purchase> = {
     message.receiptJson = object.receiptJson ?? "";
     message.orderId = object.orderId ?? undefined;
     message.completedAt = object.completedAt ?? undefined;
+    message.origin = (object.origin !== undefined && object.origin !== null)
+      ? CheckoutOrigin.fromPartial(object.origin)
+      : undefined;
     return message;
   },
 };

@@ -25,13 +25,22 @@ export const protobufPackage = "exchange.market.v1";
 
 export const protobufFileName = "exchange/market/v1/events.proto";
 
+/** Operator-only part of an event: the private buyer whose id the public part leaves blank. */
+export interface RestrictedParties {
+  buyerId: string;
+}
+
 /**
  * exchange.market.contract.created | .awarded | .delivered | .accepted | .settled | .disputed |
  * .refunded | .split | .cancelled | .expired | .reopened (a failed verification: back to awarded) |
  * .corrected (erroneous clear) | .buyer_alias_updated
  */
 export interface ContractChanged {
-  contract: Contract | undefined;
+  contract:
+    | Contract
+    | undefined;
+  /** Set when the contract's buyer is private (contract.buyer_id is then empty). */
+  restricted?: RestrictedParties | undefined;
 }
 
 /** exchange.market.listing.created */
@@ -66,7 +75,11 @@ export interface VerifierListingCreated {
 
 /** exchange.market.dispute.opened | .resolved */
 export interface DisputeChanged {
-  dispute: Dispute | undefined;
+  dispute:
+    | Dispute
+    | undefined;
+  /** Set when the contract's buyer is private (opened_by is empty when the buyer opened it). */
+  restricted?: RestrictedParties | undefined;
 }
 
 /** exchange.market.integrity.state_changed | .kill_switch_set | .erroneous_clear */
@@ -77,12 +90,20 @@ export interface IntegrityChanged {
 
 /** exchange.market.thread.created */
 export interface ThreadCreated {
-  thread: Thread | undefined;
+  thread:
+    | Thread
+    | undefined;
+  /** Set when the thread's contract has a private buyer (created_by is empty when the buyer made it). */
+  restricted?: RestrictedParties | undefined;
 }
 
 /** exchange.market.post.created */
 export interface PostCreated {
-  post: Post | undefined;
+  post:
+    | Post
+    | undefined;
+  /** Set when the thread's contract has a private buyer (author is empty when the buyer wrote it). */
+  restricted?: RestrictedParties | undefined;
 }
 
 /** exchange.market.resale_review.created | .decided */
@@ -95,14 +116,90 @@ export interface FixtureIndexed {
   fixture: Fixture | undefined;
 }
 
+function createBaseRestrictedParties(): RestrictedParties {
+  return { buyerId: "" };
+}
+
+export const RestrictedParties: MessageFns<RestrictedParties> = {
+  encode(message: RestrictedParties, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.buyerId !== "") {
+      writer.uint32(10).string(message.buyerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestrictedParties {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestrictedParties();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.buyerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestrictedParties {
+    return {
+      buyerId: isSet(object.buyerId)
+        ? globalThis.String(object.buyerId)
+        : isSet(object.buyer_id)
+        ? globalThis.String(object.buyer_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RestrictedParties): unknown {
+    const obj: any = {};
+    if (message.buyerId !== "") {
+      obj.buyerId = message.buyerId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RestrictedParties>): RestrictedParties {
+    return RestrictedParties.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RestrictedParties>): RestrictedParties {
+    const message = createBaseRestrictedParties();
+    message.buyerId = object.buyerId ?? "";
+    return message;
+  },
+};
+
 function createBaseContractChanged(): ContractChanged {
-  return { contract: undefined };
+  return { contract: undefined, restricted: undefined };
 }
 
 export const ContractChanged: MessageFns<ContractChanged> = {
   encode(message: ContractChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.contract !== undefined) {
       Contract.encode(message.contract, writer.uint32(10).fork()).join();
+    }
+    if (message.restricted !== undefined) {
+      RestrictedParties.encode(message.restricted, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -128,6 +225,14 @@ export const ContractChanged: MessageFns<ContractChanged> = {
             message.contract = Contract.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.restricted = RestrictedParties.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -141,13 +246,19 @@ export const ContractChanged: MessageFns<ContractChanged> = {
   },
 
   fromJSON(object: any): ContractChanged {
-    return { contract: isSet(object.contract) ? Contract.fromJSON(object.contract) : undefined };
+    return {
+      contract: isSet(object.contract) ? Contract.fromJSON(object.contract) : undefined,
+      restricted: isSet(object.restricted) ? RestrictedParties.fromJSON(object.restricted) : undefined,
+    };
   },
 
   toJSON(message: ContractChanged): unknown {
     const obj: any = {};
     if (message.contract !== undefined) {
       obj.contract = Contract.toJSON(message.contract);
+    }
+    if (message.restricted !== undefined) {
+      obj.restricted = RestrictedParties.toJSON(message.restricted);
     }
     return obj;
   },
@@ -159,6 +270,9 @@ export const ContractChanged: MessageFns<ContractChanged> = {
     const message = createBaseContractChanged();
     message.contract = (object.contract !== undefined && object.contract !== null)
       ? Contract.fromPartial(object.contract)
+      : undefined;
+    message.restricted = (object.restricted !== undefined && object.restricted !== null)
+      ? RestrictedParties.fromPartial(object.restricted)
       : undefined;
     return message;
   },
@@ -583,13 +697,16 @@ export const VerifierListingCreated: MessageFns<VerifierListingCreated> = {
 };
 
 function createBaseDisputeChanged(): DisputeChanged {
-  return { dispute: undefined };
+  return { dispute: undefined, restricted: undefined };
 }
 
 export const DisputeChanged: MessageFns<DisputeChanged> = {
   encode(message: DisputeChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.dispute !== undefined) {
       Dispute.encode(message.dispute, writer.uint32(10).fork()).join();
+    }
+    if (message.restricted !== undefined) {
+      RestrictedParties.encode(message.restricted, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -615,6 +732,14 @@ export const DisputeChanged: MessageFns<DisputeChanged> = {
             message.dispute = Dispute.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.restricted = RestrictedParties.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -628,13 +753,19 @@ export const DisputeChanged: MessageFns<DisputeChanged> = {
   },
 
   fromJSON(object: any): DisputeChanged {
-    return { dispute: isSet(object.dispute) ? Dispute.fromJSON(object.dispute) : undefined };
+    return {
+      dispute: isSet(object.dispute) ? Dispute.fromJSON(object.dispute) : undefined,
+      restricted: isSet(object.restricted) ? RestrictedParties.fromJSON(object.restricted) : undefined,
+    };
   },
 
   toJSON(message: DisputeChanged): unknown {
     const obj: any = {};
     if (message.dispute !== undefined) {
       obj.dispute = Dispute.toJSON(message.dispute);
+    }
+    if (message.restricted !== undefined) {
+      obj.restricted = RestrictedParties.toJSON(message.restricted);
     }
     return obj;
   },
@@ -646,6 +777,9 @@ export const DisputeChanged: MessageFns<DisputeChanged> = {
     const message = createBaseDisputeChanged();
     message.dispute = (object.dispute !== undefined && object.dispute !== null)
       ? Dispute.fromPartial(object.dispute)
+      : undefined;
+    message.restricted = (object.restricted !== undefined && object.restricted !== null)
+      ? RestrictedParties.fromPartial(object.restricted)
       : undefined;
     return message;
   },
@@ -741,13 +875,16 @@ export const IntegrityChanged: MessageFns<IntegrityChanged> = {
 };
 
 function createBaseThreadCreated(): ThreadCreated {
-  return { thread: undefined };
+  return { thread: undefined, restricted: undefined };
 }
 
 export const ThreadCreated: MessageFns<ThreadCreated> = {
   encode(message: ThreadCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.thread !== undefined) {
       Thread.encode(message.thread, writer.uint32(10).fork()).join();
+    }
+    if (message.restricted !== undefined) {
+      RestrictedParties.encode(message.restricted, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -773,6 +910,14 @@ export const ThreadCreated: MessageFns<ThreadCreated> = {
             message.thread = Thread.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.restricted = RestrictedParties.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -786,13 +931,19 @@ export const ThreadCreated: MessageFns<ThreadCreated> = {
   },
 
   fromJSON(object: any): ThreadCreated {
-    return { thread: isSet(object.thread) ? Thread.fromJSON(object.thread) : undefined };
+    return {
+      thread: isSet(object.thread) ? Thread.fromJSON(object.thread) : undefined,
+      restricted: isSet(object.restricted) ? RestrictedParties.fromJSON(object.restricted) : undefined,
+    };
   },
 
   toJSON(message: ThreadCreated): unknown {
     const obj: any = {};
     if (message.thread !== undefined) {
       obj.thread = Thread.toJSON(message.thread);
+    }
+    if (message.restricted !== undefined) {
+      obj.restricted = RestrictedParties.toJSON(message.restricted);
     }
     return obj;
   },
@@ -805,18 +956,24 @@ export const ThreadCreated: MessageFns<ThreadCreated> = {
     message.thread = (object.thread !== undefined && object.thread !== null)
       ? Thread.fromPartial(object.thread)
       : undefined;
+    message.restricted = (object.restricted !== undefined && object.restricted !== null)
+      ? RestrictedParties.fromPartial(object.restricted)
+      : undefined;
     return message;
   },
 };
 
 function createBasePostCreated(): PostCreated {
-  return { post: undefined };
+  return { post: undefined, restricted: undefined };
 }
 
 export const PostCreated: MessageFns<PostCreated> = {
   encode(message: PostCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.post !== undefined) {
       Post.encode(message.post, writer.uint32(10).fork()).join();
+    }
+    if (message.restricted !== undefined) {
+      RestrictedParties.encode(message.restricted, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -842,6 +999,14 @@ export const PostCreated: MessageFns<PostCreated> = {
             message.post = Post.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.restricted = RestrictedParties.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -855,13 +1020,19 @@ export const PostCreated: MessageFns<PostCreated> = {
   },
 
   fromJSON(object: any): PostCreated {
-    return { post: isSet(object.post) ? Post.fromJSON(object.post) : undefined };
+    return {
+      post: isSet(object.post) ? Post.fromJSON(object.post) : undefined,
+      restricted: isSet(object.restricted) ? RestrictedParties.fromJSON(object.restricted) : undefined,
+    };
   },
 
   toJSON(message: PostCreated): unknown {
     const obj: any = {};
     if (message.post !== undefined) {
       obj.post = Post.toJSON(message.post);
+    }
+    if (message.restricted !== undefined) {
+      obj.restricted = RestrictedParties.toJSON(message.restricted);
     }
     return obj;
   },
@@ -872,6 +1043,9 @@ export const PostCreated: MessageFns<PostCreated> = {
   fromPartial(object: DeepPartial<PostCreated>): PostCreated {
     const message = createBasePostCreated();
     message.post = (object.post !== undefined && object.post !== null) ? Post.fromPartial(object.post) : undefined;
+    message.restricted = (object.restricted !== undefined && object.restricted !== null)
+      ? RestrictedParties.fromPartial(object.restricted)
+      : undefined;
     return message;
   },
 };
