@@ -13,6 +13,7 @@ export {
   type CallContext,
 } from './call-context';
 export { unary } from './unary';
+export { serverStream, streamErrorStatus, writeWithBackpressure } from './grpc/server-stream';
 export { startGrpcServer, type GrpcServerHandle } from './grpc-server';
 export {
   callOptionsFrom,

@@ -1,11 +1,5 @@
-import {
-  status,
-  type handleClientStreamingCall,
-  type handleServerStreamingCall,
-  type ServerErrorResponse,
-  type ServerWritableStream,
-} from '@grpc/grpc-js';
-import { callContextFromMetadata, DomainError, domainErrorStatus, errors, internalErrorStatus, unary, type Logger } from '@exchange/platform';
+import { status, type handleClientStreamingCall, type handleServerStreamingCall } from '@grpc/grpc-js';
+import { callContextFromMetadata, errors, serverStream, streamErrorStatus, unary, writeWithBackpressure, type Logger } from '@exchange/platform';
 import type { registryV1 } from '@exchange/proto';
 import { callerOf, pageRequest } from '../grpc/request.mapper';
 import { ackInput, toProtoAck, toProtoArtifact, toProtoEnvelope, toProtoReceipt, uploadMetadata } from './artifacts.mapper';
@@ -26,16 +20,6 @@ export type ArtifactsRpcs = Pick<
 
 /** Download chunk size. */
 export const CHUNK_BYTES = 64 * 1024;
-
-/** A DomainError as grpc-js wants it (the same status and trailers as platform's `unary`); anything else INTERNAL. */
-function toServiceError(err: unknown, logger: Logger, method: string): Partial<ServerErrorResponse> {
-  if (err instanceof DomainError) {
-    logger.info({ method, code: err.grpcCode, error_code: err.code }, 'rpc');
-    return domainErrorStatus(err);
-  }
-  logger.error({ method, err }, 'rpc failed');
-  return internalErrorStatus();
-}
 
 function uploadHandler(artifacts: ArtifactsService, logger: Logger): handleClientStreamingCall<registryV1.UploadArtifactRequest, registryV1.UploadArtifactResponse> {
   return (call, callback) => {
@@ -65,59 +49,40 @@ function uploadHandler(artifacts: ArtifactsService, logger: Logger): handleClien
         logger.info({ method: 'UploadArtifact', code: status.OK, request_id: ctx.requestId }, 'rpc');
         callback(null, res);
       },
-      (err: unknown) => callback(toServiceError(err, logger, 'UploadArtifact'), null),
+      (err: unknown) => callback(streamErrorStatus(err, logger, 'UploadArtifact'), null),
     );
   };
-}
-
-async function writeChunk(call: ServerWritableStream<unknown, registryV1.DownloadArtifactResponse>, chunk: Buffer): Promise<void> {
-  if (call.write({ part: { $case: 'chunk', value: chunk } })) return;
-  // Wait for the client to read on, or for it to go away (a cancelled call never drains).
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      call.off('drain', done);
-      call.off('cancelled', done);
-      resolve();
-    };
-    call.once('drain', done);
-    call.once('cancelled', done);
-  });
 }
 
 function downloadHandler(artifacts: ArtifactsService, logger: Logger): handleServerStreamingCall<registryV1.DownloadArtifactRequest, registryV1.DownloadArtifactResponse> {
-  return (call) => {
-    const ctx = callContextFromMetadata(call.metadata, logger);
-    const run = async () => {
-      const { artifact, bytes, delivered } = await artifacts.openDownload(call.request.artifactRef, callerOf(ctx));
-      call.write({ part: { $case: 'artifact', value: toProtoArtifact(artifact) } });
-      let pending: Buffer = Buffer.alloc(0);
-      try {
-        for await (const data of bytes) {
-          if (call.cancelled) return;
-          pending = pending.length === 0 ? (data as Buffer) : Buffer.concat([pending, data as Buffer]);
-          while (pending.length >= CHUNK_BYTES) {
-            await writeChunk(call, pending.subarray(0, CHUNK_BYTES));
-            pending = pending.subarray(CHUNK_BYTES);
-          }
+  return serverStream(logger, 'DownloadArtifact', async (call, ctx) => {
+    const { artifact, bytes, delivered } = await artifacts.openDownload(call.request.artifactRef, callerOf(ctx));
+    const writeChunk = (chunk: Buffer) => writeWithBackpressure(call, { part: { $case: 'chunk', value: chunk } });
+    if (!(await writeWithBackpressure(call, { part: { $case: 'artifact', value: toProtoArtifact(artifact) } }))) {
+      bytes.destroy();
+      return;
+    }
+    let pending: Buffer = Buffer.alloc(0);
+    try {
+      for await (const data of bytes) {
+        if (call.cancelled) return;
+        pending = pending.length === 0 ? (data as Buffer) : Buffer.concat([pending, data as Buffer]);
+        while (pending.length >= CHUNK_BYTES) {
+          if (!(await writeChunk(pending.subarray(0, CHUNK_BYTES)))) return;
+          pending = pending.subarray(CHUNK_BYTES);
         }
-        if (pending.length > 0) await writeChunk(call, pending);
-      } finally {
-        bytes.destroy();
       }
-      if (call.cancelled) return;
-      await delivered();
-    };
-    run().then(
-      () => {
-        logger.info({ method: 'DownloadArtifact', code: status.OK, request_id: ctx.requestId }, 'rpc');
-        call.end();
-      },
-      (err: unknown) => call.emit('error', toServiceError(err, logger, 'DownloadArtifact')),
-    );
-  };
+      if (pending.length > 0 && !(await writeChunk(pending))) return;
+    } finally {
+      bytes.destroy();
+    }
+    // A receipt only for bytes the client took to the end.
+    if (call.cancelled) return;
+    await delivered();
+  });
 }
 
-/** proto → domain → use case → proto: the rules live in the service; errors and logging in platform's `unary` (the streams log and map errors here, alike). */
+/** proto → domain → use case → proto: the rules live in the service; errors and logging in platform's `unary` and `serverStream` (the upload maps errors with `streamErrorStatus`, alike). */
 export function artifactsHandlers(artifacts: ArtifactsService, logger: Logger): ArtifactsRpcs {
   return {
     uploadArtifact: uploadHandler(artifacts, logger),
