@@ -19,6 +19,8 @@ export const GatewayConfigSchema = Type.Object({
   COMMERCE_GRPC_URL: Type.String({ minLength: 1 }),
   /** workflows gRPC `host:port` (multi-stage runs, tasks, task event subscriptions). */
   WORKFLOWS_GRPC_URL: Type.String({ minLength: 1 }),
+  /** telemetry gRPC `host:port` (event feeds and exports, timelines, categories, matching signals, reports, rollups, outcomes). */
+  TELEMETRY_GRPC_URL: Type.String({ minLength: 1 }),
   /**
    * The gateway's public base URL (`https://exchange.example`), when it sits behind a proxy: the
    * order-webhook receiver rebuilds the URL a merchant signed (RFC 9421 `@authority`, `@path`) from it.

@@ -12,6 +12,7 @@ async function dump(): Promise<void> {
     REGISTRY_GRPC_URL: '127.0.0.1:9',
     COMMERCE_GRPC_URL: '127.0.0.1:9',
     WORKFLOWS_GRPC_URL: '127.0.0.1:9',
+    TELEMETRY_GRPC_URL: '127.0.0.1:9',
     OPERATOR_TOKEN: 'openapi-dump-placeholder-token',
     LOG_LEVEL: 'silent',
   });

@@ -3,7 +3,7 @@ import { identityV1 } from '@exchange/proto';
 import { readGatewayConfig } from './config';
 import { rateLimitsFrom, rateLimitTable, resolveExchangePublicKey, resolveOperatorTokens } from './settings';
 
-const base = { IDENTITY_GRPC_URL: '127.0.0.1:1', WALLET_LEDGER_GRPC_URL: '127.0.0.1:2', MARKET_GRPC_URL: '127.0.0.1:3', REGISTRY_GRPC_URL: '127.0.0.1:4', COMMERCE_GRPC_URL: '127.0.0.1:5', WORKFLOWS_GRPC_URL: '127.0.0.1:6' };
+const base = { IDENTITY_GRPC_URL: '127.0.0.1:1', WALLET_LEDGER_GRPC_URL: '127.0.0.1:2', MARKET_GRPC_URL: '127.0.0.1:3', REGISTRY_GRPC_URL: '127.0.0.1:4', COMMERCE_GRPC_URL: '127.0.0.1:5', WORKFLOWS_GRPC_URL: '127.0.0.1:6', TELEMETRY_GRPC_URL: '127.0.0.1:7' };
 const SEED = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1)).toString('base64');
 
 describe('readGatewayConfig', () => {

@@ -1,5 +1,5 @@
 import { canonicalBytes, generateKeyPair, publicKeyFromPrivate, sha256Hex, sign, signCanonical, toBase64 } from '@exchange/crypto';
-import { workflowsV1 } from '@exchange/proto';
+import { telemetryV1, workflowsV1 } from '@exchange/proto';
 import { startProtoFake, testLogger, type ProtoFake } from '@exchange/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +24,8 @@ export interface Harness {
   commerce: ProtoFake;
   /** Workflows: answers from the proto definition unless a spec passes its own fake. */
   workflows: ProtoFake;
+  /** Telemetry: answers from the proto definition unless a spec passes its own fake. */
+  telemetry: ProtoFake;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startHarness(
     registry?: FakeRegistry;
     commerce?: ProtoFake;
     workflows?: ProtoFake;
+    telemetry?: ProtoFake;
     healthCheckDeadlineMs?: number;
   } = {},
 ): Promise<Harness> {
@@ -46,6 +49,7 @@ export async function startHarness(
   const registry = opts.registry ?? (await startFakeRegistry());
   const commerce = opts.commerce ?? (await startFakeCommerce());
   const workflows = opts.workflows ?? (await startProtoFake(workflowsV1.WorkflowsServiceService, {}));
+  const telemetry = opts.telemetry ?? (await startProtoFake(telemetryV1.TelemetryServiceService, {}));
   const config = readGatewayConfig({
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: wallet.address,
@@ -53,6 +57,7 @@ export async function startHarness(
     REGISTRY_GRPC_URL: registry.address,
     COMMERCE_GRPC_URL: commerce.address,
     WORKFLOWS_GRPC_URL: workflows.address,
+    TELEMETRY_GRPC_URL: telemetry.address,
     OPERATOR_TOKEN,
     EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
     ...opts.env,
@@ -67,6 +72,7 @@ export async function startHarness(
     registry,
     commerce,
     workflows,
+    telemetry,
     close: async () => {
       await app.close();
       if (!opts.identity) await identity.stop();
@@ -75,6 +81,7 @@ export async function startHarness(
       if (!opts.registry) await registry.stop();
       if (!opts.commerce) await commerce.stop();
       if (!opts.workflows) await workflows.stop();
+      if (!opts.telemetry) await telemetry.stop();
     },
   };
 }

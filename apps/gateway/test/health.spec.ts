@@ -24,6 +24,7 @@ describe('GET /health', () => {
           registry: { status: 'SERVING', address: h.registry.address },
           commerce: { status: 'SERVING', address: h.commerce.address },
           workflows: { status: 'SERVING', address: h.workflows.address },
+          telemetry: { status: 'SERVING', address: h.telemetry.address },
         },
         time: expect.stringMatching(/Z$/),
       });

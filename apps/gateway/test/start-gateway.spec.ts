@@ -30,7 +30,7 @@ function capture() {
 describe('startGateway', () => {
   it('should listen, generate a sandbox token logged once, and log one line per request', async () => {
     const { lines, logger } = capture();
-    const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, WALLET_LEDGER_GRPC_URL: identity.address, MARKET_GRPC_URL: identity.address, REGISTRY_GRPC_URL: identity.address, COMMERCE_GRPC_URL: identity.address, WORKFLOWS_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1' });
+    const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, WALLET_LEDGER_GRPC_URL: identity.address, MARKET_GRPC_URL: identity.address, REGISTRY_GRPC_URL: identity.address, COMMERCE_GRPC_URL: identity.address, WORKFLOWS_GRPC_URL: identity.address, TELEMETRY_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1' });
     const gateway = await startGateway(config, { logger });
     try {
       expect(gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -57,7 +57,7 @@ describe('startGateway', () => {
 
   it('should refuse to start in mainnet without OPERATOR_TOKENS', async () => {
     const { logger } = capture();
-    const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, WALLET_LEDGER_GRPC_URL: identity.address, MARKET_GRPC_URL: identity.address, REGISTRY_GRPC_URL: identity.address, COMMERCE_GRPC_URL: identity.address, WORKFLOWS_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1', EXCHANGE_ENV: 'mainnet' });
+    const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, WALLET_LEDGER_GRPC_URL: identity.address, MARKET_GRPC_URL: identity.address, REGISTRY_GRPC_URL: identity.address, COMMERCE_GRPC_URL: identity.address, WORKFLOWS_GRPC_URL: identity.address, TELEMETRY_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1', EXCHANGE_ENV: 'mainnet' });
     await expect(startGateway(config, { logger })).rejects.toThrow(/OPERATOR_TOKENS/);
   });
 });

@@ -15,6 +15,7 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 import fp from 'fastify-plugin';
 import { service as healthService } from 'grpc-health-check';
 import { createRegistryClient } from './registry-client';
+import { createTelemetryClient } from './telemetry-client';
 
 // One client — one HTTP/2 channel — per backing service, created once at start and shared by
 // every request. The grpc.health.v1 Check method rides on the same channel (same server).
@@ -37,7 +38,7 @@ const unary =
     createServiceClient(definition as unknown as ServiceDefinition & D, address, { defaultDeadlineMs }) as PromiseClient<D>;
 
 /** The gateway config keys holding a backing service's address. */
-type AddressKey = 'IDENTITY_GRPC_URL' | 'WALLET_LEDGER_GRPC_URL' | 'MARKET_GRPC_URL' | 'REGISTRY_GRPC_URL' | 'COMMERCE_GRPC_URL' | 'WORKFLOWS_GRPC_URL';
+type AddressKey = 'IDENTITY_GRPC_URL' | 'WALLET_LEDGER_GRPC_URL' | 'MARKET_GRPC_URL' | 'REGISTRY_GRPC_URL' | 'COMMERCE_GRPC_URL' | 'WORKFLOWS_GRPC_URL' | 'TELEMETRY_GRPC_URL';
 
 interface ClientEntry {
   /** The backing service's name (as /health reports it). */
@@ -77,6 +78,13 @@ export const GRPC_CLIENTS = {
   commerce: { service: 'commerce', address: 'COMMERCE_GRPC_URL', create: unary(withHealth(commerceV1.CommerceServiceService)), health: true },
   /** Workflows: multi-stage runs, tasks, task event subscriptions. */
   workflows: { service: 'workflows', address: 'WORKFLOWS_GRPC_URL', create: unary(withHealth(workflowsV1.WorkflowsServiceService)), health: true },
+  /** Telemetry: event feeds, JSONL exports (streamed), timelines, categories, signals, reports, rollups, outcomes. */
+  telemetry: {
+    service: 'telemetry',
+    address: 'TELEMETRY_GRPC_URL',
+    create: (address: string, defaultDeadlineMs: number | undefined) => createTelemetryClient(address, { defaultDeadlineMs, healthCheck: healthCheckMethod }),
+    health: true,
+  },
 } satisfies Record<string, ClientEntry>;
 
 type ClientName = keyof typeof GRPC_CLIENTS;
@@ -92,6 +100,7 @@ export type CoordinationClient = GrpcClients['coordination'];
 export type GovernanceClient = GrpcClients['governance'];
 export type CommerceClient = GrpcClients['commerce'];
 export type WorkflowsClient = GrpcClients['workflows'];
+export type TelemetryClient = GrpcClients['telemetry'];
 
 export interface BackingService {
   name: string;

@@ -1,14 +1,8 @@
-import {
-  ACTOR_METADATA,
-  AGENT_ID_METADATA,
-  DEFAULT_DEADLINE_MS,
-  REQUEST_ID_METADATA,
-  TRACE_ID_METADATA,
-  type CallOptions,
-} from '@exchange/platform';
+import { DEFAULT_DEADLINE_MS, type CallOptions } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
-import { Client, credentials, Metadata, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
+import { Client, credentials, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import { createHash } from 'node:crypto';
+import { toMetadata, unaryCall, unaryMethodsOf, type GrpcMethod, type HealthMethod, type UnaryMethods } from './grpc-call';
 
 // The registry client: the unary RPCs as promises (like createServiceClient) plus the two
 // streaming RPCs, on one channel whose messages may be 64 MiB (casefile archives travel unary).
@@ -29,15 +23,6 @@ const CHANNEL_OPTIONS: ChannelOptions = {
 const S = registryV1.RegistryServiceService;
 type Def = typeof S;
 
-type UnaryKeys = {
-  [K in keyof Def]: Def[K]['requestStream'] extends false ? (Def[K]['responseStream'] extends false ? K : never) : never;
-}[keyof Def];
-
-type UnaryMethods = {
-  [K in UnaryKeys]: Def[K] extends { requestSerialize: (v: infer Req) => Buffer; responseDeserialize: (b: Buffer) => infer Res }
-    ? (req: Req, opts?: CallOptions) => Promise<Res>
-    : never;
-};
 
 /**
  * An upload in progress. The registry stages the chunks and stores them only on `commit()`, which
@@ -61,28 +46,12 @@ export interface ArtifactDownload {
   cancel(): void;
 }
 
-export type RegistryClient = UnaryMethods & {
+export type RegistryClient = UnaryMethods<Def> & {
   uploadArtifact(metadata: registryV1.ArtifactMetadata, opts?: CallOptions): ArtifactUpload;
   downloadArtifact(req: registryV1.DownloadArtifactRequest, opts?: CallOptions): Promise<ArtifactDownload>;
   healthCheck(req: { service: string }, opts: { deadlineMs: number; requestId: string }): Promise<{ status: string }>;
   close(): void;
 };
-
-function toMetadata(opts: CallOptions | undefined): Metadata {
-  const metadata = new Metadata();
-  if (!opts) return metadata;
-  if (opts.requestId) metadata.set(REQUEST_ID_METADATA, opts.requestId);
-  if (opts.traceId) metadata.set(TRACE_ID_METADATA, opts.traceId);
-  if (opts.actor) metadata.set(ACTOR_METADATA, opts.actor);
-  if (opts.agentId) metadata.set(AGENT_ID_METADATA, opts.agentId);
-  return metadata;
-}
-
-interface HealthMethod {
-  path: string;
-  requestSerialize: (v: { service: string }) => Buffer;
-  responseDeserialize: (b: Buffer) => { status: string };
-}
 
 export interface RegistryClientOptions {
   defaultDeadlineMs?: number;
@@ -95,27 +64,8 @@ export function createRegistryClient(address: string, opts: RegistryClientOption
   const defaultDeadlineMs = opts.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const streamDeadlineMs = opts.streamDeadlineMs ?? 10 * 60_000;
   const client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
-  const methods: Record<string, unknown> = { close: () => client.close() };
-
-  const unary = (method: { path: string; requestSerialize: (v: never) => Buffer; responseDeserialize: (b: Buffer) => unknown }) =>
-    (req: unknown, callOpts?: CallOptions) =>
-      new Promise((resolve, reject) => {
-        client.makeUnaryRequest(
-          method.path,
-          method.requestSerialize as (v: unknown) => Buffer,
-          method.responseDeserialize,
-          req,
-          toMetadata(callOpts),
-          { deadline: Date.now() + (callOpts?.deadlineMs ?? defaultDeadlineMs) },
-          (err, res) => (err ? reject(err) : resolve(res)),
-        );
-      });
-
-  for (const [key, method] of Object.entries(S)) {
-    if (method.requestStream || method.responseStream) continue;
-    methods[key] = unary(method as never);
-  }
-  methods.healthCheck = unary(opts.healthCheck as never);
+  const methods: Record<string, unknown> = { ...unaryMethodsOf(client, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs), close: () => client.close() };
+  methods.healthCheck = unaryCall(client, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs);
 
   methods.uploadArtifact = (metadata: registryV1.ArtifactMetadata, callOpts?: CallOptions): ArtifactUpload => {
     let settle!: { resolve: (r: registryV1.UploadArtifactResponse) => void; reject: (e: ServiceError) => void };

@@ -1,0 +1,67 @@
+import { ACTOR_METADATA, AGENT_ID_METADATA, REQUEST_ID_METADATA, TRACE_ID_METADATA, type CallOptions } from '@exchange/platform';
+import { Metadata, type Client } from '@grpc/grpc-js';
+
+// What the gateway's own clients with streaming RPCs (registry, telemetry) share: the caller's
+// metadata and the unary methods as promises, as @exchange/platform's createServiceClient makes
+// them (that client covers unary calls only).
+
+/** The unary methods of a ts-proto service definition, as promises. */
+export type UnaryMethods<Def> = {
+  [K in keyof Def as Def[K] extends { requestStream: false; responseStream: false } ? K : never]: Def[K] extends {
+    requestSerialize: (v: infer Req) => Buffer;
+    responseDeserialize: (b: Buffer) => infer Res;
+  }
+    ? (req: Req, opts?: CallOptions) => Promise<Res>
+    : never;
+};
+
+export interface GrpcMethod {
+  path: string;
+  requestStream?: boolean;
+  responseStream?: boolean;
+  requestSerialize: (v: never) => Buffer;
+  responseDeserialize: (b: Buffer) => unknown;
+}
+
+/** grpc.health.v1 Check, carried by the service's own channel for /health. */
+export interface HealthMethod {
+  path: string;
+  requestSerialize: (v: { service: string }) => Buffer;
+  responseDeserialize: (b: Buffer) => { status: string };
+}
+
+export function toMetadata(opts: CallOptions | undefined): Metadata {
+  const metadata = new Metadata();
+  if (!opts) return metadata;
+  if (opts.requestId) metadata.set(REQUEST_ID_METADATA, opts.requestId);
+  if (opts.traceId) metadata.set(TRACE_ID_METADATA, opts.traceId);
+  if (opts.actor) metadata.set(ACTOR_METADATA, opts.actor);
+  if (opts.agentId) metadata.set(AGENT_ID_METADATA, opts.agentId);
+  return metadata;
+}
+
+/** One unary method on `client`: a promise, with the caller's metadata and a deadline. */
+export const unaryCall =
+  (client: Client, method: GrpcMethod, defaultDeadlineMs: number) =>
+  (req: unknown, callOpts?: CallOptions): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      client.makeUnaryRequest(
+        method.path,
+        method.requestSerialize as (v: unknown) => Buffer,
+        method.responseDeserialize,
+        req,
+        toMetadata(callOpts),
+        { deadline: Date.now() + (callOpts?.deadlineMs ?? defaultDeadlineMs) },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      );
+    });
+
+/** Every unary method of `definition` on `client`, keyed as in the definition. */
+export function unaryMethodsOf(client: Client, definition: Record<string, GrpcMethod>, defaultDeadlineMs: number): Record<string, unknown> {
+  const methods: Record<string, unknown> = {};
+  for (const [key, method] of Object.entries(definition)) {
+    if (method.requestStream || method.responseStream) continue;
+    methods[key] = unaryCall(client, method, defaultDeadlineMs);
+  }
+  return methods;
+}
