@@ -15,6 +15,7 @@ describe('task event types', () => {
       REGISTRY_GRPC_URL: addr,
       COMMERCE_GRPC_URL: addr,
       WORKFLOWS_GRPC_URL: addr,
+      TELEMETRY_GRPC_URL: addr,
       OPERATOR_TOKEN: 'event-types-spec-placeholder-token',
       LOG_LEVEL: 'silent',
     });
