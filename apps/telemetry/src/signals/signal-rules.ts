@@ -98,22 +98,21 @@ export type BoostQuery =
 
 /** Exactly one of the two shapes, valid ids, at most 200 candidates (duplicates collapse). */
 export function checkBoostQuery(input: BoostsInput): BoostQuery {
-  const forContract = input.contractId !== undefined;
-  const forSeller = input.sellerId !== undefined;
-  if (forContract === forSeller) invalid('contract_id', 'or seller_id: give exactly one');
-  const candidates = [...new Set(forContract ? input.sellerIds : input.contractIds)];
-  const field = forContract ? 'seller_ids' : 'contract_ids';
-  if ((forContract ? input.sellerIds : input.contractIds).length > MAX_BOOST_CANDIDATES) invalid(field, `must hold at most ${MAX_BOOST_CANDIDATES} ids`);
-  if (forContract) {
-    if (!isId('ctr', input.contractId!)) invalid('contract_id', 'must be a contract id (ctr_…)');
+  const { contractId, sellerId } = input;
+  if ((contractId === undefined) === (sellerId === undefined)) invalid('contract_id', 'or seller_id: give exactly one');
+  if (contractId !== undefined) {
+    if (input.sellerIds.length > MAX_BOOST_CANDIDATES) invalid('seller_ids', `must hold at most ${MAX_BOOST_CANDIDATES} ids`);
+    if (!isId('ctr', contractId)) invalid('contract_id', 'must be a contract id (ctr_…)');
     if (input.contractIds.length > 0) invalid('contract_ids', 'is only for seller_id');
-    if (candidates.some((id) => !isAgentId(id))) invalid('seller_ids', 'must be agent ids');
-    return { kind: 'sellers', contractId: input.contractId!, candidates };
+    if (input.sellerIds.some((id) => !isAgentId(id))) invalid('seller_ids', 'must be agent ids');
+    return { kind: 'sellers', contractId, candidates: [...new Set(input.sellerIds)] };
   }
-  if (!isAgentId(input.sellerId!)) invalid('seller_id', 'must look like <namespace>:agent:<name>');
+  const seller = sellerId as string;
+  if (input.contractIds.length > MAX_BOOST_CANDIDATES) invalid('contract_ids', `must hold at most ${MAX_BOOST_CANDIDATES} ids`);
+  if (!isAgentId(seller)) invalid('seller_id', 'must look like <namespace>:agent:<name>');
   if (input.sellerIds.length > 0) invalid('seller_ids', 'is only for contract_id');
-  if (candidates.some((id) => !isId('ctr', id))) invalid('contract_ids', 'must be contract ids (ctr_…)');
-  return { kind: 'contracts', sellerId: input.sellerId!, candidates };
+  if (input.contractIds.some((id) => !isId('ctr', id))) invalid('contract_ids', 'must be contract ids (ctr_…)');
+  return { kind: 'contracts', sellerId: seller, candidates: [...new Set(input.contractIds)] };
 }
 
 /** Signals older than this do not count toward a boost. */

@@ -47,6 +47,9 @@ export class SignalsService {
         : await signalsForSeller(this.deps.pool, q.sellerId, q.candidates, since);
     const scored = new Map(boosts(signals, now).map((b) => [b.candidateId, b.boost]));
     // In the order the caller listed the candidates.
-    return q.candidates.filter((id) => scored.has(id)).map((id) => ({ candidateId: id, boost: scored.get(id)! }));
+    return q.candidates.flatMap((id) => {
+      const boost = scored.get(id);
+      return boost === undefined ? [] : [{ candidateId: id, boost }];
+    });
   }
 }
