@@ -1,2 +1,2 @@
 // The proto form of threads and posts, shared with the outbox events.
-export { toProtoPost, toProtoThread } from './coordination.events';
+export { toProtoPost, toProtoThread } from '../events/coordination.encode';

@@ -75,10 +75,11 @@ export class CoordinationService {
     const files = attachments(req.attachments);
     if (body === null && files.length > 0) v.invalid('attachments', 'attachments belong to the first post: give a body too');
     const contractId = req.contractId === undefined || req.contractId === '' ? null : req.contractId;
+    let contract: Contract | null = null;
     if (contractId !== null) {
-      const c: Contract | null = await contractsRepo.getContract(this.ctx.pool, contractId);
-      if (!c) throw errors.notFound('contract', contractId);
-      if (!mayUse(caller, createdBy, c)) throw notAParty(contractId);
+      contract = await contractsRepo.getContract(this.ctx.pool, contractId);
+      if (!contract) throw errors.notFound('contract', contractId);
+      if (!mayUse(caller, createdBy, contract)) throw notAParty(contractId);
     }
     await this.ctx.agents.active(createdBy);
     const now = this.ctx.clock();
@@ -97,10 +98,10 @@ export class CoordinationService {
       body === null ? null : { postId: newId('pst'), threadId: thread.threadId, author: createdBy, body, attachments: files, createdAt: now };
     await this.tx(async (client) => {
       await crepo.insertThread(client, thread);
-      await coordinationEvents.thread(client, thread, caller);
+      await coordinationEvents.thread(client, thread, contract, caller);
       if (firstPost) {
         await crepo.insertPost(client, firstPost);
-        await coordinationEvents.post(client, firstPost, caller);
+        await coordinationEvents.post(client, firstPost, contract, caller);
       }
     });
     return { thread, firstPost };
@@ -128,9 +129,10 @@ export class CoordinationService {
     const files = attachments(req.attachments);
     const found = await crepo.getThread(this.ctx.pool, req.threadId);
     if (!found) throw threadNotFound(req.threadId);
+    let contract: Contract | null = null;
     if (found.contractId !== null) {
-      const c = await contractsRepo.getContract(this.ctx.pool, found.contractId);
-      if (!c || !mayUse(caller, author, c)) throw notAParty(found.contractId);
+      contract = await contractsRepo.getContract(this.ctx.pool, found.contractId);
+      if (!contract || !mayUse(caller, author, contract)) throw notAParty(found.contractId);
     }
     await this.ctx.agents.active(author);
     const post = await this.tx(async (client) => {
@@ -140,7 +142,7 @@ export class CoordinationService {
       const p: Post = { postId: newId('pst'), threadId: t.threadId, author, body, attachments: files, createdAt: now };
       await crepo.insertPost(client, p);
       await crepo.recordPost(client, t.threadId, now);
-      await coordinationEvents.post(client, p, caller);
+      await coordinationEvents.post(client, p, contract, caller);
       return p;
     });
     return post;

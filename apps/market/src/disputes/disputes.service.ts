@@ -107,7 +107,7 @@ export class DisputesService extends ContractUseCases<DisputesDeps> {
           throw err;
         }
         await contractsRepo.saveContract(client, after);
-        await events.dispute(client, 'opened', d, caller);
+        await events.dispute(client, 'opened', d, after, caller);
         await events.contract(client, 'disputed', after, caller);
         return { dispute: d, contract: after };
       });

@@ -3,12 +3,10 @@ import { marketV1Events } from '@exchange/proto';
 import type pg from 'pg';
 import type { Caller } from '../domain/caller';
 import type { Contract, Dispute, Listing, Offer, Result, VerificationReport, Verifier, VerifierListing } from '../domain/model';
+import { contractEvent, disputeEvent, verificationEvent, type BuyerPrivacy } from './public-part';
 import {
-  toProtoContract,
-  toProtoDispute,
   toProtoListing,
   toProtoOffer,
-  toProtoReport,
   toProtoResult,
   toProtoVerifier,
   toProtoVerifierListing,
@@ -45,15 +43,15 @@ async function emit(client: pg.ClientBase, type: string, subjectId: string, data
 
 export const events = {
   contract: (client: pg.ClientBase, verb: ContractVerb, c: Contract, caller: Caller) =>
-    emit(client, `contract.${verb}`, c.contractId, marketV1Events.ContractChanged.toJSON({ contract: toProtoContract(c) }), caller),
+    emit(client, `contract.${verb}`, c.contractId, contractEvent(c), caller),
   listing: (client: pg.ClientBase, l: Listing, caller: Caller) =>
     emit(client, 'listing.created', l.listingId, marketV1Events.ListingCreated.toJSON({ listing: toProtoListing(l) }), caller),
   offer: (client: pg.ClientBase, verb: 'submitted' | 'awarded' | 'rejected' | 'withdrawn', o: Offer, caller: Caller) =>
     emit(client, `offer.${verb}`, o.offerId, marketV1Events.OfferChanged.toJSON({ offer: toProtoOffer(o) }), caller),
   result: (client: pg.ClientBase, verb: 'submitted' | 'accepted' | 'rejected', r: Result, caller: Caller) =>
     emit(client, `result.${verb}`, r.resultId, marketV1Events.ResultChanged.toJSON({ result: toProtoResult(r) }), caller),
-  verification: (client: pg.ClientBase, r: VerificationReport, caller: Caller) =>
-    emit(client, 'verification.submitted', r.reportId, marketV1Events.VerificationSubmitted.toJSON({ report: toProtoReport(r) }), caller),
+  verification: (client: pg.ClientBase, r: VerificationReport, contract: BuyerPrivacy, caller: Caller) =>
+    emit(client, 'verification.submitted', r.reportId, verificationEvent(r, contract), caller),
   verifier: (client: pg.ClientBase, v: Verifier, caller: Caller) =>
     emit(client, 'verifier.registered', v.verifierId, marketV1Events.VerifierRegistered.toJSON({ verifier: toProtoVerifier(v) }), caller),
   verifierListing: (client: pg.ClientBase, v: VerifierListing, caller: Caller) =>
@@ -64,6 +62,7 @@ export const events = {
       marketV1Events.VerifierListingCreated.toJSON({ verifierListing: toProtoVerifierListing(v) }),
       caller,
     ),
-  dispute: (client: pg.ClientBase, verb: 'opened' | 'resolved', d: Dispute, caller: Caller) =>
-    emit(client, `dispute.${verb}`, d.disputeId, marketV1Events.DisputeChanged.toJSON({ dispute: toProtoDispute(d) }), caller),
+  /** `contract`: the dispute's contract, whose buyer's privacy decides what the public part shows. */
+  dispute: (client: pg.ClientBase, verb: 'opened' | 'resolved', d: Dispute, contract: BuyerPrivacy, caller: Caller) =>
+    emit(client, `dispute.${verb}`, d.disputeId, disputeEvent(d, contract), caller),
 };

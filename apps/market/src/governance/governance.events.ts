@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Caller } from '../domain/caller';
 import type { Contract } from '../domain/model';
 import { MARKET_EVENT_SOURCE } from '../events/market.events';
-import { toProtoContract } from '../events/market.encode';
+import { contractEvent } from '../events/public-part';
 import { toProtoReview } from '../events/governance.encode';
 import type { ResaleReview } from './resale';
 
@@ -23,5 +23,5 @@ export const governanceEvents = {
     emit(client, `resale_review.${verb}`, r.decisionRef, marketV1Events.ResaleReviewChanged.toJSON({ review: toProtoReview(r) }), caller),
   /** exchange.market.contract.buyer_alias_updated */
   buyerAliasUpdated: (client: pg.ClientBase, c: Contract, caller: Caller) =>
-    emit(client, 'contract.buyer_alias_updated', c.contractId, marketV1Events.ContractChanged.toJSON({ contract: toProtoContract(c) }), caller),
+    emit(client, 'contract.buyer_alias_updated', c.contractId, contractEvent(c), caller),
 };

@@ -276,7 +276,7 @@ async function apply(
       };
       await disputesRepo.saveDispute(client, resolved);
       await contractsRepo.saveContract(client, after);
-      await events.dispute(client, 'resolved', resolved, caller);
+      await events.dispute(client, 'resolved', resolved, after, caller);
       await events.contract(client, after.status as 'settled' | 'refunded' | 'split', after, caller);
       return;
     }

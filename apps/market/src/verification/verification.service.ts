@@ -80,7 +80,7 @@ export class VerificationService extends ContractUseCases<VerificationDeps> {
         createdAt: now,
       };
       await verificationRepo.insertReport(client, rep);
-      await events.verification(client, rep, caller);
+      await events.verification(client, rep, locked, caller);
       if (verdict === 'pass') {
         const r = { ...result, status: transition('result', result.status, 'accepted'), updatedAt: now };
         const after: Contract = { ...locked, status: 'accepted', updatedAt: now };
