@@ -140,6 +140,9 @@ CREATE INDEX "events_listing_idx" ON "events"("listing_id", "seq");
 CREATE INDEX "events_occurred_idx" ON "events"("occurred_at", "seq");
 
 -- CreateIndex
+CREATE INDEX "events_subject_idx" ON "events"("subject_id");
+
+-- CreateIndex
 CREATE INDEX "contract_facts_ended_idx" ON "contract_facts"("ended_at");
 
 -- CreateIndex

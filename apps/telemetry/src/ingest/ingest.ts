@@ -1,0 +1,94 @@
+import type pg from 'pg';
+import { classifyEvent, type Filing } from '../domain/classify';
+import type { StoreEvent } from '../domain/event';
+import { publicView } from '../domain/public-view';
+import { foldFacts } from './fold-facts';
+
+// Recording one event in the event store: the row (once, by event id), where it is filed, its
+// public projection, and the facts it updates, all in one transaction. A duplicate changes
+// nothing: the insert finds the id and everything else is skipped.
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+type PoolLike = Pick<pg.Pool, 'connect'>;
+
+function isPool(db: Queryable | PoolLike): db is PoolLike {
+  return typeof (db as { release?: unknown }).release !== 'function' && typeof (db as PoolLike).connect === 'function';
+}
+
+/** The contract of the earlier event an event names (a post's thread, a delivery's artifact). */
+async function resolveVia(client: Queryable, filing: Filing): Promise<Filing> {
+  if (filing.contractId !== null || filing.via === null) return filing;
+  const { rows } = await client.query<{ contract_id: string }>(
+    'SELECT contract_id FROM events WHERE subject_id = $1 AND contract_id IS NOT NULL ORDER BY seq LIMIT 1',
+    [filing.via],
+  );
+  return { ...filing, contractId: rows[0]?.contract_id ?? null };
+}
+
+/** The private buyer of the event's contract, as recorded so far: never shown publicly. */
+async function privateParties(client: Queryable, contractId: string | null): Promise<string[]> {
+  if (contractId === null) return [];
+  const { rows } = await client.query<{ buyer_id: string }>(
+    "SELECT buyer_id FROM contract_facts WHERE contract_id = $1 AND buyer_private AND buyer_id <> ''",
+    [contractId],
+  );
+  return rows.map((r) => r.buyer_id);
+}
+
+async function record(client: Queryable, event: StoreEvent): Promise<boolean> {
+  const filing = await resolveVia(client, classifyEvent(event));
+  const view = publicView(event, { privateParties: await privateParties(client, filing.contractId) });
+  const inserted = await client.query(
+    `INSERT INTO events (event_id, type, source, subject_id, occurred_at, actor, data, trace_id, contract_id, listing_id, public_data)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (event_id) DO NOTHING`,
+    [
+      event.id,
+      event.type,
+      event.source ?? '',
+      event.subject_id ?? '',
+      new Date(event.occurred_at),
+      event.actor ?? null,
+      JSON.stringify(event.data ?? {}),
+      event.trace_id ?? null,
+      filing.contractId,
+      filing.listingId,
+      view === null ? null : JSON.stringify(view),
+    ],
+  );
+  if (inserted.rowCount === 0) return false;
+  await foldFacts(client, event, filing);
+  return true;
+}
+
+/**
+ * Records `event` once. With a pool it runs in its own transaction; with a client it joins the
+ * caller's (the caller begins and commits). Returns false for an event id already recorded, and
+ * then changes nothing. Amounts that are not decimal strings throw (invalid_amount).
+ */
+export async function ingestEvent(db: Queryable | PoolLike, event: StoreEvent): Promise<boolean> {
+  if (!isPool(db)) return record(db, event);
+  const client = await db.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const created = await record(client, event);
+    await client.query('COMMIT');
+    return created;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((e: Error) => {
+      broken = e;
+    });
+    throw err;
+  } finally {
+    client.release(broken ?? false);
+  }
+}
+
+/** Records events one by one, in order (tests and benches); how many were new. */
+export async function ingestEvents(pool: PoolLike, events: readonly StoreEvent[]): Promise<number> {
+  let created = 0;
+  for (const event of events) if (await ingestEvent(pool, event)) created++;
+  return created;
+}
+
