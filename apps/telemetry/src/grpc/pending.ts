@@ -1,5 +1,5 @@
 import { errors, unary, type Logger } from '@exchange/platform';
-import type { handleServerStreamingCall, handleUnaryCall } from '@grpc/grpc-js';
+import type { handleUnaryCall } from '@grpc/grpc-js';
 
 // Scaffolding while the areas are written: an RPC that answers "not implemented yet".
 // Removed when the last area lands.
@@ -7,8 +7,4 @@ export function pendingUnary<Req, Res>(logger: Logger, method: string): handleUn
   return unary(logger, method, async (): Promise<Res> => {
     throw errors.failedPrecondition('unimplemented', `${method} is not implemented yet`);
   });
-}
-
-export function pendingStream<Req, Res>(): handleServerStreamingCall<Req, Res> {
-  return (call) => call.destroy(new Error('not implemented yet'));
 }
