@@ -8,6 +8,10 @@ export const CommerceConfigSchema = Type.Object({
   IDENTITY_GRPC_URL: grpcAddress(),
   /** host:port of wallet-ledger (purchase holds, settlement to merchants, receipts). */
   WALLET_LEDGER_GRPC_URL: grpcAddress(),
+  /** host:port of the market (a checkout origin's contract: its buyer and awarded seller). */
+  MARKET_GRPC_URL: grpcAddress(),
+  /** host:port of workflows (a checkout origin's workflow run: is it the buyer's). */
+  WORKFLOWS_GRPC_URL: grpcAddress(),
   /** Base64 of the 32-byte ed25519 seed of the exchange key: signs casefile dockets. */
   EXCHANGE_SIGNING_KEY: Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' }),
   /**

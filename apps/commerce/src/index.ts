@@ -2,10 +2,11 @@ import type { EventBus } from '@exchange/events';
 import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
 import { AgentDirectory } from '@exchange/identity-client';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
-import { identityV1, walletV1 } from '@exchange/proto';
+import { identityV1, marketV1, walletV1, workflowsV1 } from '@exchange/proto';
 import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
 import { createUcpValidator } from '@exchange/ucp';
 import { CommerceConfigSchema, type CommerceConfig } from './config';
+import { originSources } from './clients/origin.client';
 import { UcpMerchantClient, parseMerchantDirectory } from './clients/ucp-merchant.client';
 import { faultPointsFrom } from './domain/faults';
 import { COMMERCE_SERVICE_NAME, registerCommerce } from './grpc/server';
@@ -60,6 +61,8 @@ export async function startCommerce(config: CommerceConfig, deps: CommerceDeps):
   const pool = host.pool({ max: config.COMMERCE_DB_POOL_MAX });
   const identity = host.client(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
   const wallet = host.client(walletV1.WalletLedgerServiceService, config.WALLET_LEDGER_GRPC_URL, { defaultDeadlineMs: 5_000 });
+  const market = host.client(marketV1.MarketServiceService, config.MARKET_GRPC_URL, { defaultDeadlineMs: 5_000 });
+  const workflows = host.client(workflowsV1.WorkflowsServiceService, config.WORKFLOWS_GRPC_URL, { defaultDeadlineMs: 5_000 });
   const signingKey = fromBase64(config.EXCHANGE_SIGNING_KEY);
   const platform = createPlatformIdentity({
     platformKeyJwk: config.COMMERCE_PLATFORM_KEY,
@@ -82,6 +85,7 @@ export async function startCommerce(config: CommerceConfig, deps: CommerceDeps):
     agents: new AgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
     wallet,
     merchants,
+    origins: originSources(market, workflows),
     platform,
     ucp,
     exchangeSigner: { privateKey: signingKey, publicKey: toBase64(publicKeyFromPrivate(signingKey)) },

@@ -164,7 +164,11 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       sandboxMerchant = merchant;
     }
 
-    // Delegated checkout (UCP platform): buyers in identity, purchase holds in wallet-ledger.
+    // Delegated checkout (UCP platform): buyers in identity, purchase holds in wallet-ledger, a
+    // checkout's origin checked in market and workflows. Workflows starts after commerce, so its
+    // port is chosen up front (commerce's client connects lazily, on the first origin check).
+    const workflowsPort = await findStablePort();
+    const workflowsUrl = `127.0.0.1:${workflowsPort}`;
     const commerce = await startCommerce(
       readCommerceConfig({
         ...common,
@@ -173,6 +177,8 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         DATABASE_URL: await databases.databaseFor('commerce'),
         IDENTITY_GRPC_URL: identityUrl,
         WALLET_LEDGER_GRPC_URL: walletLedgerUrl,
+        MARKET_GRPC_URL: marketUrl,
+        WORKFLOWS_GRPC_URL: workflowsUrl,
         EXCHANGE_SIGNING_KEY: signingKey,
         EXCHANGE_PUBLIC_URL: env.EXCHANGE_PUBLIC_URL ?? gatewayUrl,
         ...(sandboxMerchant ? { MERCHANT_DIRECTORY: sandboxMerchant.directory } : {}),
@@ -187,7 +193,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     const workflows = await startWorkflows(
       readWorkflowsConfig({
         ...common,
-        GRPC_PORT: '0',
+        GRPC_PORT: String(workflowsPort),
         GRPC_HOST: '127.0.0.1',
         DATABASE_URL: await databases.databaseFor('workflows'),
         IDENTITY_GRPC_URL: identityUrl,
@@ -199,7 +205,6 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       { logger: logger.child({ app: 'workflows' }), bus },
     );
     stops.push(() => workflows.stop());
-    const workflowsUrl = `127.0.0.1:${workflows.grpcPort}`;
 
     const gateway = await startGateway(
       readGatewayConfig({

@@ -23,9 +23,11 @@ import {
   twinResponse,
   type CheckoutDeps,
 } from './checkout-support.service';
+import { originFingerprint, parseOrigin, verifyOrigin, type OriginInput } from './origin';
 import { merchantKey } from './session-rules';
 import type { Actor, CheckoutSessionRecord, SessionMode } from './session.model';
 import { insertSession } from './sessions.repo';
+import type { CommerceRuntime } from '../service/runtime';
 
 export interface CreateCheckoutInput {
   actor: Actor;
@@ -39,6 +41,7 @@ export interface CreateCheckoutInput {
   mode?: SessionMode;
   idempotencyKey: string;
   intentId?: string;
+  origin?: OriginInput;
 }
 
 export interface SessionAnswer {
@@ -54,7 +57,7 @@ export interface SessionAnswer {
  * the exchanged messages (evidence) and the event commit together.
  */
 export class CheckoutCreateService {
-  constructor(private readonly deps: CheckoutDeps) {}
+  constructor(private readonly deps: CheckoutDeps & Pick<CommerceRuntime, 'origins'>) {}
 
   async create(input: CreateCheckoutInput): Promise<SessionAnswer> {
     const { actor } = input;
@@ -69,13 +72,17 @@ export class CheckoutCreateService {
     const context = parseOptionalObject('context', input.contextJson);
     const discountCodes = checkDiscountCodes(input.discountCodes);
     const mode = checkMode(input.mode);
+    const origin = parseOrigin(input.origin);
     const idem = idempotencyOf(buyerAgentId, 'create_checkout', checkIdempotencyKey(input.idempotencyKey), {
       mandate_id: mandateId, merchant_domain: merchantDomain, line_items: lineItems, buyer, context, discount_codes: discountCodes, mode, intent_id: input.intentId ?? null,
+      ...originFingerprint(origin),
     });
     const prior = await priorResponse(this.deps.pool, idem);
     if (prior) return this.replay(prior);
 
     await this.deps.agents.active(buyerAgentId);
+    // Checked before the merchant is asked: a refused origin opens nothing there.
+    if (origin) await verifyOrigin(this.deps.origins, origin, buyerAgentId);
     const mandate = await loadMandate(this.deps.pool, mandateId);
     const intent = await bindIntent(this.deps, input.intentId, merchantDomain);
     // What the mandate, then the named intent, refuses whatever the merchant answers is refused
@@ -114,7 +121,7 @@ export class CheckoutCreateService {
           merchantCheckoutId: state.merchantCheckoutId, currency: state.currency, total: state.total, listTotal: state.listTotal,
           discountCodes, lineItems, buyer, context, merchantCheckout: state.merchantCheckout, paymentStage: 'none', reservedAmount: null,
           holdId: null, dealId: null, receiptId: null, orderId: null, continueUrl: state.continueUrl, failureReason: null,
-          intentId: intent?.intent.intentId ?? null, evidenceHead: GENESIS_HASH, createdAt: now, updatedAt: now,
+          intentId: intent?.intent.intentId ?? null, origin, evidenceHead: GENESIS_HASH, createdAt: now, updatedAt: now,
         });
         const bound = intent === null ? [] : [intentEvidence(intent)];
         await appendEvidence(client, sessionId, [...bound, ...result.evidence, mandateEvidence(mandate, state.total, state.currency, need)], now);

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { CheckoutStatus } from '../domain/ucp-types';
 import { appendLifecycle } from '../lifecycle/lifecycle.repo';
 import { savingsOf } from './checkout-totals';
+import type { CheckoutOrigin } from './origin';
 import type { ApprovalState, CheckoutSessionRecord, PaymentStage, PurchaseRecord, SessionMode } from './session.model';
 
 // Outbox writers of checkout (call them inside the transaction of the change) and the session's
@@ -44,6 +45,7 @@ export function toProtoSession(s: CheckoutSessionRecord): commerceV1.CheckoutSes
     updatedAt: s.updatedAt,
     intentId: s.intentId ?? undefined,
     failureReason: s.failureReason ?? undefined,
+    origin: toProtoOrigin(s.origin),
   };
 }
 
@@ -59,7 +61,13 @@ export function toProtoPurchase(p: PurchaseRecord): commerceV1.Purchase {
     receiptJson: JSON.stringify(p.receipt),
     orderId: p.orderId ?? undefined,
     completedAt: p.completedAt,
+    origin: toProtoOrigin(p.origin),
   };
+}
+
+export function toProtoOrigin(o: CheckoutOrigin | null): commerceV1.CheckoutOrigin | undefined {
+  if (o === null) return undefined;
+  return o.kind === 'contract' ? { contractId: o.contractId } : { workflowRunId: o.workflowRunId };
 }
 
 export type CheckoutEventVerb = 'created' | 'updated' | 'canceled' | 'approval_requested' | 'approval_decided';

@@ -12,7 +12,7 @@ type CheckoutRpcs = 'createCheckout' | 'getCheckout' | 'updateCheckout' | 'compl
 /** The checkout RPCs: proto in, proto out; the rules live in the checkout services. */
 export function checkoutHandlers(r: CommerceRuntime, logger: Logger): Pick<commerceV1.CommerceServiceServer, CheckoutRpcs> {
   const deps = { pool: r.pool, agents: r.agents, merchants: r.merchants, clock: r.clock, logger: r.logger, notify: r.notify, exchangeEnv: r.exchangeEnv };
-  const create = new CheckoutCreateService(deps);
+  const create = new CheckoutCreateService({ ...deps, origins: r.origins });
   const update = new CheckoutUpdateService(deps);
   const sessions = new CheckoutSessionService(deps);
   const complete = new CheckoutCompleteService({ ...deps, wallet: r.wallet, faults: r.faults });
@@ -21,7 +21,7 @@ export function checkoutHandlers(r: CommerceRuntime, logger: Logger): Pick<comme
       const out = await create.create({
         actor: actorOf(req.actor), buyerAgentId: req.buyerAgentId, mandateId: req.mandateId, merchantDomain: req.merchantDomain,
         lineItemsJson: req.lineItemsJson, buyerJson: req.buyerJson, contextJson: req.contextJson, discountCodes: req.discountCodes,
-        mode: modeOf(req.mode), idempotencyKey: req.idempotencyKey, intentId: req.intentId,
+        mode: modeOf(req.mode), idempotencyKey: req.idempotencyKey, intentId: req.intentId, origin: req.origin,
       });
       return { session: toProtoSession(out.session), idempotentReplayed: out.replayed };
     }),

@@ -8,7 +8,7 @@ const session: CheckoutSessionRecord = {
   status: 'requires_escalation', approval: 'pending', approvalReason: 'step_up_threshold', approvedTotal: null, approverId: null, approvalSignature: null,
   merchantCheckoutId: 'chk_1', currency: 'USD', total: 58_500_000n, listTotal: 65_000_000n, discountCodes: ['10OFF'], lineItems: [], buyer: null, context: null,
   merchantCheckout: { id: 'chk_1', status: 'requires_escalation', currency: 'USD', totals: [], line_items: [] }, paymentStage: 'none', reservedAmount: null,
-  holdId: null, dealId: null, receiptId: null, orderId: null, continueUrl: 'https://m/checkout/chk_1', failureReason: null, intentId: null,
+  holdId: null, dealId: null, receiptId: null, orderId: null, continueUrl: 'https://m/checkout/chk_1', failureReason: null, intentId: null, origin: null,
   evidenceHead: 'ab'.repeat(32), evidenceSeq: 3, paymentUpdatedAt: null, createdAt: at, updatedAt: at,
 };
 
@@ -22,6 +22,12 @@ describe('checkout mapper', () => {
     });
     expect(JSON.parse(p.merchantCheckoutJson)).toEqual(session.merchantCheckout);
     expect(p.holdId).toBeUndefined();
+    expect(p.origin).toBeUndefined();
+  });
+
+  it('should render an origin as the one id it names', () => {
+    expect(toProtoSession({ ...session, origin: { kind: 'contract', contractId: 'ctr_1' } }).origin).toEqual({ contractId: 'ctr_1' });
+    expect(toProtoSession({ ...session, origin: { kind: 'workflow_run', workflowRunId: 'run_1' } }).origin).toEqual({ workflowRunId: 'run_1' });
   });
 
   it('should map request enums and the actor, UNSPECIFIED to undefined', () => {
@@ -33,7 +39,7 @@ describe('checkout mapper', () => {
   });
 
   it('should render a purchase with its receipt as JSON text', () => {
-    const p = toProtoPurchase({ dealId: 'deal_1', commerceSessionId: 'cs_1', buyerAgentId: 'agent:b', merchantDomain: 'm', amount: 25_000_000n, currency: 'USD', receiptId: 'rcp_1', receipt: { a: 1 }, orderId: null, completedAt: at });
-    expect(p).toMatchObject({ amount: '25', receiptJson: '{"a":1}', orderId: undefined });
+    const p = toProtoPurchase({ dealId: 'deal_1', commerceSessionId: 'cs_1', buyerAgentId: 'agent:b', merchantDomain: 'm', amount: 25_000_000n, currency: 'USD', receiptId: 'rcp_1', receipt: { a: 1 }, orderId: null, completedAt: at, origin: { kind: 'contract', contractId: 'ctr_1' } });
+    expect(p).toMatchObject({ amount: '25', receiptJson: '{"a":1}', orderId: undefined, origin: { contractId: 'ctr_1' } });
   });
 });

@@ -1,4 +1,5 @@
 import type { CheckoutStatus, UcpCheckout, UcpMessage } from '../domain/ucp-types';
+import type { CheckoutOrigin } from './origin';
 
 // A checkout session as commerce keeps it: the merchant's UCP checkout mirrored, plus the
 // platform's own state (mandate, approval, payment stage, evidence head). Amounts are BIGINT
@@ -56,6 +57,8 @@ export interface CheckoutSessionRecord {
   continueUrl: string | null;
   failureReason: string | null;
   intentId: string | null;
+  /** The contract or workflow run the checkout comes from (verified at create, never changed). */
+  origin: CheckoutOrigin | null;
   evidenceHead: string;
   evidenceSeq: number;
   paymentUpdatedAt: Date | null;
@@ -76,6 +79,8 @@ export interface PurchaseRecord {
   receipt: Record<string, unknown>;
   orderId: string | null;
   completedAt: Date;
+  /** The session's origin, copied at settlement. */
+  origin: CheckoutOrigin | null;
 }
 
 /** The merchant-derived fields of a session, from one UCP checkout answer. */

@@ -1,5 +1,6 @@
 import type { Queryable } from '@exchange/db';
 import type { CheckoutStatus, UcpCheckout } from '../domain/ucp-types';
+import { originColumns, originOf } from './origin';
 import type { ApprovalReason, ApprovalState, CheckoutSessionRecord, PaymentStage, SessionMode, PurchaseRecord } from './session.model';
 
 // The checkout_sessions table (and the reads of purchases checkout needs). BIGINT columns arrive
@@ -35,6 +36,8 @@ interface SessionRow {
   continue_url: string | null;
   failure_reason: string | null;
   intent_id: string | null;
+  origin_contract_id: string | null;
+  origin_workflow_run_id: string | null;
   evidence_head: string;
   evidence_seq: number;
   payment_updated_at: Date | null;
@@ -75,6 +78,7 @@ function toRecord(r: SessionRow): CheckoutSessionRecord {
     continueUrl: r.continue_url,
     failureReason: r.failure_reason,
     intentId: r.intent_id,
+    origin: originOf(r.origin_contract_id, r.origin_workflow_run_id),
     evidenceHead: r.evidence_head,
     evidenceSeq: r.evidence_seq,
     paymentUpdatedAt: r.payment_updated_at,
@@ -131,13 +135,13 @@ export async function insertSession(db: Queryable, s: Omit<CheckoutSessionRecord
   await db.query(
     `INSERT INTO checkout_sessions (commerce_session_id, buyer_agent_id, mandate_id, merchant_domain, mode, status, approval, approval_reason,
        merchant_checkout_id, currency, total, list_total, discount_codes, line_items, buyer, context, merchant_checkout, payment_stage,
-       continue_url, intent_id, evidence_head, evidence_seq, created_at, updated_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15::jsonb,$16::jsonb,$17::jsonb,$18,$19,$20,$21,0,$22,$22)`,
+       continue_url, intent_id, evidence_head, evidence_seq, created_at, updated_at, origin_contract_id, origin_workflow_run_id)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15::jsonb,$16::jsonb,$17::jsonb,$18,$19,$20,$21,0,$22,$22,$23,$24)`,
     [
       s.commerceSessionId, s.buyerAgentId, s.mandateId, s.merchantDomain, s.mode, s.status, s.approval, s.approvalReason,
       s.merchantCheckoutId, s.currency, s.total.toString(), s.listTotal.toString(), s.discountCodes, JSON.stringify(s.lineItems),
       sqlValue(s.buyer, true), sqlValue(s.context, true), JSON.stringify(s.merchantCheckout), s.paymentStage, s.continueUrl, s.intentId,
-      s.evidenceHead, s.createdAt,
+      s.evidenceHead, s.createdAt, originColumns(s.origin).contractId, originColumns(s.origin).workflowRunId,
     ],
   );
 }
@@ -180,11 +184,13 @@ export async function getPurchase(db: Queryable, sessionId: string): Promise<Pur
   const { rows } = await db.query<{
     deal_id: string; commerce_session_id: string; buyer_agent_id: string; merchant_domain: string; amount: string; currency: string;
     receipt_id: string; receipt: Record<string, unknown>; order_id: string | null; completed_at: Date;
+    origin_contract_id: string | null; origin_workflow_run_id: string | null;
   }>('SELECT * FROM purchases WHERE commerce_session_id = $1', [sessionId]);
   if (rows.length === 0) return null;
   const r = rows[0];
   return {
     dealId: r.deal_id, commerceSessionId: r.commerce_session_id, buyerAgentId: r.buyer_agent_id, merchantDomain: r.merchant_domain,
     amount: BigInt(r.amount), currency: r.currency, receiptId: r.receipt_id, receipt: r.receipt, orderId: r.order_id, completedAt: r.completed_at,
+    origin: originOf(r.origin_contract_id, r.origin_workflow_run_id),
   };
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '@exchange/db';
+import { originColumns } from '../checkout/origin';
 import type { PaymentStage, PurchaseRecord } from '../checkout/session.model';
 
 // The saga's own SQL: the payment columns of checkout_sessions (always under the session's row
@@ -64,9 +65,13 @@ export async function spendReserved(db: Queryable, mandateId: string, amount: bi
 
 export async function insertPurchase(db: Queryable, p: PurchaseRecord, mandateId: string, listAmount: bigint): Promise<void> {
   await db.query(
-    `INSERT INTO purchases (deal_id, commerce_session_id, buyer_agent_id, mandate_id, merchant_domain, amount, list_amount, currency, receipt_id, receipt, order_id, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12)`,
-    [p.dealId, p.commerceSessionId, p.buyerAgentId, mandateId, p.merchantDomain, p.amount.toString(), listAmount.toString(), p.currency, p.receiptId, JSON.stringify(p.receipt), p.orderId, p.completedAt],
+    `INSERT INTO purchases (deal_id, commerce_session_id, buyer_agent_id, mandate_id, merchant_domain, amount, list_amount, currency, receipt_id, receipt, order_id, completed_at,
+       origin_contract_id, origin_workflow_run_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14)`,
+    [
+      p.dealId, p.commerceSessionId, p.buyerAgentId, mandateId, p.merchantDomain, p.amount.toString(), listAmount.toString(), p.currency, p.receiptId, JSON.stringify(p.receipt), p.orderId, p.completedAt,
+      originColumns(p.origin).contractId, originColumns(p.origin).workflowRunId,
+    ],
   );
 }
 

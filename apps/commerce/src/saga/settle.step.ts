@@ -50,6 +50,7 @@ export async function settle(d: PurchaseSagaDeps, sessionId: string): Promise<vo
       receipt: walletReceiptJson(res.receipt),
       orderId: s.orderId,
       completedAt: now,
+      origin: s.origin,
     };
     await insertPurchase(c, purchase, s.mandateId, s.listTotal);
     if (await spendReserved(c, s.mandateId, s.reservedAmount, now)) await emitMandateExhausted(c, s.mandateId, now);

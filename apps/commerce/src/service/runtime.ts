@@ -3,6 +3,7 @@ import type { AgentDirectory } from '@exchange/identity-client';
 import type { Logger } from '@exchange/platform';
 import type { UcpValidator } from '@exchange/ucp';
 import type { WalletClient } from '../clients/wallet.client';
+import type { OriginSources } from '../checkout/origin';
 import type { FaultPoint } from '../domain/faults';
 import type { MerchantPort } from '../domain/merchant.ports';
 import type { PlatformIdentity } from '../merchants/platform-identity.model';
@@ -16,6 +17,8 @@ export interface CommerceRuntime {
   agents: AgentDirectory;
   wallet: WalletClient;
   merchants: MerchantPort;
+  /** The market and workflows, asked about a checkout's origin. */
+  origins: OriginSources;
   platform: PlatformIdentity;
   /** The one UCP schema validator (compiling its schemas costs ~250 ms, so it is built once). */
   ucp: UcpValidator;

@@ -1,4 +1,5 @@
 import type { Queryable } from '@exchange/db';
+import { originOf } from '../checkout/origin';
 import type { FeedbackFact, OrderWebhookFact } from './timeline';
 import type { PurchaseFacts } from './records.model';
 
@@ -19,10 +20,12 @@ interface PurchaseRow {
   receipt: Record<string, unknown>;
   order_id: string | null;
   completed_at: Date;
+  origin_contract_id: string | null;
+  origin_workflow_run_id: string | null;
 }
 
 const PURCHASE_SQL = `SELECT deal_id, commerce_session_id, buyer_agent_id, merchant_domain, amount::text, list_amount::text, refunded::text,
-  currency, receipt_id, receipt, order_id, completed_at FROM purchases`;
+  currency, receipt_id, receipt, order_id, completed_at, origin_contract_id, origin_workflow_run_id FROM purchases`;
 
 const toPurchase = (r: PurchaseRow): PurchaseFacts => ({
   dealId: r.deal_id,
@@ -37,6 +40,7 @@ const toPurchase = (r: PurchaseRow): PurchaseFacts => ({
   receipt: r.receipt,
   orderId: r.order_id,
   completedAt: r.completed_at,
+  origin: originOf(r.origin_contract_id, r.origin_workflow_run_id),
 });
 
 export async function purchaseByDeal(db: Queryable, dealId: string): Promise<PurchaseFacts | null> {

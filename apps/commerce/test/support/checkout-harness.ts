@@ -57,7 +57,8 @@ export const BUYER_JSON = JSON.stringify({ email: 'buyer@example.com' });
 
 let seq = 0;
 
-export async function startCheckoutHarness(opts: { wallet?: boolean } = {}): Promise<CheckoutHarness> {
+/** `origins`: the market and workflows addresses a checkout origin is checked against (default: a closed port). */
+export async function startCheckoutHarness(opts: { wallet?: boolean; origins?: { market: string; workflows: string } } = {}): Promise<CheckoutHarness> {
   const db: TestDatabase = await createTestDatabase('commerce_checkout');
   const identity = await startFakeIdentity([]);
   const ports = await findFreePortRange(2);
@@ -84,6 +85,8 @@ export async function startCheckoutHarness(opts: { wallet?: boolean } = {}): Pro
     EXCHANGE_ENV: 'sandbox',
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: walletAddress,
+    MARKET_GRPC_URL: opts.origins?.market ?? '127.0.0.1:1',
+    WORKFLOWS_GRPC_URL: opts.origins?.workflows ?? '127.0.0.1:1',
     EXCHANGE_SIGNING_KEY: seed,
     MERCHANT_DIRECTORY: JSON.stringify({ [SANDBOX_DOMAIN]: merchant.url }),
     COMMERCE_RECOVERY_INTERVAL_MS: '0',

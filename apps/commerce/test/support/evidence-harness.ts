@@ -88,6 +88,8 @@ export async function startEvidenceHarness(name = 'commerce_evidence'): Promise<
     EXCHANGE_ENV: 'sandbox',
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: `127.0.0.1:${walletPort}`,
+    MARKET_GRPC_URL: '127.0.0.1:1',
+    WORKFLOWS_GRPC_URL: '127.0.0.1:1',
     EXCHANGE_SIGNING_KEY: signingKey,
     COMMERCE_RECOVERY_INTERVAL_MS: '0',
   });

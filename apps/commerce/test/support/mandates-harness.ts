@@ -68,6 +68,8 @@ export async function startMandatesHarness(): Promise<MandatesHarness> {
     EXCHANGE_ENV: 'sandbox',
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: '127.0.0.1:1',
+    MARKET_GRPC_URL: '127.0.0.1:1',
+    WORKFLOWS_GRPC_URL: '127.0.0.1:1',
     EXCHANGE_SIGNING_KEY: toBase64(generateKeyPair().privateKey),
     COMMERCE_RECOVERY_INTERVAL_MS: '0',
     AGENT_CACHE_TTL_MS: '0',

@@ -34,6 +34,8 @@ export async function startMerchantsHarness(opts: { directory: string; env?: Rec
     EXCHANGE_SIGNING_KEY: toBase64(EXCHANGE_SEED),
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: '127.0.0.1:9',
+    MARKET_GRPC_URL: '127.0.0.1:1',
+    WORKFLOWS_GRPC_URL: '127.0.0.1:1',
     EXCHANGE_PUBLIC_URL,
     MERCHANT_DIRECTORY: opts.directory,
     MERCHANT_TIMEOUT_MS: '1500',

@@ -88,6 +88,8 @@ export async function startSagaHarness(name: string, opts: { inProcess?: boolean
     EXCHANGE_ENV: 'sandbox',
     IDENTITY_GRPC_URL: identity.address,
     WALLET_LEDGER_GRPC_URL: `127.0.0.1:${walletPort}`,
+    MARKET_GRPC_URL: '127.0.0.1:1',
+    WORKFLOWS_GRPC_URL: '127.0.0.1:1',
     EXCHANGE_SIGNING_KEY: seed,
     MERCHANT_DIRECTORY: directory,
     MERCHANT_TIMEOUT_MS: '5000',
