@@ -16,3 +16,22 @@ export function typeParts(type: string): { service: string; entity: string; verb
   const parts = type.split('.');
   return { service: parts[1] ?? '', entity: parts[2] ?? '', verb: parts.slice(3).join('.') };
 }
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Why an envelope cannot be stored (null when it can): no id or type, an unreadable time, a
+ * payload that is not an object. Such an event is poison: retrying cannot fix it.
+ */
+export function malformedReason(event: unknown): string | null {
+  if (typeof event !== 'object' || event === null) return 'not an object';
+  const e = event as Partial<Record<keyof StoreEvent, unknown>>;
+  if (typeof e.id !== 'string' || e.id === '') return 'no id';
+  if (typeof e.type !== 'string' || e.type.split('.').length < 3) return 'no type';
+  if (typeof e.occurred_at !== 'string' || !RFC3339.test(e.occurred_at) || Number.isNaN(Date.parse(e.occurred_at))) return 'occurred_at is not an RFC 3339 time';
+  if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data is not an object';
+  for (const k of ['source', 'subject_id', 'actor', 'trace_id'] as const) {
+    if (e[k] !== undefined && e[k] !== null && typeof e[k] !== 'string') return `${k} is not a string`;
+  }
+  return null;
+}

@@ -1,0 +1,77 @@
+import { InProcessEventBus, type EventEnvelope } from '@exchange/events';
+import { marketV1 } from '@exchange/proto';
+import { testLogger } from '@exchange/testing';
+import { startEventConsumer } from '../src/ingest/event-consumer.handlers';
+import { ingestEvents } from '../src/ingest/ingest';
+import { contractEvent, envelope, newParties } from './ingest-fixtures';
+import { allRecorded, migratedStore, recorded, type StoreDb } from './ingest-support';
+
+// The durable consumer on the in-process bus (the embedded run mode): at least once, recorded once.
+
+const C = marketV1.ContractStatus;
+
+describe('telemetry event consumer (in-process bus)', () => {
+  let store: StoreDb;
+  let bus: InProcessEventBus;
+
+  beforeAll(async () => {
+    store = await migratedStore('telemetry_consumer');
+    bus = new InProcessEventBus({ logger: testLogger, retryBaseMs: 10, retryMaxMs: 50 });
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await store?.close();
+  });
+
+  const lifecycle = (tag: string): EventEnvelope[] => {
+    const p = newParties(tag);
+    return [
+      contractEvent(p, 'created'),
+      contractEvent(p, 'awarded', { status: C.CONTRACT_STATUS_AWARDED, minutes: 1 }),
+      contractEvent(p, 'delivered', { status: C.CONTRACT_STATUS_DELIVERED, minutes: 2 }),
+      contractEvent(p, 'settled', { status: C.CONTRACT_STATUS_SETTLED, minutes: 3 }),
+    ];
+  };
+  const ids = (events: EventEnvelope[]) => events.map((e) => e.id);
+
+  it('records every event once across a restart of the subscription, duplicates acknowledged', async () => {
+    const durable = 'telemetry-events-restart';
+    const first = lifecycle('r1');
+    let sub = await startEventConsumer({ bus, pool: store.pool, logger: testLogger, notify: () => undefined, durable });
+    for (const e of first) await bus.publish(e);
+    await allRecorded(store.pool, ids(first));
+
+    await sub.stop();
+    // While stopped: new events, and two already recorded by an earlier delivery (as after a crash
+    // between the commit and the ack) that the bus hands out again.
+    const second = lifecycle('r2');
+    const recordedBefore = lifecycle('r3');
+    expect(await ingestEvents(store.pool, recordedBefore.slice(0, 2))).toBe(2);
+    for (const e of [...second, ...recordedBefore]) await bus.publish(e);
+
+    sub = await startEventConsumer({ bus, pool: store.pool, logger: testLogger, notify: () => undefined, durable });
+    const all = [...first, ...second, ...recordedBefore];
+    const rows = await allRecorded(store.pool, ids(all));
+    expect([...rows.values()].every((n) => n === 1)).toBe(true);
+    const facts = await store.pool.query("SELECT count(*)::int AS n FROM contract_facts WHERE status = 'settled' AND contract_id = ANY($1)", [
+      [...new Set(all.map((e) => e.subject_id))],
+    ]);
+    expect(facts.rows[0].n).toBe(3);
+    await sub.stop();
+  });
+
+  it('acknowledges malformed events (logged) so the stream behind them keeps flowing', async () => {
+    const durable = 'telemetry-events-poison';
+    const sub = await startEventConsumer({ bus, pool: store.pool, logger: testLogger, notify: () => undefined, durable });
+    const p = newParties('poison');
+    const badTime = { ...contractEvent(p, 'created'), occurred_at: 'yesterday' };
+    const badAmount = contractEvent(newParties('poison2'), 'created');
+    (badAmount.data as { contract: { budget: { amount: string } } }).contract.budget.amount = 'lots';
+    const noData = { ...envelope('exchange.market.listing.created', 'lst_x', {}, p.at), data: null as unknown };
+    const good = lifecycle('after');
+    for (const e of [badTime, badAmount, noData, ...good]) await bus.publish(e as EventEnvelope);
+    await allRecorded(store.pool, ids(good));
+    expect((await recorded(store.pool, [badTime.id, badAmount.id, noData.id])).size).toBe(0);
+    await sub.stop();
+  });
+});
