@@ -164,6 +164,19 @@ const EXPECTED: Array<[string, string, string[]]> = [
   ['post', '/v1/workflows/tasks/subscriptions', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
   ['get', '/v1/workflows/tasks/subscriptions/{subscription_id}/events', ['200', '400', '401', '403', '404', '429', '503']],
   ['post', '/v1/workflows/tasks/subscriptions/{subscription_id}/events/consume', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['post', '/v1/telemetry/matching-signals', ['200', '201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']],
+  ['get', '/v1/telemetry/categories', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/category/{tag}', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/events/public', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/events/operator', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/events/operator/export', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/contracts/{contract_id}/timeline', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/contracts/{contract_id}/timeline/export', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/reports/weekly', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/rollups/market-integrity', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/rollups/bytes-to-atoms', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/telemetry/rollups/coordination', ['200', '400', '401', '403', '404', '429', '503']],
+  ['get', '/v1/metrics/outcomes', ['200', '400', '401', '403', '404', '429', '503']],
   ['get', '/openapi.json', ['200', '429']],
   ['get', '/api-reference', ['200']],
 ];
@@ -238,6 +251,11 @@ describe('GET /openapi.json', () => {
       const ok = Object.entries<any>(doc.paths[path][method].responses).find(([status]) => status.startsWith('2'))![1];
       const [mediaType, media] = Object.entries<any>(ok.content)[0];
       if (!mediaType.includes('json')) continue; // Markdown and HTML documents
+      if (mediaType === 'application/x-ndjson') {
+        // JSONL exports: the example is the text, each line a JSON object.
+        expect({ route: `${method} ${path}`, lines: String(media.example).trim().split('\n').map((l) => typeof JSON.parse(l)) }).toEqual({ route: `${method} ${path}`, lines: expect.arrayContaining(['object']) });
+        continue;
+      }
       expect({ route: `${method} ${path}`, example: media.example ?? media.schema.examples?.[0] }).toEqual({
         route: `${method} ${path}`,
         example: expect.any(Object),

@@ -19,6 +19,7 @@ import postPurchase from './post-purchase';
 import receipts from './receipts';
 import registry from './registry';
 import results from './results';
+import telemetry from './telemetry';
 import transparency from './transparency';
 import ui from './ui';
 import verification from './verification';
@@ -52,5 +53,6 @@ export const AREAS: readonly Area[] = [
   postPurchase,
   transparency,
   workflows,
+  telemetry,
   ui,
 ];
