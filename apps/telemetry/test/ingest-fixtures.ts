@@ -106,7 +106,7 @@ export function publicFixtures(p: Parties): Record<string, EventEnvelope> {
   for (const [verb, status] of [['submitted', 1], ['awarded', 2], ['rejected', 3], ['withdrawn', 4]] as const) {
     out[`exchange.market.offer.${verb}`] = envelope(`exchange.market.offer.${verb}`, `off_${p.contractId}`, marketV1Events.OfferChanged.toJSON({
       offer: { offerId: `off_${p.contractId}`, contractId: p.contractId, sellerId: p.seller, price: { amount: '20', currency: 'CREDIT' }, eta: at(60), terms: 'two rounds', status, createdAt: at(1), updatedAt: at(2) },
-    }), at(2), verb === 'awarded' ? 'operator:ops' : p.seller);
+    }), at(2), verb === 'awarded' ? 'operator:ops' : verb === 'rejected' ? p.buyer : p.seller);
   }
   for (const [verb, status] of [['submitted', 1], ['accepted', 2], ['rejected', 3]] as const) {
     out[`exchange.market.result.${verb}`] = envelope(`exchange.market.result.${verb}`, `res_${p.contractId}`, marketV1Events.ResultChanged.toJSON({
