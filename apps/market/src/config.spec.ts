@@ -28,6 +28,12 @@ describe('readMarketConfig', () => {
     expect(() => readMarketConfig({ ...required, MARKET_FEE_BPS: '10001' })).toThrow(ConfigError);
     expect(() => readMarketConfig({ ...required, MARKET_FAULT_INJECTION: 'award:before_hold' })).toThrow(/MARKET_FAULT_INJECTION/);
     expect(() => readMarketConfig({ DATABASE_URL: 'x', IDENTITY_GRPC_URL: 'identity:1' })).toThrow(/WALLET_LEDGER_GRPC_URL/);
+    expect(() => readMarketConfig({ ...required, TELEMETRY_GRPC_URL: 'http://telemetry' })).toThrow(/TELEMETRY_GRPC_URL/);
+  });
+
+  it('should read the optional telemetry address (empty = absent)', () => {
+    expect(readMarketConfig({ ...required, TELEMETRY_GRPC_URL: 'telemetry:50051' }).TELEMETRY_GRPC_URL).toBe('telemetry:50051');
+    expect(readMarketConfig({ ...required, TELEMETRY_GRPC_URL: '' })).not.toHaveProperty('TELEMETRY_GRPC_URL');
   });
 
   it('should honour fault points only in sandbox', () => {

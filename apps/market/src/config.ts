@@ -10,6 +10,8 @@ export const MarketConfigSchema = Type.Object({
   IDENTITY_GRPC_URL: grpcAddress(),
   /** host:port of wallet-ledger (escrow holds, settlement, refunds). */
   WALLET_LEDGER_GRPC_URL: grpcAddress(),
+  /** host:port of telemetry (matching boosts for recommendations); absent → no boosts. */
+  TELEMETRY_GRPC_URL: Type.Optional(grpcAddress()),
   /** Market fee in basis points of the paid amount (floor). */
   MARKET_FEE_BPS: Type.Integer({ minimum: 0, maximum: 10000, default: 100 }),
   /** How long after the deadline an awarded contract without delivery stays awarded. */

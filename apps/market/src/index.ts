@@ -1,12 +1,13 @@
 import type { EventBus, Subscription } from '@exchange/events';
 import { AgentDirectory } from '@exchange/identity-client';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
-import { identityV1, walletV1 } from '@exchange/proto';
+import { identityV1, telemetryV1, walletV1 } from '@exchange/proto';
 import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
 import { faultPointsFrom, MarketConfigSchema, type MarketConfig } from './config';
 import { MARKET_SERVICE_NAME, registerMarket } from './grpc/server';
 import { startFixtureConsumer } from './catalog/fixture-consumer.handlers';
 import { IdentityBuyerAliases } from './clients/buyer-aliases.client';
+import { MATCHING_DEADLINE_MS, TelemetryMatchingSignals } from './clients/telemetry-matching.client';
 import type { MarketRuntime } from './service/runtime';
 import { recoverBuyerAliases, recoverSteps } from './workers/recovery';
 import { sweepDeadlines } from './workers/sweeper';
@@ -72,12 +73,17 @@ export async function startMarket(config: MarketConfig, deps: MarketDeps): Promi
   const claims = host.pool({ max: config.MARKET_DB_POOL_MAX, applicationName: 'market-idempotency' });
   const identity = host.client(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
   const wallet = host.client(walletV1.WalletLedgerServiceService, config.WALLET_LEDGER_GRPC_URL, { defaultDeadlineMs: WALLET_DEADLINE_MS });
+  // Optional: without telemetry, recommendations rank on the market's own signals.
+  const telemetry = config.TELEMETRY_GRPC_URL
+    ? host.client(telemetryV1.TelemetryServiceService, config.TELEMETRY_GRPC_URL, { defaultDeadlineMs: MATCHING_DEADLINE_MS })
+    : null;
   const runtime: MarketRuntime = {
     pool,
     claims,
     agents: new AgentDirectory(identity, config.AGENT_CACHE_TTL_MS, logger),
     aliases: new IdentityBuyerAliases(identity, logger),
     wallet,
+    matching: telemetry ? new TelemetryMatchingSignals(telemetry, logger) : undefined,
     clock: deps.clock ?? (() => new Date()),
     logger,
     feeBps: config.MARKET_FEE_BPS,

@@ -49,7 +49,7 @@ const untyped = (handlers: object) => handlers as UntypedServiceImplementation;
 export function registerMarket(server: Server, rt: MarketRuntime): void {
   const market: marketV1.MarketServiceServer = mergeAreaHandlers(MARKET_SERVICE_AREAS, rt, rt.logger);
   const integrity: marketV1Integrity.MarketIntegrityServiceServer = integrityHandlers(new IntegrityService(rt), rt);
-  const insights: marketV1Insights.MarketInsightsServiceServer = insightsHandlers(new InsightsService(rt), rt);
+  const insights: marketV1Insights.MarketInsightsServiceServer = insightsHandlers(new InsightsService(rt, rt.matching), rt);
   const catalog: marketV1Catalog.MarketCatalogServiceServer = catalogHandlers(new CatalogService(rt.pool), rt);
   const coordination: marketV1Coordination.CoordinationServiceServer = coordinationHandlers(new CoordinationService(rt), rt);
   const governance: marketV1Governance.ContractGovernanceServiceServer = governanceHandlers(new GovernanceService(rt), rt);

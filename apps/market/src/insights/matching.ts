@@ -1,8 +1,9 @@
 /**
  * Hook for telemetry matching signals (impression / click / shortlist / award counts turned into a
- * per-candidate boost 0–1). The telemetry service comes later: the default answers nothing, and
- * candidates without a boost get `matching` absent and are scored on the four market signals
- * only. An implementation is passed to InsightsService; boosts outside 0–1 are clamped.
+ * per-candidate boost 0–1). With TELEMETRY_GRPC_URL it is telemetry's GetMatchingBoosts
+ * (src/clients/telemetry-matching.client.ts, which answers nothing when telemetry fails); without
+ * it the default answers nothing. Candidates without a boost get `matching` absent and are scored
+ * on the four market signals only. Boosts outside 0–1 are clamped.
  */
 export interface MatchingSignals {
   /** Boosts of sellers for a contract, by seller id. */

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { FaultPoint } from '../config';
 import type { AgentDirectory } from '@exchange/identity-client';
 import type { BuyerAliases } from '../clients/buyer-aliases.client';
+import type { MatchingSignals } from '../insights/matching';
 
 /**
  * What start-up (index.ts) builds once. No area takes all of it: each service, worker and handler
@@ -18,6 +19,8 @@ export interface MarketRuntime {
   /** identity MintPartyAlias for private buyers; absent → buyer_alias stays null. */
   aliases?: BuyerAliases;
   wallet: WalletClient;
+  /** Telemetry's matching boosts for recommendations; absent → none (noMatchingSignals). */
+  matching?: MatchingSignals;
   clock: () => Date;
   logger: Logger;
   feeBps: number;
