@@ -50,6 +50,8 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
     payoutDestination: [], receipt: [], thread: [], template: [], workProductTemplate: [], object: [], artifact: [],
     decision: [], pubkey: [], fixture: [], docket: [], archive: [], mandate: [], commerceSession: [], merchantDomain: [],
     workflowRun: [], subscription: [], taskEvent: [],
+    // Every contract, listing and thread below is tagged `fuzz`: telemetry's category of them.
+    tag: ['fuzz'],
   };
   const skipped: string[] = [];
   const escrowHolds: string[] = [];

@@ -23,6 +23,8 @@ describe('poolFor', () => {
     ['subscription_id', 'subscription'],
     ['event_ids', 'taskEvent'],
     ['up_to', 'taskEvent'],
+    ['tag', 'tag'],
+    ['merchant_id', 'merchantDomain'],
   ])('%s → %s', (name, pool) => {
     expect(poolFor(name)).toBe(pool);
   });

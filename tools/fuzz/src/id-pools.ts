@@ -30,6 +30,7 @@ export const POOL_NAMES = [
   'workflowRun',
   'subscription',
   'taskEvent',
+  'tag',
 ] as const;
 export type PoolName = (typeof POOL_NAMES)[number];
 
@@ -78,6 +79,10 @@ const BY_NAME: Record<string, PoolName> = {
   subscription_id: 'subscription',
   event_ids: 'taskEvent',
   up_to: 'taskEvent',
+  // Telemetry's category path parameter: a tag the fixtures' contracts and listings carry.
+  tag: 'tag',
+  // Telemetry's merchant filter is a merchant domain.
+  merchant_id: 'merchantDomain',
 };
 
 const AGENT_NAMES = new Set(['buyer_id', 'seller_id', 'verifier_id', 'reveal_to', 'author', 'created_by', 'opened_by', 'parties', 'signer_agent_id']);
