@@ -58,6 +58,7 @@ describe('POST /v1/commerce/ucp/checkout/create', () => {
       continue_url: null,
       evidence_head: 'a'.repeat(64),
       intent_id: null,
+      origin: null,
       failure_reason: null,
       created_at: '2026-11-21T18:00:00.000Z',
       updated_at: '2026-11-21T18:00:00.000Z',
@@ -70,6 +71,36 @@ describe('POST /v1/commerce/ucp/checkout/create', () => {
     expect(res.headers['idempotent-replayed']).toBe('true');
     expect(res.json()).toMatchObject({ mode: 'shadow', intent_id: 'int_1' });
     expect(h.commerce.lastCall('createCheckout').request).toMatchObject({ mode: C.SessionMode.SESSION_MODE_SHADOW, intentId: 'int_1', idempotencyKey: 'replayed-key' });
+  });
+
+  it.each([
+    ['a contract', { contract_id: 'ctr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e' }, { contractId: 'ctr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e' }],
+    ['a workflow run', { workflow_run_id: 'run_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e' }, { workflowRunId: 'run_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e' }],
+  ])('should send an origin naming %s and answer it in the session', async (_name, origin, proto) => {
+    const res = await signed(buyer, 'POST', `${BASE}/create`, createBody({ origin }));
+    expect(res.statusCode).toBe(201);
+    expect(h.commerce.lastCall('createCheckout').request).toMatchObject({ origin: proto });
+    expect(res.json().origin).toEqual(origin);
+  });
+
+  it.each([
+    ['both ids', { contract_id: 'ctr_1', workflow_run_id: 'run_1' }],
+    ['no id', {}],
+    ['an unknown origin field', { listing_id: 'lst_1' }],
+    ['an empty id', { contract_id: '' }],
+  ])('should refuse an origin with %s (400 validation_failed) without calling commerce', async (_name, origin) => {
+    const before = h.commerce.calls.length;
+    expectProblem(await signed(buyer, 'POST', `${BASE}/create`, createBody({ origin })), 400, 'validation_failed');
+    expect(h.commerce.calls.length).toBe(before);
+  });
+
+  it.each([
+    ['origin_not_allowed', 403, errors.permissionDenied('origin_not_allowed', 'not a party')],
+    ['contract_not_found', 404, errors.notFound('contract', 'ctr_1')],
+    ['workflow_run_not_found', 404, errors.notFound('workflow_run', 'run_1')],
+  ] as const)('should carry the origin refusal %s as %i', async (code, httpStatus, err) => {
+    h.commerce.failNext('createCheckout', err);
+    expectProblem(await signed(buyer, 'POST', `${BASE}/create`, createBody({ origin: { contract_id: 'ctr_1' } })), httpStatus, code);
   });
 
   it('should let the operator act for an agent (X-Agent-Id) and refuse the operator without one', async () => {
@@ -176,6 +207,7 @@ describe('POST …/complete', () => {
       receipt: { receipt_id: 'rcpt_1', amount: '34.2' },
       order_id: 'ord_1',
       completed_at: '2026-11-21T18:00:00.000Z',
+      origin: null,
     });
   });
 

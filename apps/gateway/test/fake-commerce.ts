@@ -132,6 +132,7 @@ export function startFakeCommerce(): Promise<ProtoFake> {
         mode: req.mode,
         discountCodes: req.discountCodes,
         intentId: req.intentId,
+        origin: req.origin,
         merchantCheckoutJson: JSON.stringify({ id: 'chk_1', line_items: JSON.parse(req.lineItemsJson) as unknown }),
       }),
       idempotentReplayed: req.idempotencyKey === 'replayed-key',

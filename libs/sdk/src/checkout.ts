@@ -22,6 +22,8 @@ export type CheckoutStatus = CheckoutSession['status'];
 export type ApprovalState = CheckoutSession['approval'];
 export type ApprovalDecision = api.SubmitCheckoutApprovalRequest['decision'];
 export type LineItem = api.CreateCheckoutRequest['line_items'][number];
+/** Exactly one of `contract_id` or `workflow_run_id`: where the checkout comes from. */
+export type CheckoutOrigin = api.CheckoutOrigin;
 
 export interface CreateCheckoutInput extends Idempotent {
   mandateId: string;
@@ -35,6 +37,8 @@ export interface CreateCheckoutInput extends Idempotent {
   /** `live` (default) or `shadow` (never completed). */
   mode?: CheckoutSession['mode'];
   intentId?: string;
+  /** The contract (its buyer or awarded seller) or workflow run (its owner) this checkout comes from. */
+  origin?: CheckoutOrigin;
 }
 
 export interface UpdateCheckoutInput extends Idempotent {
@@ -90,6 +94,7 @@ export class CheckoutApi {
         discount_codes: input.discountCodes,
         mode: input.mode,
         intent_id: input.intentId,
+        origin: input.origin,
       } satisfies Omit<api.CreateCheckoutRequest, 'idempotency_key'>,
       input.idempotencyKey,
     );

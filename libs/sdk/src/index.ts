@@ -232,6 +232,7 @@ export {
   type ApprovalInput,
   type ApprovalState,
   type CheckoutCasefileVerdict,
+  type CheckoutOrigin,
   type CheckoutSession,
   type CheckoutStatus,
   type CompletedCheckout,

@@ -245,6 +245,42 @@ export interface components {
              */
             as_of: string;
         };
+        /** @description Commerce purchases that originate from contracts or workflow runs */
+        BytesToAtomsRollup: {
+            window: {
+                /** @enum {string} */
+                window: "all" | "1h" | "1d" | "7d" | "30d";
+                /** @description Start of the window; null for `all` */
+                from: string | null;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 * @example 2026-11-21T18:00:00.000Z
+                 */
+                as_of: string;
+            };
+            /** @description Every commerce purchase in the window */
+            purchases: number;
+            /** @description Per currency */
+            volume: components["schemas"]["Money"][];
+            /** @description Purchases whose checkout originates from a contract */
+            from_contracts: number;
+            /** @description Per currency */
+            from_contracts_volume: components["schemas"]["Money"][];
+            /** @description Purchases whose checkout originates from a workflow run */
+            from_workflows: number;
+            /** @description Per currency */
+            from_workflows_volume: components["schemas"]["Money"][];
+            /** @description (from_contracts + from_workflows) / purchases; null without purchases */
+            originated_share: number | null;
+            /** @description Originated purchases per merchant, most first */
+            merchants: {
+                merchant_domain: string;
+                purchases: number;
+                /** @description Per currency */
+                volume: components["schemas"]["Money"][];
+            }[];
+        };
         /** @description One change of a case */
         CaseEvent: {
             event_id: string;
@@ -296,6 +332,54 @@ export interface components {
                 reason?: string;
             }[];
         };
+        /** @description A tag and how many objects carry it */
+        Category: {
+            tag: string;
+            /** @description Contracts, listings and threads with this tag */
+            object_count: number;
+            contract_count: number;
+            listing_count: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            first_seen_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            last_seen_at: string;
+        };
+        CategoryObject: {
+            tag: string;
+            /** @enum {string} */
+            kind: "contract" | "listing" | "thread";
+            /** @description The contract, listing or thread id */
+            object_id: string;
+            title: string;
+            sandbox: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            first_seen_at: string;
+        };
+        /** @description The tag’s counts and a page of its objects */
+        CategoryObjectPage: {
+            category: components["schemas"]["Category"];
+            data: components["schemas"]["CategoryObject"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description Categories, most objects first */
+        CategoryPage: {
+            data: components["schemas"]["Category"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
         /** @description Whether a checkout casefile docket verifies */
         CheckoutCasefileVerdict: {
             valid: boolean;
@@ -320,6 +404,19 @@ export interface components {
             docket: {
                 [key: string]: unknown;
             };
+        };
+        /** @description Exactly one of `contract_id` or `workflow_run_id` (else 400 `validation_failed`). A contract the buyer is neither the buyer nor the awarded seller of is 403 `origin_not_allowed`, an unknown one 404 `contract_not_found`; a run that is unknown or not the buyer’s is 404 `workflow_run_not_found`. Fixed at create; copied into the purchase. */
+        CheckoutOrigin: {
+            /**
+             * @description A market contract whose buyer or awarded seller is the buyer (`ctr_…`)
+             * @example ctr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            contract_id?: string;
+            /**
+             * @description A workflow run the buyer owns (`run_…`)
+             * @example run_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            workflow_run_id?: string;
         };
         /** @description A checkout session mirrored from a merchant’s UCP checkout */
         CheckoutSession: {
@@ -383,6 +480,8 @@ export interface components {
             evidence_head: string;
             /** @description The commerce intent this checkout serves */
             intent_id: string | null;
+            /** @description The contract or workflow run this checkout comes from, when create named one */
+            origin: components["schemas"]["CheckoutOrigin"] | null;
             /** @description Why a complete failed at the merchant (its message codes), when the hold was released */
             failure_reason: string | null;
             /**
@@ -542,6 +641,43 @@ export interface components {
             data: components["schemas"]["ContractTemplate"][];
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
+        };
+        /** @description Every event of the contract and of its offers, results, reports, disputes, receipts, holds and artifacts, in the order they occurred */
+        ContractTimeline: {
+            contract_id: string;
+            data: components["schemas"]["OperatorEvent"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description Coordination threads and workflow runs in a window */
+        CoordinationRollup: {
+            window: {
+                /** @enum {string} */
+                window: "all" | "1h" | "1d" | "7d" | "30d";
+                /** @description Start of the window; null for `all` */
+                from: string | null;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 * @example 2026-11-21T18:00:00.000Z
+                 */
+                as_of: string;
+            };
+            threads_created: number;
+            posts_created: number;
+            /** @description Distinct contracts with a thread created in the window */
+            contracts_with_threads: number;
+            /** @description Distinct post authors */
+            participants: number;
+            workflow_runs_started: number;
+            workflow_runs_completed: number;
+            workflow_runs_failed: number;
+            workflow_stages_completed: number;
+            workflow_tasks_posted: number;
+            workflow_tasks_settled: number;
+            workflow_tasks_retried: number;
+            /** @description Median started → completed of the runs completed in the window; null when none */
+            median_run_duration_ms: number | null;
         };
         /** @description The new thread (and its first post) */
         CreatedThread: {
@@ -1141,6 +1277,62 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description Market integrity in a window: state changes, kill switches, corrections, disputes, freezes */
+        MarketIntegrityRollup: {
+            window: {
+                /** @enum {string} */
+                window: "all" | "1h" | "1d" | "7d" | "30d";
+                /** @description Start of the window; null for `all` */
+                from: string | null;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 * @example 2026-11-21T18:00:00.000Z
+                 */
+                as_of: string;
+            };
+            /** @description The integrity state after the last change recorded by `as_of` (`normal` when none) */
+            state: string;
+            state_changes: number;
+            kill_switches_set: number;
+            erroneous_clears: number;
+            disputes_opened: number;
+            disputes_resolved: number;
+            refunds: number;
+            splits: number;
+            buyer_alias_updates: number;
+            resale_reviews_decided: number;
+            agents_frozen: number;
+            agents_unfrozen: number;
+            /** @description disputes_opened / contracts awarded in the window; null when none were awarded */
+            dispute_rate: number | null;
+        };
+        /** @description A recorded matching signal */
+        MatchingSignal: {
+            signal_id: string;
+            /** @enum {string} */
+            signal: "impression" | "click" | "shortlist" | "award";
+            /** @description The agent that recorded it; null for the operator */
+            recorded_by: string | null;
+            contract_id: string;
+            seller_id: string;
+            listing_id: string | null;
+            request_id: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            occurred_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            recorded_at: string;
+            /** @description The same signal (recorder, type, contract, seller, request) was recorded before: nothing new (200) */
+            duplicate: boolean;
+        };
         /** @description A merchant’s UCP profile as the exchange fetched it */
         MerchantProfile: {
             merchant_domain: string;
@@ -1292,6 +1484,95 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
+        /** @description A complete event (DESIGN §5 envelope) and where telemetry filed it; one line of the JSONL exports */
+        OperatorEvent: {
+            /** @description The event id */
+            id: string;
+            type: string;
+            /** @description The service that published it */
+            source: string;
+            subject_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            occurred_at: string;
+            actor: string | null;
+            /** @description The payload as published */
+            data: {
+                [key: string]: unknown;
+            };
+            trace_id: string | null;
+            contract_id: string | null;
+            listing_id: string | null;
+            /** @description Position in the event store (int64 as a decimal string): the order of the lists */
+            seq: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            recorded_at: string;
+        };
+        /** @description Complete events in store order */
+        OperatorEventPage: {
+            data: components["schemas"]["OperatorEvent"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description Success, time to settle, dispute and refund rates in a window */
+        OutcomeMetrics: {
+            window: {
+                /** @enum {string} */
+                window: "all" | "1h" | "1d" | "7d" | "30d";
+                /** @description Start of the window; null for `all` */
+                from: string | null;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 * @example 2026-11-21T18:00:00.000Z
+                 */
+                as_of: string;
+            };
+            merchant_id: string | null;
+            agent_id: string | null;
+            /** @description null with `merchant_id` (a merchant has no contracts) */
+            contracts: {
+                /** @description Contracts that reached settled, refunded, split, cancelled or expired in the window */
+                terminal: number;
+                settled: number;
+                refunded: number;
+                split: number;
+                cancelled: number;
+                expired: number;
+                /** @description Of the terminal ones, how many were ever disputed */
+                disputed: number;
+                /** @description settled / terminal; null when terminal is 0 */
+                success_rate: number | null;
+                /** @description refunded / terminal */
+                refund_rate: number | null;
+                /** @description disputed / terminal */
+                dispute_rate: number | null;
+                /** @description created → settled of the settled ones */
+                median_time_to_settle_ms: number | null;
+                /** @description 90th percentile of the same */
+                p90_time_to_settle_ms: number | null;
+            } | null;
+            commerce: {
+                /** @description Checkouts that ended in the window: completed, canceled or failed */
+                ended: number;
+                completed: number;
+                canceled: number;
+                failed: number;
+                /** @description completed / ended; null when none ended */
+                success_rate: number | null;
+                /** @description created → completed of the completed ones */
+                median_time_to_complete_ms: number | null;
+                /** @description Completed totals, per currency */
+                volume: components["schemas"]["Money"][];
+            };
+        };
         /** @description A post in a thread */
         Post: {
             post_id: string;
@@ -1377,6 +1658,33 @@ export interface components {
                 max: string;
             }[];
         };
+        /** @description An event as the public sees it (no actor) */
+        PublicEvent: {
+            /** @description The event id */
+            id: string;
+            type: string;
+            subject_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            occurred_at: string;
+            contract_id: string | null;
+            listing_id: string | null;
+            /** @description What a stranger may see: private parties as their current alias, no operator notes, no private amounts */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description Position in the event store (int64 as a decimal string): the order of the lists */
+            seq: string;
+        };
+        /** @description Public events in store order */
+        PublicEventPage: {
+            data: components["schemas"]["PublicEvent"][];
+            /** @description Cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
         /** @description A completed purchase: the merchant was paid from the buyer’s wallet */
         Purchase: {
             deal_id: string;
@@ -1404,6 +1712,8 @@ export interface components {
              * @example 2026-11-21T18:00:00.000Z
              */
             completed_at: string;
+            /** @description The session’s origin, copied at settlement */
+            origin: components["schemas"]["CheckoutOrigin"] | null;
         };
         /** @description Every state change, webhook, receipt, case event and feedback of a purchase */
         PurchaseTimeline: {
@@ -1976,6 +2286,54 @@ export interface components {
             key_id?: string;
             /** @description The merchant whose profile holds the key */
             merchant_domain?: string;
+        };
+        /** @description One UTC week of the exchange (Monday to Monday) */
+        WeeklyReport: {
+            /** @description Monday, `YYYY-MM-DD` (UTC) */
+            week_start: string;
+            /** @description The next Monday (exclusive) */
+            week_end: string;
+            include_sandbox: boolean;
+            /** @description Contract transitions that happened this week */
+            contracts: {
+                created: number;
+                awarded: number;
+                delivered: number;
+                settled: number;
+                disputed: number;
+                refunded: number;
+                split: number;
+                cancelled: number;
+                expired: number;
+            };
+            /** @description Settled prices, per currency */
+            settled_volume: components["schemas"]["Money"][];
+            /** @description Median created → settled of the contracts settled this week; null when none */
+            median_time_to_settle_ms: number | null;
+            agents_registered: number;
+            /** @description Distinct buyers that created a contract this week */
+            active_buyers: number;
+            /** @description Distinct sellers awarded a contract this week */
+            active_sellers: number;
+            checkouts_created: number;
+            purchases: number;
+            /** @description Purchase totals, per currency */
+            purchase_volume: components["schemas"]["Money"][];
+            workflow_runs_started: number;
+            workflow_runs_completed: number;
+            workflow_runs_failed: number;
+            /** @description The 10 tags with the most contracts created this week */
+            top_tags: {
+                tag: string;
+                count: number;
+            }[];
+            matching_signals: {
+                impressions: number;
+                clicks: number;
+                shortlists: number;
+                awards: number;
+            };
+            events_recorded: number;
         };
         /** @description requested (funds held) → processing → completed | failed (refunded); cancel only from requested */
         Withdrawal: {
@@ -3335,6 +3693,24 @@ export interface components {
              */
             intent_id?: string;
             /**
+             * @description Exactly one of `contract_id` or `workflow_run_id` (else 400 `validation_failed`). A contract the buyer is neither the buyer nor the awarded seller of is 403 `origin_not_allowed`, an unknown one 404 `contract_not_found`; a run that is unknown or not the buyer’s is 404 `workflow_run_not_found`. Fixed at create; copied into the purchase.
+             * @example {
+             *       "contract_id": "ctr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e"
+             *     }
+             */
+            origin?: {
+                /**
+                 * @description A market contract whose buyer or awarded seller is the buyer (`ctr_…`)
+                 * @example ctr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+                 */
+                contract_id?: string;
+                /**
+                 * @description A workflow run the buyer owns (`run_…`)
+                 * @example run_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+                 */
+                workflow_run_id?: string;
+            };
+            /**
              * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
              * @example faucet-2026-11-21-001
              */
@@ -3838,6 +4214,36 @@ export interface components {
              */
             up_to?: string;
         };
+        RecordMatchingSignalRequest: {
+            /**
+             * @description What happened: the seller was shown, clicked, shortlisted or awarded for the contract
+             * @enum {string}
+             */
+            signal: "impression" | "click" | "shortlist" | "award";
+            /**
+             * @description Contract id (`ctr_…`)
+             * @example ctr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            contract_id: string;
+            /**
+             * @description The seller shown for the contract
+             * @example acme:agent:buyer-1
+             */
+            seller_id: string;
+            /**
+             * @description The listing the seller was shown through, if any
+             * @example lst_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            listing_id?: string;
+            /** @description The recommendation answer (`request_id`) the candidate came from */
+            request_id?: string;
+            /**
+             * Format: date-time
+             * @description When it happened (default now); not in the future, not older than 30 days (else 400 `invalid_signal_time`)
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            occurred_at?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3859,12 +4265,18 @@ export type AuditPage = components['schemas']['AuditPage'];
 export type Autonomy = components['schemas']['Autonomy'];
 export type Balance = components['schemas']['Balance'];
 export type BalanceSnapshot = components['schemas']['BalanceSnapshot'];
+export type BytesToAtomsRollup = components['schemas']['BytesToAtomsRollup'];
 export type CaseEvent = components['schemas']['CaseEvent'];
 export type CaseEventPage = components['schemas']['CaseEventPage'];
 export type CaseUpdate = components['schemas']['CaseUpdate'];
 export type CasefileVerdict = components['schemas']['CasefileVerdict'];
+export type Category = components['schemas']['Category'];
+export type CategoryObject = components['schemas']['CategoryObject'];
+export type CategoryObjectPage = components['schemas']['CategoryObjectPage'];
+export type CategoryPage = components['schemas']['CategoryPage'];
 export type CheckoutCasefileVerdict = components['schemas']['CheckoutCasefileVerdict'];
 export type CheckoutDocket = components['schemas']['CheckoutDocket'];
+export type CheckoutOrigin = components['schemas']['CheckoutOrigin'];
 export type CheckoutSession = components['schemas']['CheckoutSession'];
 export type CompletedCheckout = components['schemas']['CompletedCheckout'];
 export type Contract = components['schemas']['Contract'];
@@ -3872,6 +4284,8 @@ export type ContractPage = components['schemas']['ContractPage'];
 export type ContractRecommendations = components['schemas']['ContractRecommendations'];
 export type ContractTemplate = components['schemas']['ContractTemplate'];
 export type ContractTemplatePage = components['schemas']['ContractTemplatePage'];
+export type ContractTimeline = components['schemas']['ContractTimeline'];
+export type CoordinationRollup = components['schemas']['CoordinationRollup'];
 export type CreatedThread = components['schemas']['CreatedThread'];
 export type CurrencyRollup = components['schemas']['CurrencyRollup'];
 export type DeliveryReceipt = components['schemas']['DeliveryReceipt'];
@@ -3906,6 +4320,8 @@ export type ListingPage = components['schemas']['ListingPage'];
 export type Mandate = components['schemas']['Mandate'];
 export type MandateAutonomy = components['schemas']['MandateAutonomy'];
 export type MandatePage = components['schemas']['MandatePage'];
+export type MarketIntegrityRollup = components['schemas']['MarketIntegrityRollup'];
+export type MatchingSignal = components['schemas']['MatchingSignal'];
 export type MerchantProfile = components['schemas']['MerchantProfile'];
 export type Money = components['schemas']['Money'];
 export type MonthlyRollup = components['schemas']['MonthlyRollup'];
@@ -3913,10 +4329,15 @@ export type Negotiation = components['schemas']['Negotiation'];
 export type ObjectPage = components['schemas']['ObjectPage'];
 export type Offer = components['schemas']['Offer'];
 export type OfferPage = components['schemas']['OfferPage'];
+export type OperatorEvent = components['schemas']['OperatorEvent'];
+export type OperatorEventPage = components['schemas']['OperatorEventPage'];
+export type OutcomeMetrics = components['schemas']['OutcomeMetrics'];
 export type Post = components['schemas']['Post'];
 export type PostPage = components['schemas']['PostPage'];
 export type PostPurchaseCase = components['schemas']['PostPurchaseCase'];
 export type PriceIndex = components['schemas']['PriceIndex'];
+export type PublicEvent = components['schemas']['PublicEvent'];
+export type PublicEventPage = components['schemas']['PublicEventPage'];
 export type Purchase = components['schemas']['Purchase'];
 export type PurchaseTimeline = components['schemas']['PurchaseTimeline'];
 export type Receipt = components['schemas']['Receipt'];
@@ -3947,6 +4368,7 @@ export type VerifierListingPage = components['schemas']['VerifierListingPage'];
 export type VerifierPage = components['schemas']['VerifierPage'];
 export type VerifierReputation = components['schemas']['VerifierReputation'];
 export type WebhookVerdict = components['schemas']['WebhookVerdict'];
+export type WeeklyReport = components['schemas']['WeeklyReport'];
 export type Withdrawal = components['schemas']['Withdrawal'];
 export type WorkProductTemplate = components['schemas']['WorkProductTemplate'];
 export type WorkProductTemplatePage = components['schemas']['WorkProductTemplatePage'];
@@ -4038,5 +4460,6 @@ export type CreateWorkflowRunRequest = components['schemas']['CreateWorkflowRunR
 export type ExportWorkflowRunRequest = components['schemas']['ExportWorkflowRunRequest'];
 export type CreateWorkflowTaskSubscriptionRequest = components['schemas']['CreateWorkflowTaskSubscriptionRequest'];
 export type ConsumeWorkflowTaskEventsRequest = components['schemas']['ConsumeWorkflowTaskEventsRequest'];
+export type RecordMatchingSignalRequest = components['schemas']['RecordMatchingSignalRequest'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;

@@ -40,6 +40,28 @@ export const SessionQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const CONTRACT = 'ctr_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e';
+const RUN = 'run_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e';
+
+/** Where a checkout comes from: exactly one of a contract or a workflow run the buyer takes part in. */
+export const CheckoutOrigin = Type.Object(
+  {
+    contract_id: Type.Optional(Id('A market contract whose buyer or awarded seller is the buyer (`ctr_…`)', CONTRACT)),
+    workflow_run_id: Type.Optional(Id('A workflow run the buyer owns (`run_…`)', RUN)),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+    description:
+      'Exactly one of `contract_id` or `workflow_run_id` (else 400 `validation_failed`). A contract the buyer is neither the buyer ' +
+      'nor the awarded seller of is 403 `origin_not_allowed`, an unknown one 404 `contract_not_found`; a run that is unknown or ' +
+      'not the buyer’s is 404 `workflow_run_not_found`. Fixed at create; copied into the purchase.',
+    examples: [{ contract_id: CONTRACT }],
+  },
+);
+export type CheckoutOriginJson = Static<typeof CheckoutOrigin>;
+
 const lineItemsExample = [{ item: { id: 'sku-espresso-beans-1kg' }, quantity: 2 }];
 
 export const CreateCheckoutBody = Type.Object(
@@ -53,6 +75,7 @@ export const CreateCheckoutBody = Type.Object(
     discount_codes: Type.Optional(DiscountCodes),
     mode: Type.Optional(StringEnum(commerceV1Wire.sessionMode.names, { description: '`live` (default) or `shadow` (never completed; compared with live sessions)' })),
     intent_id: Type.Optional(Id('Commerce intent this checkout serves: create, update and complete outside it are 403 `intent_*` (unknown 404 `intent_not_found`)', 'int_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e')),
+    origin: Type.Optional(CheckoutOrigin),
     idempotency_key: Key,
   },
   { additionalProperties: false, examples: [{ mandate_id: MANDATE, merchant_domain: MERCHANT, line_items: lineItemsExample, discount_codes: ['WELCOME10'] }] },
@@ -121,6 +144,7 @@ const sessionExample = {
   continue_url: null,
   evidence_head: 'a'.repeat(64),
   intent_id: null,
+  origin: { contract_id: CONTRACT },
   failure_reason: null,
   created_at: T,
   updated_at: T,
@@ -153,6 +177,7 @@ export const CheckoutSession = Type.Object(
     continue_url: Opt('Where a buyer continues at the merchant (escalation)'),
     evidence_head: Type.String({ description: 'sha256 hex of the last evidence item (the chain head)' }),
     intent_id: Opt('The commerce intent this checkout serves'),
+    origin: Nullable(CheckoutOrigin, { description: 'The contract or workflow run this checkout comes from, when create named one' }),
     failure_reason: Opt('Why a complete failed at the merchant (its message codes), when the hold was released'),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -172,6 +197,7 @@ const purchaseExample = {
   receipt: { receipt_id: 'rcpt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e' },
   order_id: 'ord_1',
   completed_at: T,
+  origin: { contract_id: CONTRACT },
 };
 
 export const Purchase = Type.Object(
@@ -186,6 +212,7 @@ export const Purchase = Type.Object(
     receipt: UcpObject('The exchange-signed settlement receipt (wallet-ledger), exactly as signed', purchaseExample.receipt),
     order_id: Opt('The merchant’s order id'),
     completed_at: Timestamp,
+    origin: Nullable(CheckoutOrigin, { description: 'The session’s origin, copied at settlement' }),
   },
   { additionalProperties: false, description: 'A completed purchase: the merchant was paid from the buyer’s wallet', examples: [purchaseExample] },
 );

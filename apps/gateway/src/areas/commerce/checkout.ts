@@ -4,7 +4,7 @@ import { actorOf, signerOf } from '../../lib/acting-agent';
 import { AGENT_OR_OPERATOR, IDEMPOTENCY_NOTE, marketKeyOf, replayed, SECURITY } from '../../lib/route-kit';
 import { CheckoutSession, CreateCheckoutBody, SessionParams, SessionQuery, UpdateCheckoutBody } from './checkout.schemas';
 import { BUYER_NOTE, MANDATE_CHECK_NOTE, MERCHANT_MUTATION_ERRORS, MERCHANT_NOTE, MERCHANT_READ_ERRORS, READER_NOTE, TAGS } from './commerce-kit';
-import { jsonText, sessionToJson } from './commerce.mapper';
+import { jsonText, originFromJson, sessionToJson } from './commerce.mapper';
 
 // Checkout sessions (DESIGN §4 Commerce): create, read and update the exchange's mirror of a
 // merchant's UCP checkout. UCP objects travel to commerce as JSON text. Full paths.
@@ -23,7 +23,8 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         description:
           'Creates the merchant’s UCP checkout (`POST /checkout-sessions`) for `buyer_agent_id` under `mandate_id`; the session ' +
           'mirrors its status, totals and messages. `buyer_agent_id` defaults to the acting agent; another agent is 403 ' +
-          '`acting_agent_mismatch`. ' + MANDATE_CHECK_NOTE + ' ' + MERCHANT_NOTE + ' ' + IDEMPOTENCY_NOTE,
+          '`acting_agent_mismatch`. `origin` names the contract or workflow run the checkout comes from (exactly one; checked ' +
+          'before the merchant is called: 403 `origin_not_allowed`, 404 `contract_not_found` / `workflow_run_not_found`). ' + MANDATE_CHECK_NOTE + ' ' + MERCHANT_NOTE + ' ' + IDEMPOTENCY_NOTE,
         security: SECURITY.operator_or_agent,
         body: CreateCheckoutBody,
         response: { 201: CheckoutSession, ...MERCHANT_MUTATION_ERRORS },
@@ -45,6 +46,7 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           mode: commerceV1Wire.sessionMode.toProto(b.mode ?? 'live'),
           idempotencyKey: marketKeyOf(request),
           intentId: b.intent_id,
+          origin: originFromJson(b.origin),
         },
         request.auth.callOptions,
       );

@@ -41,6 +41,7 @@ describe('sessionToJson', () => {
       continue_url: 'https://m.example/continue',
       hold_id: null,
       failure_reason: null,
+      origin: null,
       created_at: T.toISOString(),
     });
   });
@@ -61,6 +62,13 @@ describe('purchaseToJson', () => {
     const p = { dealId: 'd', commerceSessionId: 'c', buyerAgentId: 'b', merchantDomain: 'm', amount: '1', currency: 'USD', receiptId: 'r', receiptJson: '{"r":1}', completedAt: T };
     expect(purchaseToJson(p)).toMatchObject({ receipt: { r: 1 }, order_id: null, completed_at: T.toISOString() });
     expect(() => purchaseToJson({ ...p, receiptJson: '"r"' })).toThrow(CommerceContractError);
+  });
+
+  it('should answer the origin as the one id it names, none as null', () => {
+    const p = { dealId: 'd', commerceSessionId: 'c', buyerAgentId: 'b', merchantDomain: 'm', amount: '1', currency: 'USD', receiptId: 'r', receiptJson: '{}', completedAt: T };
+    expect(purchaseToJson({ ...p, origin: { workflowRunId: 'run_1' } }).origin).toEqual({ workflow_run_id: 'run_1' });
+    expect(purchaseToJson({ ...p, origin: {} }).origin).toBeNull();
+    expect(sessionToJson(session({ origin: { contractId: 'ctr_1' } })).origin).toEqual({ contract_id: 'ctr_1' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { commerceV1Wire, type commerceV1 } from '@exchange/proto';
 import { CommerceContractError, contractChecks } from '../../lib/mapper-kit';
-import type { CheckoutSessionJson, PurchaseJson } from './checkout.schemas';
+import type { CheckoutOriginJson, CheckoutSessionJson, PurchaseJson } from './checkout.schemas';
 import type { CheckoutCasefileVerdictJson, EvidenceItemJson } from './evidence.schemas';
 import { NEGOTIATION_STATUSES, type MerchantProfileJson, type NegotiationJson } from './profile.schemas';
 import { WEBHOOK_SCHEMES, type WebhookVerdictJson } from './webhooks.schemas';
@@ -50,6 +50,7 @@ export function sessionToJson(session: commerceV1.CheckoutSession | undefined): 
     continue_url: s.continueUrl ?? null,
     evidence_head: s.evidenceHead,
     intent_id: s.intentId ?? null,
+    origin: originToJson(s.origin),
     failure_reason: s.failureReason ?? null,
     created_at: iso(s.createdAt, 'session created_at'),
     updated_at: iso(s.updatedAt, 'session updated_at'),
@@ -68,7 +69,20 @@ export function purchaseToJson(p: commerceV1.Purchase): PurchaseJson {
     receipt: objectJson(p.receiptJson, 'purchase receipt_json'),
     order_id: p.orderId ?? null,
     completed_at: iso(p.completedAt, 'purchase completed_at'),
+    origin: originToJson(p.origin),
   };
+}
+
+/** The one id an origin names; none (or an empty message) is null. */
+export function originToJson(o: commerceV1.CheckoutOrigin | undefined): CheckoutOriginJson | null {
+  if (o?.contractId) return { contract_id: o.contractId };
+  if (o?.workflowRunId) return { workflow_run_id: o.workflowRunId };
+  return null;
+}
+
+/** REST origin → proto (absent stays absent; commerce checks it names exactly one). */
+export function originFromJson(o: CheckoutOriginJson | undefined): commerceV1.CheckoutOrigin | undefined {
+  return o === undefined ? undefined : { contractId: o.contract_id, workflowRunId: o.workflow_run_id };
 }
 
 export function evidenceToJson(e: commerceV1.EvidenceItem): EvidenceItemJson {
