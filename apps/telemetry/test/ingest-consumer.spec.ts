@@ -1,10 +1,11 @@
-import { InProcessEventBus, type EventEnvelope } from '@exchange/events';
+import { InProcessEventBus, type EventBus, type EventEnvelope, type SubscribeOptions } from '@exchange/events';
 import { marketV1 } from '@exchange/proto';
 import { testLogger } from '@exchange/testing';
+import { readTelemetryConfig, startTelemetry } from '../src/index';
 import { startEventConsumer } from '../src/ingest/event-consumer.handlers';
 import { ingestEvents } from '../src/ingest/ingest';
 import { contractEvent, envelope, newParties } from './ingest-fixtures';
-import { allRecorded, migratedStore, recorded, type StoreDb } from './ingest-support';
+import { allRecorded, migratedStore, recorded, until, type StoreDb } from './ingest-support';
 
 // The durable consumer on the in-process bus (the embedded run mode): at least once, recorded once.
 
@@ -73,5 +74,47 @@ describe('telemetry event consumer (in-process bus)', () => {
     await allRecorded(store.pool, ids(good));
     expect((await recorded(store.pool, [badTime.id, badAmount.id, noData.id])).size).toBe(0);
     await sub.stop();
+  });
+
+  it('a database failure is not acknowledged: the event comes back and is recorded once', async () => {
+    let failures = 0;
+    // Counts the handler's failures (each one the bus redelivers).
+    const counting: EventBus = {
+      kind: bus.kind,
+      publish: (e) => bus.publish(e),
+      close: async () => undefined,
+      subscribe: (opts: SubscribeOptions) =>
+        bus.subscribe({ ...opts, handler: async (e) => opts.handler(e).catch((err) => ((failures += 1), Promise.reject(err))) }),
+    };
+    const sub = await startEventConsumer({ bus: counting, pool: store.pool, logger: testLogger, notify: () => undefined, durable: 'telemetry-events-dbfail' });
+    await store.pool.query('ALTER TABLE events RENAME TO events_away');
+    const late = lifecycle('dbfail');
+    try {
+      for (const e of late) await bus.publish(e);
+      await until(async () => failures >= 2);
+    } finally {
+      await store.pool.query('ALTER TABLE events_away RENAME TO events');
+    }
+    const rows = await allRecorded(store.pool, ids(late));
+    expect([...rows.values()]).toEqual([1, 1, 1, 1]);
+    await sub.stop();
+  });
+
+  it('the service started with a bus (embedded mode) records what is published on it', async () => {
+    const own = await migratedStore('telemetry_consumer_service');
+    const shared = new InProcessEventBus({ logger: testLogger });
+    const telemetry = await startTelemetry(readTelemetryConfig({ DATABASE_URL: own.db.url, GRPC_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), {
+      logger: testLogger,
+      bus: shared,
+    });
+    try {
+      const events = lifecycle('svc');
+      for (const e of events) await shared.publish(e);
+      await allRecorded(own.pool, ids(events));
+    } finally {
+      await telemetry.stop();
+      await shared.close();
+      await own.close();
+    }
   });
 });
