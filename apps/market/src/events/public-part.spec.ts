@@ -58,7 +58,10 @@ describe('public part of market events', () => {
     expect(disputeEvent(dispute(SELLER), c)).toMatchObject({ dispute: { openedBy: SELLER }, restricted: { buyerId: BUYER } });
     expect(threadEvent(thread(SELLER), c)).toMatchObject({ thread: { createdBy: SELLER }, restricted: { buyerId: BUYER } });
     expect(postEvent(post(SELLER), c)).toMatchObject({ post: { author: SELLER }, restricted: { buyerId: BUYER } });
-    expect(verificationEvent(report('test:verifier:3'), c)).toMatchObject({ report: { verifierId: 'test:verifier:3' } });
+    expect(verificationEvent(report('test:verifier:3'), c)).toMatchObject({ report: { verifierId: 'test:verifier:3' }, restricted: { buyerId: BUYER } });
+    const buyerReport = verificationEvent(report(BUYER), c) as { report: object };
+    expect(buyerReport).toMatchObject({ restricted: { buyerId: BUYER } });
+    expect(buyerReport.report).not.toHaveProperty('verifierId'); // '' is left out of the JSON form
   });
 
   it('a public buyer or no contract: parties as they are, no restricted', () => {
@@ -68,5 +71,6 @@ describe('public part of market events', () => {
     expect(threadEvent(thread(BUYER), null)).toMatchObject({ thread: { createdBy: BUYER } });
     expect(postEvent(post(BUYER), null)).not.toHaveProperty('restricted');
     expect(verificationEvent(report(BUYER), pub)).toMatchObject({ report: { verifierId: BUYER } });
+    expect(verificationEvent(report(BUYER), pub)).not.toHaveProperty('restricted');
   });
 });

@@ -48,12 +48,8 @@ export function postEvent(p: Post, contract: BuyerPrivacy | null): unknown {
   return marketV1Events.PostCreated.toJSON({ post, ...restrictedOf(contract) });
 }
 
-/**
- * exchange.market.verification.submitted: verifier_id empty when the contract's private buyer
- * verified (mode buyer). VerificationSubmitted has no `restricted` part yet: the envelope's actor
- * still names who acted, for operators.
- */
+/** exchange.market.verification.submitted: verifier_id empty when the contract's private buyer verified (mode buyer). */
 export function verificationEvent(r: VerificationReport, contract: BuyerPrivacy): unknown {
   const report = toProtoReport({ ...r, verifierId: publicParty(r.verifierId, contract) });
-  return marketV1Events.VerificationSubmitted.toJSON({ report });
+  return marketV1Events.VerificationSubmitted.toJSON({ report, ...restrictedOf(contract) });
 }

@@ -60,7 +60,11 @@ export interface ResultChanged {
 
 /** exchange.market.verification.submitted */
 export interface VerificationSubmitted {
-  report: VerificationReport | undefined;
+  report:
+    | VerificationReport
+    | undefined;
+  /** Set when the contract's buyer is private (a buyer-mode report's verifier_id is then empty). */
+  restricted?: RestrictedParties | undefined;
 }
 
 /** exchange.market.verifier.registered */
@@ -484,13 +488,16 @@ export const ResultChanged: MessageFns<ResultChanged> = {
 };
 
 function createBaseVerificationSubmitted(): VerificationSubmitted {
-  return { report: undefined };
+  return { report: undefined, restricted: undefined };
 }
 
 export const VerificationSubmitted: MessageFns<VerificationSubmitted> = {
   encode(message: VerificationSubmitted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.report !== undefined) {
       VerificationReport.encode(message.report, writer.uint32(10).fork()).join();
+    }
+    if (message.restricted !== undefined) {
+      RestrictedParties.encode(message.restricted, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -516,6 +523,14 @@ export const VerificationSubmitted: MessageFns<VerificationSubmitted> = {
             message.report = VerificationReport.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.restricted = RestrictedParties.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -529,13 +544,19 @@ export const VerificationSubmitted: MessageFns<VerificationSubmitted> = {
   },
 
   fromJSON(object: any): VerificationSubmitted {
-    return { report: isSet(object.report) ? VerificationReport.fromJSON(object.report) : undefined };
+    return {
+      report: isSet(object.report) ? VerificationReport.fromJSON(object.report) : undefined,
+      restricted: isSet(object.restricted) ? RestrictedParties.fromJSON(object.restricted) : undefined,
+    };
   },
 
   toJSON(message: VerificationSubmitted): unknown {
     const obj: any = {};
     if (message.report !== undefined) {
       obj.report = VerificationReport.toJSON(message.report);
+    }
+    if (message.restricted !== undefined) {
+      obj.restricted = RestrictedParties.toJSON(message.restricted);
     }
     return obj;
   },
@@ -547,6 +568,9 @@ export const VerificationSubmitted: MessageFns<VerificationSubmitted> = {
     const message = createBaseVerificationSubmitted();
     message.report = (object.report !== undefined && object.report !== null)
       ? VerificationReport.fromPartial(object.report)
+      : undefined;
+    message.restricted = (object.restricted !== undefined && object.restricted !== null)
+      ? RestrictedParties.fromPartial(object.restricted)
       : undefined;
     return message;
   },
