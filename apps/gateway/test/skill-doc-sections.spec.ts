@@ -166,3 +166,17 @@ describe('GET /skill.md market insights, templates, fixtures, coordination and i
     for (const path of paths) expect({ path, served: path in doc.paths }).toEqual({ path, served: true });
   });
 });
+
+describe('GET /skill.md telemetry section', () => {
+  it('should list every telemetry route the gateway serves, the privacy rule and JSONL exports', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, object> };
+    const section = skill.slice(skill.indexOf('### Telemetry'), skill.indexOf('## 10. Rate limits'));
+    // /v1/telemetry/verification is the market's verification metrics (section 7).
+    const served = Object.keys(doc.paths).filter((p) => (p.startsWith('/v1/telemetry/') && p !== '/v1/telemetry/verification') || p === '/v1/metrics/outcomes');
+    expect(served).toHaveLength(13);
+    for (const path of served) expect({ path, documented: section.includes(path.replace(/^\/v1\/telemetry\/rollups\/(bytes-to-atoms|coordination)$/, '/$1')) }).toEqual({ path, documented: true });
+    for (const text of ['anon:', 'application/x-ndjson', 'operator_token_required', 'invalid_signal_time', 'category_not_found', 'invalid_week_start']) {
+      expect(section).toContain(text);
+    }
+  });
+});
