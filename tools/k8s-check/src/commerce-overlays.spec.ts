@@ -20,6 +20,8 @@ describeWithExecutable('commerce in every overlay', 'kubectl', 'apt-get install 
         NATS_URL: { value: 'nats://nats:4222' },
         IDENTITY_GRPC_URL: { value: 'identity:50051' },
         WALLET_LEDGER_GRPC_URL: { value: 'wallet-ledger:50051' },
+        MARKET_GRPC_URL: { value: 'market:50051' },
+        WORKFLOWS_GRPC_URL: { value: 'workflows:50051' },
         EXCHANGE_PUBLIC_URL: { value: expect.stringMatching(/^https?:\/\//) },
         MERCHANT_DIRECTORY: { value: expect.any(String) },
         DATABASE_URL: { secret: expect.stringMatching(/^commerce-secrets/), key: 'DATABASE_URL' },
@@ -30,12 +32,15 @@ describeWithExecutable('commerce in every overlay', 'kubectl', 'apt-get install 
       expect(resolveEnv(objects, 'gateway', 'server').COMMERCE_GRPC_URL).toEqual({ value: 'commerce:50051' });
     });
 
-    it('should let the gateway call commerce, commerce call identity, wallet-ledger and HTTPS merchants, and nothing else', () => {
+    it('should let the gateway call commerce, commerce call identity, wallet-ledger, market, workflows and HTTPS merchants, and nothing else', () => {
       const objects = render(name);
-      const [gateway, identity, walletLedger, market, commerce] = ['gateway', 'identity', 'wallet-ledger', 'market', 'commerce'].map((n) => pod(objects, n));
+      const [gateway, identity, walletLedger, market, commerce, workflows, registry, telemetry] = ['gateway', 'identity', 'wallet-ledger', 'market', 'commerce', 'workflows', 'registry', 'telemetry'].map((n) => pod(objects, n));
       expect(isFlowAllowed(objects, gateway, commerce, grpc)).toBe(true);
       expect(isFlowAllowed(objects, commerce, identity, grpc)).toBe(true);
       expect(isFlowAllowed(objects, commerce, walletLedger, grpc)).toBe(true);
+      // A checkout's origin: the contract's parties (market), the run's owner (workflows).
+      expect(isFlowAllowed(objects, commerce, market, grpc)).toBe(true);
+      expect(isFlowAllowed(objects, commerce, workflows, grpc)).toBe(true);
       expect(isFlowAllowed(objects, commerce, pod(objects, 'nats'), { port: 4222, portName: 'client' })).toBe(true);
       expect(isFlowAllowed(objects, commerce, 'external', { port: 443 })).toBe(true);
       // Plain http to the internet, other services and the outside world calling in: denied.
@@ -43,7 +48,9 @@ describeWithExecutable('commerce in every overlay', 'kubectl', 'apt-get install 
       expect(isFlowAllowed(objects, 'external', commerce, grpc)).toBe(false);
       expect(isFlowAllowed(objects, market, commerce, grpc)).toBe(false);
       expect(isFlowAllowed(objects, identity, commerce, grpc)).toBe(false);
-      expect(isFlowAllowed(objects, commerce, market, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, workflows, commerce, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, commerce, registry, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, commerce, telemetry, grpc)).toBe(false);
       expect(isFlowAllowed(objects, commerce, gateway, { port: 8080, portName: 'http' })).toBe(false);
     });
   });

@@ -25,7 +25,7 @@ export interface OverlayRules {
   absentApps?: string[];
 }
 
-export const APP_DEPLOYMENTS = ['gateway', 'identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows'];
+export const APP_DEPLOYMENTS = ['gateway', 'identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows', 'telemetry'];
 
 /** Apps of the sandbox overlay only: the fake UCP business must never reach production. */
 export const SANDBOX_ONLY_APPS = ['sandbox-merchant'];

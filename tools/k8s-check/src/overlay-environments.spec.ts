@@ -39,7 +39,7 @@ describeWithExecutable('sandbox overlay', 'kubectl', 'apt-get install -y kubectl
   it('should generate every Secret it uses (nothing operator-provided)', () => {
     expect(checkReferences(objects(), {}).problems).toEqual([]);
     for (const s of ofKind(objects(), 'Secret')) {
-      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|market-secrets|registry-secrets|commerce-secrets|workflows-secrets|sandbox-merchant-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
+      expect(s.metadata?.name).toMatch(/^(identity-secrets|wallet-ledger-secrets|market-secrets|registry-secrets|commerce-secrets|workflows-secrets|telemetry-secrets|sandbox-merchant-secrets|gateway-secrets|postgres-credentials)-[a-z0-9]+$/);
     }
   });
 
@@ -85,7 +85,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
       expect(workloads(objects()).find((w) => w.name === app)!.replicas).toBeGreaterThanOrEqual(2);
       expect(resolveEnv(objects(), app, 'server').EXCHANGE_ENV).toEqual({ value: 'mainnet' });
     }
-    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['commerce', 'gateway', 'identity', 'market', 'registry', 'wallet-ledger', 'workflows']);
+    expect(ofKind(objects(), 'PodDisruptionBudget').map((p) => p.metadata?.name).sort()).toEqual(['commerce', 'gateway', 'identity', 'market', 'registry', 'telemetry', 'wallet-ledger', 'workflows']);
   });
 
   it('should render no Secret and use only the documented operator-provided ones', () => {
@@ -100,6 +100,7 @@ describeWithExecutable('production overlay', 'kubectl', 'apt-get install -y kube
       'registry-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY', 'ARTIFACT_STORE_URL', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
       'commerce-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY', 'COMMERCE_PLATFORM_KEY'],
       'workflows-secrets': ['DATABASE_URL', 'EXCHANGE_SIGNING_KEY'],
+      'telemetry-secrets': ['DATABASE_URL'],
       'gateway-secrets': ['OPERATOR_TOKENS', 'EXCHANGE_SIGNING_KEY'],
     });
   });

@@ -25,20 +25,21 @@ describeWithExecutable('workflows in every overlay', 'kubectl', 'apt-get install
       expect(resolveEnv(objects, 'gateway', 'server').WORKFLOWS_GRPC_URL).toEqual({ value: 'workflows:50051' });
     });
 
-    it('should let the gateway call workflows, workflows call identity, market, wallet-ledger, registry and NATS, and nothing else', () => {
+    it('should let the gateway and commerce call workflows, workflows call identity, market, wallet-ledger, registry and NATS, and nothing else', () => {
       const objects = render(name);
       const [gateway, identity, walletLedger, market, registry, commerce, workflows] = ['gateway', 'identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows'].map((n) => pod(objects, n));
       expect(isFlowAllowed(objects, gateway, workflows, grpc)).toBe(true);
+      // commerce: a checkout origin's run owner.
+      expect(isFlowAllowed(objects, commerce, workflows, grpc)).toBe(true);
       for (const callee of [identity, market, walletLedger, registry]) expect(isFlowAllowed(objects, workflows, callee, grpc)).toBe(true);
       expect(isFlowAllowed(objects, workflows, pod(objects, 'nats'), { port: 4222, portName: 'client' })).toBe(true);
       // Nobody else calls it, and it reaches neither commerce nor the internet.
       expect(isFlowAllowed(objects, 'external', workflows, grpc)).toBe(false);
       expect(isFlowAllowed(objects, market, workflows, grpc)).toBe(false);
-      expect(isFlowAllowed(objects, commerce, workflows, grpc)).toBe(false);
       expect(isFlowAllowed(objects, workflows, commerce, grpc)).toBe(false);
       expect(isFlowAllowed(objects, workflows, 'external', { port: 443 })).toBe(false);
       // Workflows' ingress rules on the services it calls let only it in, not commerce too.
-      expect(isFlowAllowed(objects, commerce, market, grpc)).toBe(false);
+      expect(isFlowAllowed(objects, commerce, registry, grpc)).toBe(false);
     });
   });
 });

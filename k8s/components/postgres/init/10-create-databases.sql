@@ -5,3 +5,4 @@ CREATE DATABASE market;
 CREATE DATABASE registry;
 CREATE DATABASE commerce;
 CREATE DATABASE workflows;
+CREATE DATABASE telemetry;
