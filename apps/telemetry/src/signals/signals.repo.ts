@@ -37,7 +37,7 @@ function toRecord(r: SignalRow): MatchingSignalRecord {
 export async function insertSignal(db: Queryable, s: CheckedSignal, signalId: string, recordedAt: Date): Promise<MatchingSignalRecord | null> {
   const { rows } = await db.query<SignalRow>(
     `INSERT INTO matching_signals (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT ON CONSTRAINT matching_signals_dedup_key DO NOTHING RETURNING ${COLUMNS}`,
+     ON CONFLICT (recorded_by, signal, contract_id, seller_id, request_id) DO NOTHING RETURNING ${COLUMNS}`,
     [signalId, s.signal, s.recordedBy, s.contractId, s.sellerId, s.listingId, s.requestId ?? '', s.occurredAt, recordedAt],
   );
   return rows.length === 0 ? null : toRecord(rows[0]);
