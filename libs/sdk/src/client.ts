@@ -25,7 +25,8 @@ import { OffersApi } from './offers';
 import { ReceiptsApi } from './receipts';
 import { ResultsApi } from './results';
 import { Transport, type TransportOptions } from './transport';
-import { TelemetryApi, VerifiersApi } from './verifiers';
+import { TelemetryApi } from './telemetry';
+import { VerifiersApi } from './verifiers';
 import { WalletsApi } from './wallets';
 
 /** Options of `ExchangeClient`: see `TransportOptions` (base URL, credentials, timeouts). */
@@ -44,6 +45,7 @@ export class ExchangeClient {
   readonly listings: ListingsApi;
   /** Verifier profiles, and `verifiers.listings`. */
   readonly verifiers: VerifiersApi;
+  /** Telemetry: event feeds and JSONL exports, timelines, categories, matching signals, reports, rollups, outcome and verification metrics. */
   readonly telemetry: TelemetryApi;
   /** Market integrity: state, kill switches, erroneous clear, audit (changes are operator only). */
   readonly integrity: IntegrityApi;

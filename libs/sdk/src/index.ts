@@ -50,7 +50,6 @@ export { ContractResultsApi, ResultsApi, type ListResultsParams, type SubmitResu
 export { ContractDisputesApi, DisputesApi, type ListDisputesParams, type OpenDisputeInput, type ResolveDisputeInput } from './disputes';
 export { ListingsApi, type CreateListingInput, type ListListingsParams } from './listings';
 export {
-  TelemetryApi,
   VerifierListingsApi,
   VerifiersApi,
   type CreateVerifierListingInput,
@@ -224,6 +223,29 @@ export {
   type WorkflowTaskEventType,
   type WorkflowTaskStatus,
 } from './workflows';
+export {
+  TelemetryApi,
+  parseJsonl,
+  type BytesToAtomsRollup,
+  type Category,
+  type CategoryObject,
+  type CategoryObjectPage,
+  type ContractTimeline,
+  type CoordinationRollup,
+  type EventFilter,
+  type ExportOptions,
+  type MarketIntegrityRollup,
+  type MatchingSignal,
+  type MatchingSignalType,
+  type OperatorEvent,
+  type OutcomeMetrics,
+  type OutcomeQuery,
+  type PublicEvent,
+  type RecordMatchingSignalInput,
+  type RollupQuery,
+  type RollupWindow,
+  type WeeklyReport,
+} from './telemetry';
 export { CommerceApi, type MerchantProfile, type Negotiation, type VerifyWebhookInput, type WebhookVerdict } from './commerce';
 export {
   CheckoutApi,

@@ -109,6 +109,36 @@ export class Transport {
     return { body: bytes, status: response.status, headers: response.headers };
   }
 
+  /**
+   * The response body as a stream (JSONL exports), once the status and headers arrived; non-2xx
+   * answers still become ExchangeApiError. The timeout covers the wait for the headers only (an
+   * export may stream for long); `signal` cancels the request, the body included.
+   */
+  async openStream(opts: RequestOptions & { signal?: AbortSignal }): Promise<TransportResponse<ReadableStream<Uint8Array>>> {
+    const url = `${this.baseUrl}${opts.path}${buildQuery(opts.query)}`;
+    const headers = { ...opts.headers, ...this.headersFor(opts.method, new URL(url), undefined, undefined) };
+    const controller = new AbortController();
+    const abort = () => controller.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) abort();
+    opts.signal?.addEventListener('abort', abort, { once: true });
+    const timer = setTimeout(() => controller.abort(new DOMException('headers not received in time', 'TimeoutError')), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    let response: Response;
+    try {
+      response = await this.fetchFn(url, { method: opts.method, headers, signal: controller.signal });
+    } catch (err) {
+      opts.signal?.removeEventListener('abort', abort);
+      throw new ExchangeNetworkError(isTimeoutLike(err) ? 'timeout' : 'network_error', opts.method, url, err);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.ok) {
+      opts.signal?.removeEventListener('abort', abort);
+      throw problemToError(response.status, response.statusText, response.headers, await response.text());
+    }
+    const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+    return { body, status: response.status, headers: response.headers };
+  }
+
   private async exchange(opts: RequestOptions): Promise<{ url: string; response: Response; bytes: Buffer }> {
     const url = `${this.baseUrl}${opts.path}${buildQuery(opts.query)}`;
     // Serialized once: these exact bytes are both sent and hashed into the signature.

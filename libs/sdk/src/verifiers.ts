@@ -1,8 +1,8 @@
 // Verification area: verifier profiles (`client.verifiers`), what they offer
-// (`client.verifiers.listings`) and the verification metrics (`client.telemetry`). Reports are
+// (`client.verifiers.listings`); the verification metrics are `client.telemetry.verification`. Reports are
 // submitted on a contract: `client.contracts.verify`.
 import { MarketBase, money } from './market-base';
-import type { Money, VerificationMetrics, VerificationWindow, Verifier, VerifierListing } from './market-types';
+import type { Money, Verifier, VerifierListing } from './market-types';
 import type { Page, PageParams } from './pagination';
 import type { Transport } from './transport';
 import type { Idempotent } from './wallets';
@@ -76,12 +76,5 @@ export class VerifiersApi extends MarketBase {
 
   list(params: PageParams = {}): Promise<Page<Verifier>> {
     return this.read('/v1/verifiers', { limit: params.limit, cursor: params.cursor });
-  }
-}
-
-export class TelemetryApi extends MarketBase {
-  /** GET /v1/telemetry/verification?window=… (default all). */
-  verification(window?: VerificationWindow): Promise<VerificationMetrics> {
-    return this.read('/v1/telemetry/verification', { window });
   }
 }
