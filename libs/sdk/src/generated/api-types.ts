@@ -374,7 +374,7 @@ export interface components {
             /** @description Cursor of the next page; null on the last page */
             next_cursor: string | null;
         };
-        /** @description Categories, most objects first */
+        /** @description Categories in tag order */
         CategoryPage: {
             data: components["schemas"]["Category"][];
             /** @description Cursor of the next page; null on the last page */

@@ -93,7 +93,7 @@ export type CategoryJson = Static<typeof Category>;
 
 export const CategoryPage = Type.Object(
   { data: Type.Array(Category), next_cursor: NextCursor },
-  { additionalProperties: false, description: 'Categories, most objects first', examples: [{ data: [categoryExample], next_cursor: null }] },
+  { additionalProperties: false, description: 'Categories in tag order', examples: [{ data: [categoryExample], next_cursor: null }] },
 );
 
 const objectExample = { tag: TAG, kind: 'contract', object_id: CTR, title: 'Translate a README to French', sandbox: true, first_seen_at: T };
