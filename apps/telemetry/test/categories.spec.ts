@@ -2,7 +2,7 @@ import { createServiceClient, errorInfoFromGrpc, type PromiseClient } from '@exc
 import { marketV1, marketV1Events, telemetryV1 } from '@exchange/proto';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
 import { readTelemetryConfig, startTelemetry, type TelemetryHandle } from '../src/index';
-import { ingestEvents } from '../src/ingest/ingest';
+import { ingestEvents } from '../src/ingest/event-store.repo';
 import pg from 'pg';
 import { contractEvent, envelope, newParties, publicFixtures } from './ingest-fixtures';
 

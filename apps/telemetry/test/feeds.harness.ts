@@ -14,7 +14,7 @@ import { createServiceClient, errorInfoFromGrpc, type PromiseClient } from '@exc
 import { telemetryV1 } from '@exchange/proto';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
 import { readTelemetryConfig, startTelemetry, type TelemetryHandle } from '../src/index';
-import { ingestEvent } from '../src/ingest/ingest';
+import { ingestEvent } from '../src/ingest/event-store.repo';
 
 export type TelemetryClient = PromiseClient<typeof telemetryV1.TelemetryServiceService>;
 

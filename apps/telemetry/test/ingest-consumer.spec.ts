@@ -3,7 +3,7 @@ import { marketV1 } from '@exchange/proto';
 import { testLogger } from '@exchange/testing';
 import { readTelemetryConfig, startTelemetry } from '../src/index';
 import { startEventConsumer } from '../src/ingest/event-consumer.handlers';
-import { ingestEvents } from '../src/ingest/ingest';
+import { ingestEvents } from '../src/ingest/event-store.repo';
 import { contractEvent, envelope, newParties } from './ingest-fixtures';
 import { allRecorded, migratedStore, recorded, until, type StoreDb } from './ingest-support';
 

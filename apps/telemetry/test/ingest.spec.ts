@@ -3,7 +3,7 @@ import pg from 'pg';
 import { runMigrations } from '@exchange/db';
 import { marketV1 } from '@exchange/proto';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
-import { ingestEvent, ingestEvents } from '../src/ingest/ingest';
+import { ingestEvent, ingestEvents } from '../src/ingest/event-store.repo';
 import { contractEvent, newParties, operatorFixtures, publicFixtures } from './ingest-fixtures';
 
 const C = marketV1.ContractStatus;

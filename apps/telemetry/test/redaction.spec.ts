@@ -1,5 +1,5 @@
 import { PUBLIC_EVENT_TYPES, publicView } from '../src/domain/public-view';
-import { ingestEvents } from '../src/ingest/ingest';
+import { ingestEvents } from '../src/ingest/event-store.repo';
 import { newParties, operatorFixtures, publicFixtures } from './ingest-fixtures';
 import { migratedStore, type StoreDb } from './ingest-support';
 

@@ -20,7 +20,7 @@ import {
 } from '@exchange/proto';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
 import { readTelemetryConfig, startTelemetry, type TelemetryHandle } from '../src/index';
-import { ingestEvents } from '../src/ingest/ingest';
+import { ingestEvents } from '../src/ingest/event-store.repo';
 
 export type TelemetryClient = PromiseClient<typeof telemetryV1.TelemetryServiceService>;
 

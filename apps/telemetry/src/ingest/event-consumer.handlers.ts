@@ -2,7 +2,7 @@ import type { EventBus, Subscription } from '@exchange/events';
 import { DomainError, type Logger } from '@exchange/platform';
 import type pg from 'pg';
 import { malformedReason } from '../domain/event';
-import { ingestEvent } from './ingest';
+import { ingestEvent } from './event-store.repo';
 
 // The one durable consumer of every domain event (`exchange.>`, at least once): each event is
 // recorded in its own transaction, once by id, so a redelivery is acknowledged without doubling

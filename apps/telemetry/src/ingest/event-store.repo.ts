@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { classifyEvent, type Filing } from '../domain/classify';
 import type { StoreEvent } from '../domain/event';
 import { publicView } from '../domain/public-view';
-import { foldFacts } from './fold-facts';
+import { foldFacts } from './facts.repo';
 
 // Recording one event in the event store: the row (once, by event id), where it is filed, its
 // public projection, and the facts it updates, all in one transaction. A duplicate changes
