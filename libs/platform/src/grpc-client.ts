@@ -70,7 +70,8 @@ export function createServiceClient<D extends ServiceDefinition>(
   return methods as PromiseClient<D>;
 }
 
-function toMetadata(opts: CallOptions | undefined): Metadata {
+/** The caller's request id, trace, actor and acting agent as gRPC metadata (every client of the exchange's services). */
+export function toMetadata(opts: CallOptions | undefined): Metadata {
   const metadata = new Metadata();
   if (!opts) return metadata;
   if (opts.requestId) metadata.set(REQUEST_ID_METADATA, opts.requestId);

@@ -20,6 +20,7 @@ export {
   createServiceClient,
   DEFAULT_DEADLINE_MS,
   errorInfoFromGrpc,
+  toMetadata,
   type CallOptions,
   type GrpcErrorInfo,
   type PromiseClient,

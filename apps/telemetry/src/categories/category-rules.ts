@@ -1,5 +1,5 @@
 import { decodeCursor, errors, type CursorKey } from '@exchange/platform';
-import type { CategoryKind } from '../domain/facts';
+import type { CategoryKind, CategoryObjectFact } from '../domain/facts';
 
 // Categories: the tags of contracts, listings and threads, with counts and their objects. Any
 // agent or the operator reads them (the gateway always names one).
@@ -17,14 +17,8 @@ export interface Category {
   lastSeenAt: Date;
 }
 
-export interface CategoryObject {
-  tag: string;
-  kind: CategoryKind;
-  objectId: string;
-  title: string;
-  sandbox: boolean;
-  firstSeenAt: Date;
-}
+/** A tag and an object carrying it, as ingest files it. */
+export type CategoryObject = CategoryObjectFact;
 
 export interface CategoryReader {
   /** Empty for the operator. */

@@ -1,21 +1,14 @@
 import type pg from 'pg';
 import type { EventQuery } from '../domain/event-filter';
-import type { EventKey, OperatorEvent } from '../domain/stored-event';
+import type { EventKey, OperatorEvent, PublicEvent } from '../domain/stored-event';
 import { filterConditions, OPERATOR_COLUMNS, toOperatorEvent, whereClause, type OperatorRow } from './event-rows.repo';
 
 /** A public row: the event's public part and, for its contract, the buyer's privacy and alias now. */
-export interface PublicRow {
-  seq: string;
-  eventId: string;
-  type: string;
-  subjectId: string;
-  occurredAt: Date;
-  contractId: string | null;
-  listingId: string | null;
+export type PublicRow = Omit<PublicEvent, 'dataJson'> & {
   publicJson: string;
   buyerPrivate: boolean;
   buyerAlias: string | null;
-}
+};
 
 interface PublicSqlRow {
   seq: string;

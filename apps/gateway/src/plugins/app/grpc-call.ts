@@ -1,5 +1,5 @@
-import { ACTOR_METADATA, AGENT_ID_METADATA, REQUEST_ID_METADATA, TRACE_ID_METADATA, type CallOptions } from '@exchange/platform';
-import { Metadata, type Client } from '@grpc/grpc-js';
+import { toMetadata, type CallOptions } from '@exchange/platform';
+import type { Client } from '@grpc/grpc-js';
 
 // What the gateway's own clients with streaming RPCs (registry, telemetry) share: the caller's
 // metadata and the unary methods as promises, as @exchange/platform's createServiceClient makes
@@ -30,15 +30,6 @@ export interface HealthMethod {
   responseDeserialize: (b: Buffer) => { status: string };
 }
 
-export function toMetadata(opts: CallOptions | undefined): Metadata {
-  const metadata = new Metadata();
-  if (!opts) return metadata;
-  if (opts.requestId) metadata.set(REQUEST_ID_METADATA, opts.requestId);
-  if (opts.traceId) metadata.set(TRACE_ID_METADATA, opts.traceId);
-  if (opts.actor) metadata.set(ACTOR_METADATA, opts.actor);
-  if (opts.agentId) metadata.set(AGENT_ID_METADATA, opts.agentId);
-  return metadata;
-}
 
 /** One unary method on `client`: a promise, with the caller's metadata and a deadline. */
 export const unaryCall =

@@ -1,8 +1,8 @@
-import { DEFAULT_DEADLINE_MS, type CallOptions } from '@exchange/platform';
+import { DEFAULT_DEADLINE_MS, toMetadata, type CallOptions } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
 import { Client, credentials, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import { createHash } from 'node:crypto';
-import { toMetadata, unaryCall, unaryMethodsOf, type GrpcMethod, type HealthMethod, type UnaryMethods } from './grpc-call';
+import { unaryCall, unaryMethodsOf, type GrpcMethod, type HealthMethod, type UnaryMethods } from './grpc-call';
 
 // The registry client: the unary RPCs as promises (like createServiceClient) plus the two
 // streaming RPCs, on one channel whose messages may be 64 MiB (casefile archives travel unary).

@@ -1,8 +1,8 @@
-import { DEFAULT_DEADLINE_MS, type CallOptions } from '@exchange/platform';
+import { DEFAULT_DEADLINE_MS, toMetadata, type CallOptions } from '@exchange/platform';
 import { telemetryV1 } from '@exchange/proto';
 import { Client, credentials, type ClientReadableStream } from '@grpc/grpc-js';
 import { Readable } from 'node:stream';
-import { toMetadata, unaryCall, unaryMethodsOf, type GrpcMethod, type HealthMethod, type UnaryMethods } from './grpc-call';
+import { unaryCall, unaryMethodsOf, type GrpcMethod, type HealthMethod, type UnaryMethods } from './grpc-call';
 
 // The telemetry client: the unary RPCs as promises plus the two JSONL exports (server-streaming),
 // on one channel. An export opens as a byte stream only once telemetry sent its first chunk (or
