@@ -166,6 +166,21 @@ describe('alias at read time', () => {
     expect(operator.events.map((e) => JSON.parse(e.dataJson).contract.buyerAlias)).toEqual([p.alias, p.alias, renamed.alias]);
   });
 
+  it('where the private buyer acted (a dispute it opened) the public feed names its alias now', async () => {
+    const p = newParties('acted');
+    const C = marketV1.ContractStatus;
+    const fixtures = publicFixtures(p);
+    await h.seed([contractEvent(p, 'created'), fixtures['exchange.market.dispute.opened']]);
+    const openedBy = async () => {
+      const res = await h.client.listPublicEvents({ actor: AGENT, filter: { contractId: p.contractId, eventType: 'exchange.market.dispute.opened' }, page: undefined });
+      return JSON.parse(res.events[0].dataJson).dispute.openedBy;
+    };
+    expect(await openedBy()).toBe(p.alias);
+    const renamed = { ...p, alias: 'anon:qponmlkjihgf' };
+    await h.seed([contractEvent(renamed, 'buyer_alias_updated', { status: C.CONTRACT_STATUS_DISPUTED, minutes: 9 })]);
+    expect(await openedBy()).toBe(renamed.alias);
+  });
+
   it('a public buyer\'s events are shown as recorded', async () => {
     const p = newParties('public');
     await h.seed([contractEvent(p, 'created', { buyerPrivate: false })]);

@@ -1,5 +1,6 @@
 import { PUBLIC_EVENT_TYPES, publicView } from '../src/domain/public-view';
 import { ingestEvents } from '../src/ingest/event-store.repo';
+import { PRIVATE_BUYER_MARK } from '../src/domain/public-alias';
 import { newParties, operatorFixtures, publicFixtures } from './ingest-fixtures';
 import { migratedStore, type StoreDb } from './ingest-support';
 
@@ -84,6 +85,6 @@ describe('event store: public_data of every public type, null for operator-only 
     // The buyer-verified report names no restricted part: the contract's facts told ingest who the private buyer is.
     const report = rows.find((r) => r.type === 'exchange.market.verification.submitted')!;
     expect(JSON.stringify(report.data)).toContain(p.buyer);
-    expect((report.public_data as { report: { verifierId: string } }).report.verifierId).toBe('');
+    expect((report.public_data as { report: { verifierId: string } }).report.verifierId).toBe(PRIVATE_BUYER_MARK);
   });
 });

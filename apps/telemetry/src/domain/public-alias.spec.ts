@@ -1,4 +1,4 @@
-import { withCurrentAlias } from './public-alias';
+import { PRIVATE_BUYER_MARK, withCurrentAlias } from './public-alias';
 
 describe('withCurrentAlias', () => {
   it('replaces every buyer alias key at any depth, in objects and arrays', () => {
@@ -17,6 +17,12 @@ describe('withCurrentAlias', () => {
   it('blanks a stale alias when the contract has none now, and adds no key that was absent', () => {
     expect(withCurrentAlias({ contract: { buyer_alias: 'anon:OLD' } }, null)).toEqual({ contract: { buyer_alias: null } });
     expect(withCurrentAlias({ contract: { title: 't' } }, 'anon:NEW')).toEqual({ contract: { title: 't' } });
+  });
+
+  it('reads the private buyer mark as the alias now, alone or in text; as empty without one', () => {
+    const data = { dispute: { opened_by: PRIVATE_BUYER_MARK }, post: { body: `ask ${PRIVATE_BUYER_MARK} first` } };
+    expect(withCurrentAlias(data, 'anon:NEW')).toEqual({ dispute: { opened_by: 'anon:NEW' }, post: { body: 'ask anon:NEW first' } });
+    expect(withCurrentAlias(data, null)).toEqual({ dispute: { opened_by: '' }, post: { body: 'ask  first' } });
   });
 
   it('leaves scalars alone and does not change its input', () => {

@@ -1,4 +1,5 @@
 import { isPublicType, publicView } from './public-view';
+import { PRIVATE_BUYER_MARK } from './public-alias';
 
 describe('publicView', () => {
   const buyer = 'agt_private_buyer';
@@ -23,15 +24,28 @@ describe('publicView', () => {
       type: 'exchange.market.dispute.opened',
       data: { dispute: { dispute_id: 'dsp_1', opened_by: buyer, reason: 'bad', evidence_refs: ['r'] }, restricted: { buyer_id: buyer } },
     });
-    expect(view).toEqual({ dispute: { dispute_id: 'dsp_1', opened_by: '' } });
+    expect(view).toEqual({ dispute: { dispute_id: 'dsp_1', opened_by: PRIVATE_BUYER_MARK } });
   });
 
-  it('blanks a private buyer wherever it sits, even inside text', () => {
+  it('marks a private buyer wherever it sits, even inside text (the feed reads the mark as the alias now)', () => {
     const view = publicView(
       { type: 'exchange.market.post.created', data: { post: { postId: 'p', author: buyer, body: `ping ${buyer} please`, attachments: [buyer] } } },
       { privateParties: [buyer] },
     );
-    expect(view).toEqual({ post: { postId: 'p', author: '', body: 'ping  please', attachments: [''] } });
+    const M = PRIVATE_BUYER_MARK;
+    expect(view).toEqual({ post: { postId: 'p', author: M, body: `ping ${M} please`, attachments: [M] } });
+  });
+
+  it('a party field the market blanked for the restricted buyer shows the mark; another party stays', () => {
+    const restricted = { buyerId: buyer };
+    const byBuyer = publicView({ type: 'exchange.market.dispute.opened', data: { dispute: { disputeId: 'dsp_1' }, restricted } });
+    expect(byBuyer).toEqual({ dispute: { disputeId: 'dsp_1', openedBy: PRIVATE_BUYER_MARK } });
+    const bySeller = publicView({ type: 'exchange.market.post.created', data: { post: { postId: 'p', author: 'agt_s' }, restricted } });
+    expect(bySeller).toEqual({ post: { postId: 'p', author: 'agt_s' } });
+    const report = publicView({ type: 'exchange.market.verification.submitted', data: { report: { reportId: 'vrp_1' }, restricted } });
+    expect(report).toEqual({ report: { reportId: 'vrp_1', verifierId: PRIVATE_BUYER_MARK } });
+    // No restricted part (a public buyer): an absent field stays absent.
+    expect(publicView({ type: 'exchange.market.thread.created', data: { thread: { threadId: 't' } } })).toEqual({ thread: { threadId: 't' } });
   });
 
   it('has no view for operator-only or unknown types', () => {

@@ -1,5 +1,6 @@
 import { boolField, cloneJson, dropField, isObject, objectField, stringField, type Json, type JsonObject } from './event-json';
 import { typeParts, type StoreEvent } from './event';
+import { PRIVATE_BUYER_MARK } from './public-alias';
 
 // The public projection of an event (README "Event store and privacy"): what a stranger may read
 // through the API about that object, minus operator notes. Only the types below are public; every
@@ -145,11 +146,10 @@ function privatePartiesOf(data: unknown, ctx: PrivacyContext): string[] {
   return [...ids].filter((id) => id.length > 0);
 }
 
-/** Every string equal to a private party becomes '', and one containing it loses it. */
+/** Every private party's id, alone or inside a string, becomes the mark the feed reads as the current alias. */
 function scrub(value: Json, ids: string[]): Json {
   if (typeof value === 'string') {
-    if (ids.includes(value)) return '';
-    return ids.reduce((s, id) => (s.includes(id) ? s.split(id).join('') : s), value);
+    return ids.reduce((s, id) => (s.includes(id) ? s.split(id).join(PRIVATE_BUYER_MARK) : s), value);
   }
   if (Array.isArray(value)) return value.map((v) => scrub(v, ids));
   if (isObject(value)) {
@@ -167,7 +167,26 @@ function scrub(value: Json, ids: string[]): Json {
  */
 export function publicView(event: Pick<StoreEvent, 'type' | 'data'>, ctx: PrivacyContext = {}): JsonObject | null {
   if (!isPublicType(event.type)) return null;
-  const view = project(typeParts(event.type).entity, event.data);
+  const entity = typeParts(event.type).entity;
+  const view = project(entity, event.data);
   const ids = privatePartiesOf(event.data, ctx);
-  return ids.length === 0 ? view : (scrub(view, ids) as JsonObject);
+  if (ids.length === 0) return view;
+  markBlankedParty(view, entity, event.data);
+  return scrub(view, ids) as JsonObject;
+}
+
+// The party field the market blanks when the private buyer acted (events.proto, "Privacy").
+const PARTY_FIELDS: Record<string, [string, string]> = {
+  dispute: ['dispute', 'openedBy'],
+  thread: ['thread', 'createdBy'],
+  post: ['post', 'author'],
+  verification: ['report', 'verifierId'],
+};
+
+/** With a `restricted` buyer, a blank party field was that buyer: it shows the alias mark. */
+function markBlankedParty(view: JsonObject, entity: string, data: unknown): void {
+  const field = PARTY_FIELDS[entity];
+  if (field === undefined || !stringField(objectField(data, 'restricted'), 'buyerId')) return;
+  const inner = objectField(view, field[0]);
+  if (inner !== undefined && !stringField(inner, field[1])) inner[field[1]] = PRIVATE_BUYER_MARK;
 }

@@ -3,7 +3,7 @@ import type { TelemetryRuntime } from '../service/runtime';
 import { parseEventFilter, type EventFilterInput } from '../domain/event-filter';
 import { jsonlChunks } from '../domain/jsonl-export';
 import { requireOperator, type Caller } from '../domain/operator-only';
-import { withCurrentAlias } from '../domain/public-alias';
+import { PRIVATE_BUYER_MARK, withCurrentAlias } from '../domain/public-alias';
 import { eventCursorKey, eventKeyOf, type OperatorEvent, type PublicEvent } from '../domain/stored-event';
 import { FeedsRepo, type PublicRow } from './feeds.repo';
 
@@ -17,9 +17,13 @@ export interface EventPage<T> {
   nextCursor: string | null;
 }
 
-/** A public row as a stranger reads it: a private buyer's alias is the contract's alias now. */
+/**
+ * A public row as a stranger reads it: a private buyer's alias (and where the buyer acted) is the
+ * contract's alias now; a contract no longer private shows its marks as ''.
+ */
 function toPublicEvent(r: PublicRow): PublicEvent {
-  const dataJson = r.buyerPrivate ? JSON.stringify(withCurrentAlias(JSON.parse(r.publicJson), r.buyerAlias)) : r.publicJson;
+  const rewrite = r.buyerPrivate || r.publicJson.includes(PRIVATE_BUYER_MARK);
+  const dataJson = rewrite ? JSON.stringify(withCurrentAlias(JSON.parse(r.publicJson), r.buyerPrivate ? r.buyerAlias : null)) : r.publicJson;
   return {
     seq: r.seq,
     eventId: r.eventId,
