@@ -167,6 +167,27 @@ describe('POST /v1/telemetry/matching-signals', () => {
   });
 });
 
+describe('matching signals in the market\'s recommendations', () => {
+  it('should boost an open contract the seller has an award signal for, and leave one without signals unboosted', async () => {
+    const open = () =>
+      t.buyer.client.contracts.create({
+        title: 'Proofread a README',
+        tags: [t.tag],
+        budget: { amount: '5', currency: 'CREDIT' },
+        deadline: new Date(Date.now() + 24 * 3600 * 1000),
+        acceptanceCriteria: 'No typos left',
+        verificationMode: 'auto',
+      });
+    const [signalled, quiet] = [await open(), await open()];
+    await t.buyer.client.telemetry.recordMatchingSignal({ signal: 'award', contractId: signalled.contract_id, sellerId: t.seller.agentId });
+    const recs = await t.seller.client.recommendations.contractsFor(t.seller.agentId, { limit: 50, explorationRate: 0 });
+    const entry = (id: string) => recs.data.find((c) => c.contract_id === id);
+    // One award today: boost = 1 − e^(−10/10) (telemetry README, "Matching signals").
+    expect(entry(signalled.contract_id)?.signals.matching).toBeCloseTo(1 - Math.exp(-1), 2);
+    expect(entry(quiet.contract_id)?.signals.matching).toBeNull();
+  });
+});
+
 describe('GET /v1/telemetry/reports/weekly', () => {
   it('should count the settled contract in this week’s report with sandbox activity', async () => {
     const weekStart = mondayOf(t.recordedAt);
