@@ -17,6 +17,7 @@ describe('matching signal rules', () => {
   it('should take an agent or the operator as the recorder, nobody else', () => {
     expect(recorderOf({ agentId: 'acme:agent:bob', operator: false })).toBe('acme:agent:bob');
     expect(recorderOf({ agentId: '', operator: true })).toBe('');
+    expect(recorderOf({ agentId: 'acme:agent:bob', operator: true })).toBe('acme:agent:bob');
     expect(thrown(() => recorderOf(undefined)).code).toBe('forbidden');
   });
 

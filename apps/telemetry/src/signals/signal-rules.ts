@@ -49,10 +49,13 @@ export function isAgentId(value: string): boolean {
   return AGENT_ID_PATTERN.test(value);
 }
 
-/** Agents and the operator: an actor that is neither is refused (the gateway always sends one). */
+/**
+ * Agents and the operator: an actor that is neither is refused (the gateway always sends one).
+ * The operator acting as an agent (X-Agent-Id) records as that agent, as everywhere else.
+ */
 export function recorderOf(actor: TelemetryActor | undefined): string {
-  if (actor?.operator) return '';
   if (actor && isAgentId(actor.agentId)) return actor.agentId;
+  if (actor?.operator) return '';
   throw errors.permissionDenied('forbidden', 'matching signals are recorded by an agent or the operator');
 }
 

@@ -1312,7 +1312,7 @@ export interface components {
             signal_id: string;
             /** @enum {string} */
             signal: "impression" | "click" | "shortlist" | "award";
-            /** @description The agent that recorded it; null for the operator */
+            /** @description The agent that recorded it (the operator with X-Agent-Id records as that agent); null for the operator alone */
             recorded_by: string | null;
             contract_id: string;
             seller_id: string;

@@ -55,7 +55,7 @@ export const MatchingSignal = Type.Object(
   {
     signal_id: Type.String(),
     signal: StringEnum(SIGNAL_TYPES),
-    recorded_by: Nullable(Type.String(), { description: 'The agent that recorded it; null for the operator' }),
+    recorded_by: Nullable(Type.String(), { description: 'The agent that recorded it (the operator with X-Agent-Id records as that agent); null for the operator alone' }),
     contract_id: Type.String(),
     seller_id: Type.String(),
     listing_id: Nullable(Type.String()),
