@@ -80,13 +80,14 @@ describe('market events: private buyers stay out of the public part (outbox)', (
     expect(post.data['post']).toMatchObject({ author: a.seller.agentId });
   });
 
-  it("a private buyer's own verification (mode buyer) leaves the report's verifier_id empty", async () => {
+  it("a private buyer's own verification (mode buyer) leaves the report's verifier_id empty; the id is in restricted", async () => {
     const a = await awardedContract(h, { contract: { buyerPrivate: true } });
     const result = await deliver(a);
     const res = await verifyPass(a.buyer, a.contract.contractId, result.resultId);
     expect(res.contract!.status).toBe(CS.CONTRACT_STATUS_SETTLED);
     const report = (await h.outbox(res.report!.reportId)).find((e) => e.type === 'exchange.market.verification.submitted')!;
-    expect(JSON.stringify(report.data)).not.toContain(a.buyer.agentId);
+    expect(publicText(report.data)).not.toContain(a.buyer.agentId);
+    expect(report.data['restricted']).toEqual({ buyerId: a.buyer.agentId });
     const settled = (await rowsOf(a.contract.contractId)).find((r) => r.type === 'exchange.market.contract.settled')!;
     expect(publicText(settled.data)).not.toContain(a.buyer.agentId);
   });
