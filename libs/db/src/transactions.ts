@@ -7,18 +7,22 @@ import type pg from 'pg';
 export type Queryable = pg.Pool | pg.PoolClient;
 
 /** Runs `fn` in one transaction on a pooled connection (READ COMMITTED; rows are locked explicitly). */
-export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(pool: Pick<pg.Pool, 'connect'>, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection whose ROLLBACK failed is in an unknown state: it is discarded, not pooled.
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch((e: Error) => {
+      broken = e;
+    });
     throw err;
   } finally {
-    client.release();
+    client.release(broken ?? false);
   }
 }
 

@@ -1,3 +1,4 @@
+import { withTransaction } from '@exchange/db';
 import type pg from 'pg';
 import { classifyEvent, type Filing } from '../domain/classify';
 import type { StoreEvent } from '../domain/event';
@@ -67,22 +68,7 @@ async function record(client: Queryable, event: StoreEvent): Promise<boolean> {
  * then changes nothing. Amounts that are not decimal strings throw (invalid_amount).
  */
 export async function ingestEvent(db: Queryable | PoolLike, event: StoreEvent): Promise<boolean> {
-  if (!isPool(db)) return record(db, event);
-  const client = await db.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const created = await record(client, event);
-    await client.query('COMMIT');
-    return created;
-  } catch (err) {
-    await client.query('ROLLBACK').catch((e: Error) => {
-      broken = e;
-    });
-    throw err;
-  } finally {
-    client.release(broken ?? false);
-  }
+  return isPool(db) ? withTransaction(db, (client) => record(client, event)) : record(db, event);
 }
 
 /** Records events one by one, in order (tests and benches); how many were new. */
