@@ -33,14 +33,9 @@ export interface CheckoutTally {
   volume: Array<{ currency: string; amount: bigint }>;
 }
 
-export interface ContractOutcomes {
+/** The tally's counts, their total and rates. */
+export interface ContractOutcomes extends Omit<ContractTally, 'settleMs'> {
   terminal: number;
-  settled: number;
-  refunded: number;
-  split: number;
-  cancelled: number;
-  expired: number;
-  disputed: number;
   successRate: number | undefined;
   refundRate: number | undefined;
   disputeRate: number | undefined;
@@ -48,14 +43,10 @@ export interface ContractOutcomes {
   p90TimeToSettleMs: number | undefined;
 }
 
-export interface CommerceOutcomes {
+export interface CommerceOutcomes extends Omit<CheckoutTally, 'completeMs'> {
   ended: number;
-  completed: number;
-  canceled: number;
-  failed: number;
   successRate: number | undefined;
   medianTimeToCompleteMs: number | undefined;
-  volume: Array<{ currency: string; amount: bigint }>;
 }
 
 export interface OutcomeMetrics {
