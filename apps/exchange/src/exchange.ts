@@ -84,7 +84,12 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     stops.push(() => identity.stop());
     const identityUrl = `127.0.0.1:${identity.grpcPort}`;
 
-    // Signs settlement receipts with the exchange key the gateway publishes on /health.
+    // Signs settlement receipts with the exchange key the gateway publishes on /health. It stores
+    // meter events, epoch tables and period receipts in the registry and reads proxy calls' mandate
+    // budgets in commerce; both start later, so commerce's port too is chosen up front (the wallet's
+    // clients connect lazily, on first use).
+    const commercePort = await findStablePort();
+    const commerceUrl = `127.0.0.1:${commercePort}`;
     const walletLedger = await startWalletLedger(
       readWalletLedgerConfig({
         ...common,
@@ -92,6 +97,8 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         GRPC_HOST: '127.0.0.1',
         DATABASE_URL: await databases.databaseFor('wallet-ledger'),
         IDENTITY_GRPC_URL: identityUrl,
+        REGISTRY_GRPC_URL: registryUrl,
+        COMMERCE_GRPC_URL: commerceUrl,
         EXCHANGE_SIGNING_KEY: signingKey,
       }),
       { logger: logger.child({ app: 'wallet-ledger' }), bus },
@@ -172,7 +179,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     const commerce = await startCommerce(
       readCommerceConfig({
         ...common,
-        GRPC_PORT: '0',
+        GRPC_PORT: String(commercePort),
         GRPC_HOST: '127.0.0.1',
         DATABASE_URL: await databases.databaseFor('commerce'),
         IDENTITY_GRPC_URL: identityUrl,
@@ -186,7 +193,6 @@ export async function startExchange(env: Record<string, string | undefined> = pr
       { logger: logger.child({ app: 'commerce' }), bus },
     );
     stops.push(() => commerce.stop());
-    const commerceUrl = `127.0.0.1:${commerce.grpcPort}`;
 
     // Multi-stage runs: shard contracts in market (followed through its events), budgets checked
     // in wallet-ledger, run casefiles built from the registry's contract dockets.

@@ -11,7 +11,8 @@ export interface ServiceSpec {
 
 export const SERVICES: readonly ServiceSpec[] = [
   { name: 'identity', grpcUrlEnv: 'IDENTITY_GRPC_URL', database: true },
-  // After identity: it looks up wallet owners there (IDENTITY_GRPC_URL).
+  // After identity: it looks up wallet owners there (IDENTITY_GRPC_URL). It calls registry and
+  // commerce (REGISTRY_GRPC_URL, COMMERCE_GRPC_URL) only for metering, billing and proxy budgets.
   { name: 'wallet-ledger', grpcUrlEnv: 'WALLET_LEDGER_GRPC_URL', database: true },
   // After both: it checks parties in identity and moves escrow through wallet-ledger.
   { name: 'market', grpcUrlEnv: 'MARKET_GRPC_URL', database: true },

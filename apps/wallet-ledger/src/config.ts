@@ -7,6 +7,10 @@ export const WalletLedgerConfigSchema = Type.Object({
   ...serviceConfigBase(),
   /** host:port of the identity service (owners and recipients are looked up there). */
   IDENTITY_GRPC_URL: grpcAddress(),
+  /** host:port of the registry (meter events, epoch tables and period receipts are stored there); absent → those RPCs answer registry_unavailable. */
+  REGISTRY_GRPC_URL: Type.Optional(grpcAddress()),
+  /** host:port of commerce (mandate budgets of proxy calls); absent → a mandate budget answers commerce_unavailable. */
+  COMMERCE_GRPC_URL: Type.Optional(grpcAddress()),
   /** Base64 of the 32-byte ed25519 seed of the exchange key; signs receipts. */
   EXCHANGE_SIGNING_KEY: Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' }),
   /** Kill switches switched on at start (comma list of withdrawals, faucet, settlements). */

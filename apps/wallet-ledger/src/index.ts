@@ -1,10 +1,11 @@
 import { fromBase64, publicKeyFromPrivate, toBase64 } from '@exchange/crypto';
 import type { EventBus } from '@exchange/events';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
-import { identityV1 } from '@exchange/proto';
+import { commerceV1, identityV1, registryV1 } from '@exchange/proto';
 import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
 import { killSwitchesFrom, WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
 import { CachedAgentDirectory } from './clients/agent-directory.client';
+import { GrpcSignedObjectStore } from './clients/registry.client';
 import { createWalletAreas, registerWalletLedger, WALLET_LEDGER_SERVICE_NAME } from './grpc/server';
 import { institutionalLimitFrom } from './payouts/payouts.service';
 
@@ -62,6 +63,10 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
   const signingKey = fromBase64(config.EXCHANGE_SIGNING_KEY);
   const pool = host.pool({ max: config.WALLET_DB_POOL_MAX });
   const identity = host.client(identityV1.IdentityServiceService, config.IDENTITY_GRPC_URL, { defaultDeadlineMs: 2_000 });
+  // Optional peers: metering and billing store objects in the registry; proxy calls read mandate
+  // budgets in commerce. Channels connect lazily, so either may start after the wallet.
+  const registry = config.REGISTRY_GRPC_URL ? host.client(registryV1.RegistryServiceService, config.REGISTRY_GRPC_URL, { defaultDeadlineMs: 5_000 }) : undefined;
+  const commerce = config.COMMERCE_GRPC_URL ? host.client(commerceV1.CommerceServiceService, config.COMMERCE_GRPC_URL, { defaultDeadlineMs: 2_000 }) : undefined;
   // Each area's repository and service (src/<area>/), given only what it uses: grpc/server.ts.
   const { services, workers } = createWalletAreas({
     pool,
@@ -72,6 +77,8 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
     environment: config.EXCHANGE_ENV,
     signer: { privateKey: signingKey, publicKey: toBase64(publicKeyFromPrivate(signingKey)) },
     institutionalLimit: institutionalLimitFrom(config.INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT),
+    objects: new GrpcSignedObjectStore(registry),
+    commerce,
   });
   host.periodic('hold-sweeper', config.HOLD_SWEEP_INTERVAL_MS, workers.sweepHolds);
   host.periodic('payout-processor', config.PAYOUT_PROCESSOR_INTERVAL_MS, workers.processPayouts);

@@ -25,6 +25,8 @@ export const RECORD_KINDS = [
   // own entries (contract, offer, result…) follow as the registry exports them.
   'workflow_run',
   'workflow_task',
+  // Gateway proxy (apps/wallet-ledger): each recorded proxy call of a run.
+  'proxy_call',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 /** Entries that name artifact bytes (`ref` = artifact_ref, `sha256` = hex of the bytes). */

@@ -78,6 +78,16 @@ export const ERROR_CODES = {
   },
   agent_nonce_invalid: { status: 401, meaning: '`X-Agent-Nonce` is not 16–64 characters of `A–Z a–z 0–9 - _`' },
 
+  invalid_period: { status: 400, meaning: '`period` is not a UTC month `YYYY-MM`, or it has not begun' },
+  meter_event_in_future: { status: 400, meaning: 'the meter event\'s `occurred_at` is more than 5 minutes ahead of the exchange clock' },
+  budget_currency_mismatch: { status: 400, meaning: 'the proxy call\'s `currency` is not its budget\'s (`budget_currency`)' },
+
+  // 402 — payment required.
+  budget_exceeded: {
+    status: 402,
+    meaning: 'the proxy call\'s `cost` is over what its budget (hold or mandate) has left (`limit`, `spent`, `remaining`, `cost`); nothing was recorded',
+  },
+
   // 403 — known caller, not allowed.
   origin_not_allowed: {
     status: 403,
@@ -175,6 +185,13 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, meaning: 'the path exists but not with this method; `Allow` lists the methods' },
   request_timeout: { status: 408, meaning: 'the request was not received in time' },
 
+  epoch_not_found: { status: 404, meaning: 'no meter epoch table has this `epoch` name' },
+  meter_event_not_found: { status: 404, meaning: 'unknown meter event (or one neither signed by nor about the calling agent)' },
+  meter_epoch_table_not_found: { status: 404, meaning: 'unknown meter epoch table' },
+  billing_projection_not_found: { status: 404, meaning: 'unknown billing projection' },
+  period_receipt_not_found: { status: 404, meaning: 'unknown subscription period receipt' },
+  proxy_run_not_found: { status: 404, meaning: 'the agent recorded no proxy call with this `run_id`' },
+
   // 409 — the state does not allow it.
   invalid_state: { status: 409, meaning: 'the resource\'s state does not allow this move; `current` and `wanted`' },
   agent_id_exists: { status: 409, meaning: '"agent_id already exists"' },
@@ -199,6 +216,22 @@ export const ERROR_CODES = {
   checkout_not_ready: { status: 409, meaning: 'the merchant\'s checkout is not `ready_for_complete` (`status`, and its `messages`)' },
   feedback_exists: { status: 409, meaning: 'feedback for this deal was already recorded by its buyer (once per deal)' },
   refund_exceeds_paid: { status: 409, meaning: 'the refunds of a purchase would add up to more than was paid; `paid`, `refunded`, `requested`' },
+
+  epoch_mismatch: { status: 409, meaning: 'the named epoch table does not price the event\'s `meter`, or does not cover its `occurred_at`' },
+  epoch_overlap: { status: 409, meaning: 'another epoch table prices one of the meters for an overlapping time range (`meter`, `other_epoch`)' },
+  epoch_exists: { status: 409, meaning: 'an epoch table of this name exists with other content (epoch tables are immutable)' },
+  billing_period_closed: {
+    status: 409,
+    meaning: 'the meter event\'s period is closed: its subject\'s period receipt was emitted, or it is older than the previous month',
+  },
+  projection_not_attached: { status: 409, meaning: 'emit needs a billing projection attached to the period receipt first' },
+  projection_stale: { status: 409, meaning: 'meter events changed since the attached projection was computed; create and attach a new one' },
+  projection_too_large: { status: 409, meaning: 'the period has more than 10 000 meter events for the agent (`event_count`)' },
+  period_not_ended: { status: 409, meaning: 'a period receipt is emitted only once its month has ended (`ends_at`)' },
+  budget_unavailable: {
+    status: 409,
+    meaning: 'the proxy call\'s budget cannot be used: the hold is not an active agent-controlled hold of the agent, or the mandate is not active, has expired or is for another agent (`reason`)',
+  },
 
   // 413–451
   payload_too_large: {
@@ -227,6 +260,7 @@ export const ERROR_CODES = {
   wallet_unavailable: { status: 503, meaning: 'the market could not reach the wallet; the step finishes on its own: retry with the same idempotency key' },
   identity_unavailable: { status: 503, meaning: 'identity could not be reached for this step (e.g. minting a buyer alias); nothing was changed' },
   registry_unavailable: { status: 503, meaning: 'the registry could not be reached (e.g. storing an alias token); nothing was changed' },
+  commerce_unavailable: { status: 503, meaning: 'commerce could not be reached (e.g. to read a mandate budget); nothing was recorded' },
   market_unavailable: { status: 503, meaning: 'the market could not be reached (e.g. to check contract parties); nothing was changed' },
   deadline_exceeded: { status: 504, meaning: 'a backing service did not answer in time; retry (with the same idempotency key)' },
   merchant_timeout: { status: 504, meaning: 'the merchant did not answer in time; a complete in progress released the hold (or the recovery worker finishes it)' },

@@ -3,7 +3,7 @@ import { randomFillSync } from 'node:crypto';
 export type IdPrefix =
   | 'ctr' | 'lst' | 'ofr' | 'res' | 'dsp' | 'vrf' | 'vrp' | 'thr' | 'pst' | 'hld' | 'dep' | 'pod' | 'wdr'
   | 'rcpt' | 'cs' | 'deal' | 'case' | 'run' | 'tsk' | 'sub' | 'mdt' | 'int' | 'prj' | 'evt' | 'itr' | 'req'
-  | 'trf' | 'jrn' | 'fgr' | 'dlv' | 'ack' | 'dkt' | 'aud' | 'rld' | 'fix' | 'evd' | 'fbk' | 'sig';
+  | 'trf' | 'jrn' | 'fgr' | 'dlv' | 'ack' | 'dkt' | 'aud' | 'rld' | 'fix' | 'evd' | 'fbk' | 'sig' | 'prc' | 'pxc';
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 

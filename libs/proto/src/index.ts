@@ -24,6 +24,8 @@ export * as telemetryV1Events from './gen/exchange/telemetry/v1/events';
 export * as telemetryV1 from './gen/exchange/telemetry/v1/telemetry';
 export * as telemetryV1Wire from './gen/exchange/telemetry/v1/telemetry.wire';
 export * as walletV1Events from './gen/exchange/wallet/v1/events';
+export * as walletV1Metering from './gen/exchange/wallet/v1/metering';
+export * as walletV1MeteringWire from './gen/exchange/wallet/v1/metering.wire';
 export * as walletV1 from './gen/exchange/wallet/v1/wallet';
 export * as walletV1Wire from './gen/exchange/wallet/v1/wallet.wire';
 export * as workflowsV1Events from './gen/exchange/workflows/v1/events';

@@ -42,7 +42,7 @@ describe('generated wire tables', () => {
 
   it('cover every enum of every proto package', () => {
     expect(tables.map(([ns]) => ns).sort()).toEqual(
-      ['commerceV1Wire', 'identityV1Wire', 'marketV1InsightsWire', 'marketV1IntegrityWire', 'marketV1Wire', 'registryV1Wire', 'telemetryV1Wire', 'walletV1Wire', 'workflowsV1Wire'],
+      ['commerceV1Wire', 'identityV1Wire', 'marketV1InsightsWire', 'marketV1IntegrityWire', 'marketV1Wire', 'registryV1Wire', 'telemetryV1Wire', 'walletV1MeteringWire', 'walletV1Wire', 'workflowsV1Wire'],
     );
     expect(cases.length).toBeGreaterThanOrEqual(24);
   });

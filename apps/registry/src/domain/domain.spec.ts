@@ -66,7 +66,7 @@ describe('validation', () => {
   });
 
   it('reserved types', () => {
-    expect([...RESERVED_TYPES].sort()).toEqual(['identity_reveal', 'party_alias_token']);
+    expect([...RESERVED_TYPES].sort()).toEqual(['identity_reveal', 'meter_epoch_table', 'party_alias_token', 'subscription_period_receipt']);
   });
 
   it('visibility round trip, default when unspecified', () => {

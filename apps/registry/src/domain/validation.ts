@@ -10,7 +10,7 @@ export const MAX_TAGS = 20;
 export const MEDIA_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(\s*;.{0,200})?$/i;
 
 /** Types only the exchange stores (StoreExchangeObject); an agent gets 403 reserved_type. */
-export const RESERVED_TYPES: ReadonlySet<string> = new Set(['party_alias_token', 'identity_reveal']);
+export const RESERVED_TYPES: ReadonlySet<string> = new Set(['party_alias_token', 'identity_reveal', 'meter_epoch_table', 'subscription_period_receipt']);
 export const ATTESTATION_TYPE = 'attestation';
 
 const invalid = (field: string, message: string) => errors.invalidArgument('validation_failed', message, { field });

@@ -4,6 +4,9 @@ import type { Logger } from '@exchange/platform';
 import { mergeAreaHandlers, serviceArea } from '@exchange/service-host';
 import { walletV1 } from '@exchange/proto';
 import { balancesHandlers } from '../balances/balances.handlers';
+import { billingHandlers } from '../billing/billing.handlers';
+import { createBillingService, type BillingService } from '../billing/billing.service';
+import type { CommerceClient } from '../clients/commerce.client';
 import { balancesCodecs } from '../balances/balances.mapper';
 import { BalancesRepo } from '../balances/balances.repo';
 import { BalancesService } from '../balances/balances.service';
@@ -19,6 +22,9 @@ import { holdsCodecs } from '../holds/holds.mapper';
 import { HoldsRepo } from '../holds/holds.repo';
 import { HoldsService } from '../holds/holds.service';
 import { ledgerHandlers } from '../ledger/ledger.handlers';
+import { meteringHandlers } from '../metering/metering.handlers';
+import { createMeteringService, type MeteringService } from '../metering/metering.service';
+import type { SignedObjectStore } from '../domain/metering.ports';
 import { LedgerRepo } from '../ledger/ledger.repo';
 import { LedgerService } from '../ledger/ledger.service';
 import { operationsHandlers } from '../operations/operations.handlers';
@@ -29,6 +35,8 @@ import { payoutsHandlers } from '../payouts/payouts.handlers';
 import { payoutsCodecs } from '../payouts/payouts.mapper';
 import { PayoutsRepo } from '../payouts/payouts.repo';
 import { PayoutsService } from '../payouts/payouts.service';
+import { proxyHandlers } from '../proxy/proxy.handlers';
+import { createProxyService, type ProxyService } from '../proxy/proxy.service';
 import { purchaseRefundsHandlers } from '../purchase-refunds/purchase-refunds.handlers';
 import { purchaseRefundsCodecs } from '../purchase-refunds/purchase-refunds.mapper';
 import { PurchaseRefundsService } from '../purchase-refunds/purchase-refunds.service';
@@ -52,6 +60,9 @@ export interface WalletServices {
   receipts: ReceiptsService;
   operations: OperationsService;
   ledger: LedgerService;
+  metering: MeteringService;
+  billing: BillingService;
+  proxy: ProxyService;
 }
 
 // Every area of the wallet, one entry each; their handlers together make WalletLedgerService.
@@ -66,6 +77,9 @@ export const AREAS = [
   serviceArea('receipts', (s: WalletServices, logger: Logger) => receiptsHandlers(s.receipts, logger)),
   serviceArea('operations', (s: WalletServices, logger: Logger) => operationsHandlers(s.operations, logger)),
   serviceArea('ledger', (s: WalletServices, logger: Logger) => ledgerHandlers(s.ledger, logger)),
+  serviceArea('metering', (s: WalletServices, logger: Logger) => meteringHandlers(s.metering, logger)),
+  serviceArea('billing', (s: WalletServices, logger: Logger) => billingHandlers(s.billing, logger)),
+  serviceArea('proxy', (s: WalletServices, logger: Logger) => proxyHandlers(s.proxy, logger)),
 ] as const;
 
 /** WalletLedgerService's handlers: every area's, merged (typed as the server: a missing RPC does not compile). */
@@ -84,6 +98,10 @@ export interface WalletAreasDeps {
   signer: ExchangeSigner;
   /** MAINNET_INSTITUTIONAL daily withdrawal limit, micro-units. */
   institutionalLimit: bigint;
+  /** The registry's signed objects (meter events, epoch tables, period receipts). */
+  objects: SignedObjectStore;
+  /** Commerce (mandate budgets of proxy calls); absent when COMMERCE_GRPC_URL is not set. */
+  commerce: CommerceClient | undefined;
 }
 
 /**
@@ -118,6 +136,9 @@ export function createWalletAreas(d: WalletAreasDeps): {
     receipts: new ReceiptsService({ repo: receiptsRepo }),
     operations: new OperationsService({ repo: operationsRepo, clock: d.clock, afterCommit: d.afterCommit }),
     ledger: new LedgerService({ repo: new LedgerRepo(d.pool), clock: d.clock }),
+    metering: createMeteringService(d),
+    billing: createBillingService(d),
+    proxy: createProxyService(d),
   };
   const workerDeps = { pool: d.pool, writer, controls: operationsRepo, clock: d.clock, afterCommit: d.afterCommit };
   return {

@@ -6,6 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BillingProjection, MeterEpochTable, MeterEvent, PeriodReceipt, ProxyBudget, ProxyCall } from "./metering";
 import { Controls, Deposit, FaucetGrant, Hold, PayoutDestination, Receipt, Transfer, Withdrawal } from "./wallet";
 
 export const protobufPackage = "exchange.wallet.v1";
@@ -55,6 +56,34 @@ export interface ReceiptIssued {
 export interface ControlsChanged {
   controls: Controls | undefined;
   reason: string;
+}
+
+/** exchange.wallet.meter_event.ingested */
+export interface MeterEventIngested {
+  event: MeterEvent | undefined;
+}
+
+/** exchange.wallet.meter_epoch_table.created */
+export interface MeterEpochTableCreated {
+  table: MeterEpochTable | undefined;
+}
+
+/** exchange.wallet.billing_projection.created | .attached */
+export interface BillingProjectionChanged {
+  /** Without items (they can be many); read the projection for them. */
+  projection: BillingProjection | undefined;
+}
+
+/** exchange.wallet.period_receipt.emitted */
+export interface PeriodReceiptEmitted {
+  /** Its projection without items. */
+  receipt: PeriodReceipt | undefined;
+}
+
+/** exchange.wallet.proxy_call.recorded */
+export interface ProxyCallRecorded {
+  call: ProxyCall | undefined;
+  budget: ProxyBudget | undefined;
 }
 
 function createBaseFaucetGranted(): FaucetGranted {
@@ -645,6 +674,369 @@ export const ControlsChanged: MessageFns<ControlsChanged> = {
       ? Controls.fromPartial(object.controls)
       : undefined;
     message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseMeterEventIngested(): MeterEventIngested {
+  return { event: undefined };
+}
+
+export const MeterEventIngested: MessageFns<MeterEventIngested> = {
+  encode(message: MeterEventIngested, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event !== undefined) {
+      MeterEvent.encode(message.event, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MeterEventIngested {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMeterEventIngested();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event = MeterEvent.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MeterEventIngested {
+    return { event: isSet(object.event) ? MeterEvent.fromJSON(object.event) : undefined };
+  },
+
+  toJSON(message: MeterEventIngested): unknown {
+    const obj: any = {};
+    if (message.event !== undefined) {
+      obj.event = MeterEvent.toJSON(message.event);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MeterEventIngested>): MeterEventIngested {
+    return MeterEventIngested.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MeterEventIngested>): MeterEventIngested {
+    const message = createBaseMeterEventIngested();
+    message.event = (object.event !== undefined && object.event !== null)
+      ? MeterEvent.fromPartial(object.event)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMeterEpochTableCreated(): MeterEpochTableCreated {
+  return { table: undefined };
+}
+
+export const MeterEpochTableCreated: MessageFns<MeterEpochTableCreated> = {
+  encode(message: MeterEpochTableCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.table !== undefined) {
+      MeterEpochTable.encode(message.table, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MeterEpochTableCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMeterEpochTableCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.table = MeterEpochTable.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MeterEpochTableCreated {
+    return { table: isSet(object.table) ? MeterEpochTable.fromJSON(object.table) : undefined };
+  },
+
+  toJSON(message: MeterEpochTableCreated): unknown {
+    const obj: any = {};
+    if (message.table !== undefined) {
+      obj.table = MeterEpochTable.toJSON(message.table);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MeterEpochTableCreated>): MeterEpochTableCreated {
+    return MeterEpochTableCreated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MeterEpochTableCreated>): MeterEpochTableCreated {
+    const message = createBaseMeterEpochTableCreated();
+    message.table = (object.table !== undefined && object.table !== null)
+      ? MeterEpochTable.fromPartial(object.table)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseBillingProjectionChanged(): BillingProjectionChanged {
+  return { projection: undefined };
+}
+
+export const BillingProjectionChanged: MessageFns<BillingProjectionChanged> = {
+  encode(message: BillingProjectionChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projection !== undefined) {
+      BillingProjection.encode(message.projection, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BillingProjectionChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBillingProjectionChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.projection = BillingProjection.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BillingProjectionChanged {
+    return { projection: isSet(object.projection) ? BillingProjection.fromJSON(object.projection) : undefined };
+  },
+
+  toJSON(message: BillingProjectionChanged): unknown {
+    const obj: any = {};
+    if (message.projection !== undefined) {
+      obj.projection = BillingProjection.toJSON(message.projection);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BillingProjectionChanged>): BillingProjectionChanged {
+    return BillingProjectionChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BillingProjectionChanged>): BillingProjectionChanged {
+    const message = createBaseBillingProjectionChanged();
+    message.projection = (object.projection !== undefined && object.projection !== null)
+      ? BillingProjection.fromPartial(object.projection)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePeriodReceiptEmitted(): PeriodReceiptEmitted {
+  return { receipt: undefined };
+}
+
+export const PeriodReceiptEmitted: MessageFns<PeriodReceiptEmitted> = {
+  encode(message: PeriodReceiptEmitted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receipt !== undefined) {
+      PeriodReceipt.encode(message.receipt, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PeriodReceiptEmitted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePeriodReceiptEmitted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receipt = PeriodReceipt.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PeriodReceiptEmitted {
+    return { receipt: isSet(object.receipt) ? PeriodReceipt.fromJSON(object.receipt) : undefined };
+  },
+
+  toJSON(message: PeriodReceiptEmitted): unknown {
+    const obj: any = {};
+    if (message.receipt !== undefined) {
+      obj.receipt = PeriodReceipt.toJSON(message.receipt);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PeriodReceiptEmitted>): PeriodReceiptEmitted {
+    return PeriodReceiptEmitted.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PeriodReceiptEmitted>): PeriodReceiptEmitted {
+    const message = createBasePeriodReceiptEmitted();
+    message.receipt = (object.receipt !== undefined && object.receipt !== null)
+      ? PeriodReceipt.fromPartial(object.receipt)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProxyCallRecorded(): ProxyCallRecorded {
+  return { call: undefined, budget: undefined };
+}
+
+export const ProxyCallRecorded: MessageFns<ProxyCallRecorded> = {
+  encode(message: ProxyCallRecorded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.call !== undefined) {
+      ProxyCall.encode(message.call, writer.uint32(10).fork()).join();
+    }
+    if (message.budget !== undefined) {
+      ProxyBudget.encode(message.budget, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProxyCallRecorded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProxyCallRecorded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.call = ProxyCall.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.budget = ProxyBudget.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProxyCallRecorded {
+    return {
+      call: isSet(object.call) ? ProxyCall.fromJSON(object.call) : undefined,
+      budget: isSet(object.budget) ? ProxyBudget.fromJSON(object.budget) : undefined,
+    };
+  },
+
+  toJSON(message: ProxyCallRecorded): unknown {
+    const obj: any = {};
+    if (message.call !== undefined) {
+      obj.call = ProxyCall.toJSON(message.call);
+    }
+    if (message.budget !== undefined) {
+      obj.budget = ProxyBudget.toJSON(message.budget);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProxyCallRecorded>): ProxyCallRecorded {
+    return ProxyCallRecorded.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProxyCallRecorded>): ProxyCallRecorded {
+    const message = createBaseProxyCallRecorded();
+    message.call = (object.call !== undefined && object.call !== null) ? ProxyCall.fromPartial(object.call) : undefined;
+    message.budget = (object.budget !== undefined && object.budget !== null)
+      ? ProxyBudget.fromPartial(object.budget)
+      : undefined;
     return message;
   },
 };

@@ -20,6 +20,30 @@ import {
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp";
 import { PageInfo, PageRequest } from "../../common/v1/common";
+import {
+  AttachBillingProjectionRequest,
+  AttachBillingProjectionResponse,
+  CreateBillingProjectionRequest,
+  CreateBillingProjectionResponse,
+  CreateMeterEpochTableRequest,
+  CreateMeterEpochTableResponse,
+  EmitPeriodReceiptRequest,
+  EmitPeriodReceiptResponse,
+  ExportProxyCasefileRequest,
+  ExportProxyCasefileResponse,
+  GetMeterEpochTableRequest,
+  GetMeterEpochTableResponse,
+  GetMeterEventRequest,
+  GetMeterEventResponse,
+  GetProxyMetricsRequest,
+  GetProxyMetricsResponse,
+  IngestMeterEventRequest,
+  IngestMeterEventResponse,
+  ReconcilePeriodReceiptRequest,
+  ReconcilePeriodReceiptResponse,
+  RecordProxyCallRequest,
+  RecordProxyCallResponse,
+} from "./metering";
 
 export const protobufPackage = "exchange.wallet.v1";
 
@@ -8797,6 +8821,143 @@ export const WalletLedgerServiceService = {
     responseDeserialize: (value: Buffer): CheckLedgerResponse => CheckLedgerResponse.decode(value),
   },
   /**
+   * Metering (metering.proto). Ingest: the payload is validated, the signature verified (through
+   * the registry, which stores the object), occurred_at at most 5 minutes ahead and in an open
+   * billing period of the subject, the epoch table covering it; the same event again → created false.
+   */
+  ingestMeterEvent: {
+    path: "/exchange.wallet.v1.WalletLedgerService/IngestMeterEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IngestMeterEventRequest): Buffer =>
+      Buffer.from(IngestMeterEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IngestMeterEventRequest => IngestMeterEventRequest.decode(value),
+    responseSerialize: (value: IngestMeterEventResponse): Buffer =>
+      Buffer.from(IngestMeterEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IngestMeterEventResponse => IngestMeterEventResponse.decode(value),
+  },
+  getMeterEvent: {
+    path: "/exchange.wallet.v1.WalletLedgerService/GetMeterEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMeterEventRequest): Buffer => Buffer.from(GetMeterEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMeterEventRequest => GetMeterEventRequest.decode(value),
+    responseSerialize: (value: GetMeterEventResponse): Buffer =>
+      Buffer.from(GetMeterEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetMeterEventResponse => GetMeterEventResponse.decode(value),
+  },
+  /** Operator: immutable epoch tables, signed by the exchange and stored in the registry. */
+  createMeterEpochTable: {
+    path: "/exchange.wallet.v1.WalletLedgerService/CreateMeterEpochTable" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateMeterEpochTableRequest): Buffer =>
+      Buffer.from(CreateMeterEpochTableRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateMeterEpochTableRequest => CreateMeterEpochTableRequest.decode(value),
+    responseSerialize: (value: CreateMeterEpochTableResponse): Buffer =>
+      Buffer.from(CreateMeterEpochTableResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateMeterEpochTableResponse => CreateMeterEpochTableResponse.decode(value),
+  },
+  getMeterEpochTable: {
+    path: "/exchange.wallet.v1.WalletLedgerService/GetMeterEpochTable" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMeterEpochTableRequest): Buffer =>
+      Buffer.from(GetMeterEpochTableRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMeterEpochTableRequest => GetMeterEpochTableRequest.decode(value),
+    responseSerialize: (value: GetMeterEpochTableResponse): Buffer =>
+      Buffer.from(GetMeterEpochTableResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetMeterEpochTableResponse => GetMeterEpochTableResponse.decode(value),
+  },
+  /**
+   * Billing (operator): projection → attach to the period receipt → emit (signed, closes the
+   * period); reconciliation recomputes a receipt from the meter events and lists every difference.
+   */
+  createBillingProjection: {
+    path: "/exchange.wallet.v1.WalletLedgerService/CreateBillingProjection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateBillingProjectionRequest): Buffer =>
+      Buffer.from(CreateBillingProjectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateBillingProjectionRequest => CreateBillingProjectionRequest.decode(value),
+    responseSerialize: (value: CreateBillingProjectionResponse): Buffer =>
+      Buffer.from(CreateBillingProjectionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateBillingProjectionResponse =>
+      CreateBillingProjectionResponse.decode(value),
+  },
+  attachBillingProjection: {
+    path: "/exchange.wallet.v1.WalletLedgerService/AttachBillingProjection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AttachBillingProjectionRequest): Buffer =>
+      Buffer.from(AttachBillingProjectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AttachBillingProjectionRequest => AttachBillingProjectionRequest.decode(value),
+    responseSerialize: (value: AttachBillingProjectionResponse): Buffer =>
+      Buffer.from(AttachBillingProjectionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AttachBillingProjectionResponse =>
+      AttachBillingProjectionResponse.decode(value),
+  },
+  emitPeriodReceipt: {
+    path: "/exchange.wallet.v1.WalletLedgerService/EmitPeriodReceipt" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EmitPeriodReceiptRequest): Buffer =>
+      Buffer.from(EmitPeriodReceiptRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EmitPeriodReceiptRequest => EmitPeriodReceiptRequest.decode(value),
+    responseSerialize: (value: EmitPeriodReceiptResponse): Buffer =>
+      Buffer.from(EmitPeriodReceiptResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EmitPeriodReceiptResponse => EmitPeriodReceiptResponse.decode(value),
+  },
+  reconcilePeriodReceipt: {
+    path: "/exchange.wallet.v1.WalletLedgerService/ReconcilePeriodReceipt" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReconcilePeriodReceiptRequest): Buffer =>
+      Buffer.from(ReconcilePeriodReceiptRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReconcilePeriodReceiptRequest => ReconcilePeriodReceiptRequest.decode(value),
+    responseSerialize: (value: ReconcilePeriodReceiptResponse): Buffer =>
+      Buffer.from(ReconcilePeriodReceiptResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReconcilePeriodReceiptResponse =>
+      ReconcilePeriodReceiptResponse.decode(value),
+  },
+  /**
+   * Gateway proxy: a call is recorded only within its budget, checked and recorded in one
+   * transaction (over budget → FAILED_PRECONDITION budget_exceeded, nothing recorded).
+   */
+  recordProxyCall: {
+    path: "/exchange.wallet.v1.WalletLedgerService/RecordProxyCall" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordProxyCallRequest): Buffer =>
+      Buffer.from(RecordProxyCallRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordProxyCallRequest => RecordProxyCallRequest.decode(value),
+    responseSerialize: (value: RecordProxyCallResponse): Buffer =>
+      Buffer.from(RecordProxyCallResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordProxyCallResponse => RecordProxyCallResponse.decode(value),
+  },
+  exportProxyCasefile: {
+    path: "/exchange.wallet.v1.WalletLedgerService/ExportProxyCasefile" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExportProxyCasefileRequest): Buffer =>
+      Buffer.from(ExportProxyCasefileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportProxyCasefileRequest => ExportProxyCasefileRequest.decode(value),
+    responseSerialize: (value: ExportProxyCasefileResponse): Buffer =>
+      Buffer.from(ExportProxyCasefileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExportProxyCasefileResponse => ExportProxyCasefileResponse.decode(value),
+  },
+  getProxyMetrics: {
+    path: "/exchange.wallet.v1.WalletLedgerService/GetProxyMetrics" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProxyMetricsRequest): Buffer =>
+      Buffer.from(GetProxyMetricsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProxyMetricsRequest => GetProxyMetricsRequest.decode(value),
+    responseSerialize: (value: GetProxyMetricsResponse): Buffer =>
+      Buffer.from(GetProxyMetricsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetProxyMetricsResponse => GetProxyMetricsResponse.decode(value),
+  },
+  /**
    * Kill switches and read-only mode as seen by this service (operator/internal hook; the market
    * integrity API drives it later).
    */
@@ -8864,6 +9025,31 @@ export interface WalletLedgerServiceServer extends UntypedServiceImplementation 
   refundPurchase: handleUnaryCall<RefundPurchaseRequest, RefundPurchaseResponse>;
   /** Reconciliation: recomputes every balance from the journal (used by `npm run ledger:check`). */
   checkLedger: handleUnaryCall<CheckLedgerRequest, CheckLedgerResponse>;
+  /**
+   * Metering (metering.proto). Ingest: the payload is validated, the signature verified (through
+   * the registry, which stores the object), occurred_at at most 5 minutes ahead and in an open
+   * billing period of the subject, the epoch table covering it; the same event again → created false.
+   */
+  ingestMeterEvent: handleUnaryCall<IngestMeterEventRequest, IngestMeterEventResponse>;
+  getMeterEvent: handleUnaryCall<GetMeterEventRequest, GetMeterEventResponse>;
+  /** Operator: immutable epoch tables, signed by the exchange and stored in the registry. */
+  createMeterEpochTable: handleUnaryCall<CreateMeterEpochTableRequest, CreateMeterEpochTableResponse>;
+  getMeterEpochTable: handleUnaryCall<GetMeterEpochTableRequest, GetMeterEpochTableResponse>;
+  /**
+   * Billing (operator): projection → attach to the period receipt → emit (signed, closes the
+   * period); reconciliation recomputes a receipt from the meter events and lists every difference.
+   */
+  createBillingProjection: handleUnaryCall<CreateBillingProjectionRequest, CreateBillingProjectionResponse>;
+  attachBillingProjection: handleUnaryCall<AttachBillingProjectionRequest, AttachBillingProjectionResponse>;
+  emitPeriodReceipt: handleUnaryCall<EmitPeriodReceiptRequest, EmitPeriodReceiptResponse>;
+  reconcilePeriodReceipt: handleUnaryCall<ReconcilePeriodReceiptRequest, ReconcilePeriodReceiptResponse>;
+  /**
+   * Gateway proxy: a call is recorded only within its budget, checked and recorded in one
+   * transaction (over budget → FAILED_PRECONDITION budget_exceeded, nothing recorded).
+   */
+  recordProxyCall: handleUnaryCall<RecordProxyCallRequest, RecordProxyCallResponse>;
+  exportProxyCasefile: handleUnaryCall<ExportProxyCasefileRequest, ExportProxyCasefileResponse>;
+  getProxyMetrics: handleUnaryCall<GetProxyMetricsRequest, GetProxyMetricsResponse>;
   /**
    * Kill switches and read-only mode as seen by this service (operator/internal hook; the market
    * integrity API drives it later).
@@ -9223,6 +9409,185 @@ export interface WalletLedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckLedgerResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Metering (metering.proto). Ingest: the payload is validated, the signature verified (through
+   * the registry, which stores the object), occurred_at at most 5 minutes ahead and in an open
+   * billing period of the subject, the epoch table covering it; the same event again → created false.
+   */
+  ingestMeterEvent(
+    request: IngestMeterEventRequest,
+    callback: (error: ServiceError | null, response: IngestMeterEventResponse) => void,
+  ): ClientUnaryCall;
+  ingestMeterEvent(
+    request: IngestMeterEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IngestMeterEventResponse) => void,
+  ): ClientUnaryCall;
+  ingestMeterEvent(
+    request: IngestMeterEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IngestMeterEventResponse) => void,
+  ): ClientUnaryCall;
+  getMeterEvent(
+    request: GetMeterEventRequest,
+    callback: (error: ServiceError | null, response: GetMeterEventResponse) => void,
+  ): ClientUnaryCall;
+  getMeterEvent(
+    request: GetMeterEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetMeterEventResponse) => void,
+  ): ClientUnaryCall;
+  getMeterEvent(
+    request: GetMeterEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetMeterEventResponse) => void,
+  ): ClientUnaryCall;
+  /** Operator: immutable epoch tables, signed by the exchange and stored in the registry. */
+  createMeterEpochTable(
+    request: CreateMeterEpochTableRequest,
+    callback: (error: ServiceError | null, response: CreateMeterEpochTableResponse) => void,
+  ): ClientUnaryCall;
+  createMeterEpochTable(
+    request: CreateMeterEpochTableRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateMeterEpochTableResponse) => void,
+  ): ClientUnaryCall;
+  createMeterEpochTable(
+    request: CreateMeterEpochTableRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateMeterEpochTableResponse) => void,
+  ): ClientUnaryCall;
+  getMeterEpochTable(
+    request: GetMeterEpochTableRequest,
+    callback: (error: ServiceError | null, response: GetMeterEpochTableResponse) => void,
+  ): ClientUnaryCall;
+  getMeterEpochTable(
+    request: GetMeterEpochTableRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetMeterEpochTableResponse) => void,
+  ): ClientUnaryCall;
+  getMeterEpochTable(
+    request: GetMeterEpochTableRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetMeterEpochTableResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Billing (operator): projection → attach to the period receipt → emit (signed, closes the
+   * period); reconciliation recomputes a receipt from the meter events and lists every difference.
+   */
+  createBillingProjection(
+    request: CreateBillingProjectionRequest,
+    callback: (error: ServiceError | null, response: CreateBillingProjectionResponse) => void,
+  ): ClientUnaryCall;
+  createBillingProjection(
+    request: CreateBillingProjectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateBillingProjectionResponse) => void,
+  ): ClientUnaryCall;
+  createBillingProjection(
+    request: CreateBillingProjectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateBillingProjectionResponse) => void,
+  ): ClientUnaryCall;
+  attachBillingProjection(
+    request: AttachBillingProjectionRequest,
+    callback: (error: ServiceError | null, response: AttachBillingProjectionResponse) => void,
+  ): ClientUnaryCall;
+  attachBillingProjection(
+    request: AttachBillingProjectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AttachBillingProjectionResponse) => void,
+  ): ClientUnaryCall;
+  attachBillingProjection(
+    request: AttachBillingProjectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AttachBillingProjectionResponse) => void,
+  ): ClientUnaryCall;
+  emitPeriodReceipt(
+    request: EmitPeriodReceiptRequest,
+    callback: (error: ServiceError | null, response: EmitPeriodReceiptResponse) => void,
+  ): ClientUnaryCall;
+  emitPeriodReceipt(
+    request: EmitPeriodReceiptRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EmitPeriodReceiptResponse) => void,
+  ): ClientUnaryCall;
+  emitPeriodReceipt(
+    request: EmitPeriodReceiptRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EmitPeriodReceiptResponse) => void,
+  ): ClientUnaryCall;
+  reconcilePeriodReceipt(
+    request: ReconcilePeriodReceiptRequest,
+    callback: (error: ServiceError | null, response: ReconcilePeriodReceiptResponse) => void,
+  ): ClientUnaryCall;
+  reconcilePeriodReceipt(
+    request: ReconcilePeriodReceiptRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReconcilePeriodReceiptResponse) => void,
+  ): ClientUnaryCall;
+  reconcilePeriodReceipt(
+    request: ReconcilePeriodReceiptRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReconcilePeriodReceiptResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Gateway proxy: a call is recorded only within its budget, checked and recorded in one
+   * transaction (over budget → FAILED_PRECONDITION budget_exceeded, nothing recorded).
+   */
+  recordProxyCall(
+    request: RecordProxyCallRequest,
+    callback: (error: ServiceError | null, response: RecordProxyCallResponse) => void,
+  ): ClientUnaryCall;
+  recordProxyCall(
+    request: RecordProxyCallRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordProxyCallResponse) => void,
+  ): ClientUnaryCall;
+  recordProxyCall(
+    request: RecordProxyCallRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordProxyCallResponse) => void,
+  ): ClientUnaryCall;
+  exportProxyCasefile(
+    request: ExportProxyCasefileRequest,
+    callback: (error: ServiceError | null, response: ExportProxyCasefileResponse) => void,
+  ): ClientUnaryCall;
+  exportProxyCasefile(
+    request: ExportProxyCasefileRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExportProxyCasefileResponse) => void,
+  ): ClientUnaryCall;
+  exportProxyCasefile(
+    request: ExportProxyCasefileRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExportProxyCasefileResponse) => void,
+  ): ClientUnaryCall;
+  getProxyMetrics(
+    request: GetProxyMetricsRequest,
+    callback: (error: ServiceError | null, response: GetProxyMetricsResponse) => void,
+  ): ClientUnaryCall;
+  getProxyMetrics(
+    request: GetProxyMetricsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetProxyMetricsResponse) => void,
+  ): ClientUnaryCall;
+  getProxyMetrics(
+    request: GetProxyMetricsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetProxyMetricsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Kill switches and read-only mode as seen by this service (operator/internal hook; the market

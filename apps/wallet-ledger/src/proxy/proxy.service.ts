@@ -1,0 +1,17 @@
+import { DomainError } from '@exchange/platform';
+import { status } from '@grpc/grpc-js';
+import type { WalletAreasDeps } from '../grpc/server';
+
+// PLACEHOLDER (lead): replaced by the proxy area's use cases.
+export class ProxyService {
+  constructor(readonly deps: Pick<WalletAreasDeps, 'pool'>) {}
+
+  notYet(): never {
+    throw new DomainError(status.UNIMPLEMENTED, 'not_implemented', 'not implemented yet');
+  }
+}
+
+/** Builds the area's service from the wallet's wiring (src/grpc/server.ts), taking only what it uses. */
+export function createProxyService(d: WalletAreasDeps): ProxyService {
+  return new ProxyService({ pool: d.pool });
+}
