@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { Server } from '@grpc/grpc-js';
 import type { Logger } from '@exchange/platform';
 import { mergeAreaHandlers, serviceArea } from '@exchange/service-host';
@@ -6,7 +5,6 @@ import { walletV1 } from '@exchange/proto';
 import { balancesHandlers } from '../balances/balances.handlers';
 import { billingHandlers } from '../billing/billing.handlers';
 import { createBillingService, type BillingService } from '../billing/billing.service';
-import type { CommerceClient } from '../clients/commerce.client';
 import { balancesCodecs } from '../balances/balances.mapper';
 import { BalancesRepo } from '../balances/balances.repo';
 import { BalancesService } from '../balances/balances.service';
@@ -15,7 +13,6 @@ import { depositsHandlers } from '../deposits/deposits.handlers';
 import { depositsCodecs } from '../deposits/deposits.mapper';
 import { DepositsRepo } from '../deposits/deposits.repo';
 import { DepositsService } from '../deposits/deposits.service';
-import type { AgentDirectory } from '../domain/ledger.ports';
 import { sweepHolds } from '../holds/hold-sweeper.worker';
 import { holdsHandlers } from '../holds/holds.handlers';
 import { holdsCodecs } from '../holds/holds.mapper';
@@ -24,7 +21,6 @@ import { HoldsService } from '../holds/holds.service';
 import { ledgerHandlers } from '../ledger/ledger.handlers';
 import { meteringHandlers } from '../metering/metering.handlers';
 import { createMeteringService, type MeteringService } from '../metering/metering.service';
-import type { SignedObjectStore } from '../domain/metering.ports';
 import { LedgerRepo } from '../ledger/ledger.repo';
 import { LedgerService } from '../ledger/ledger.service';
 import { operationsHandlers } from '../operations/operations.handlers';
@@ -45,7 +41,10 @@ import { ReceiptsRepo } from '../receipts/receipts.repo';
 import { ReceiptsService } from '../receipts/receipts.service';
 import { settlementHandlers } from '../settlement/settlement.handlers';
 import { settlementCodecs } from '../settlement/settlement.mapper';
-import { SettlementService, type ExchangeSigner } from '../settlement/settlement.service';
+import { SettlementService } from '../settlement/settlement.service';
+import type { WalletAreasDeps } from '../service/area-wiring';
+
+export type { WalletAreasDeps } from '../service/area-wiring';
 
 export const WALLET_LEDGER_SERVICE_NAME = 'exchange.wallet.v1.WalletLedgerService';
 
@@ -87,22 +86,6 @@ export function walletHandlers(s: WalletServices, logger: Logger): walletV1.Wall
   return mergeAreaHandlers(AREAS, s, logger);
 }
 
-export interface WalletAreasDeps {
-  pool: pg.Pool;
-  logger: Logger;
-  /** Wakes the outbox relay after a commit that wrote events. */
-  afterCommit: () => void;
-  agents: AgentDirectory;
-  clock: () => Date;
-  environment: 'sandbox' | 'mainnet';
-  signer: ExchangeSigner;
-  /** MAINNET_INSTITUTIONAL daily withdrawal limit, micro-units. */
-  institutionalLimit: bigint;
-  /** The registry's signed objects (meter events, epoch tables, period receipts). */
-  objects: SignedObjectStore;
-  /** Commerce (mandate budgets of proxy calls); absent when COMMERCE_GRPC_URL is not set. */
-  commerce: CommerceClient | undefined;
-}
 
 /**
  * Builds each area's repository and service, handing every service only what it uses, and the

@@ -1,6 +1,6 @@
 import { DomainError } from '@exchange/platform';
 import { status } from '@grpc/grpc-js';
-import type { WalletAreasDeps } from '../grpc/server';
+import type { WalletAreasDeps } from '../service/area-wiring';
 
 // PLACEHOLDER (lead): replaced by the proxy area's use cases.
 export class ProxyService {
