@@ -21,6 +21,12 @@ export const WALLET_EVENT_TYPES = {
   withdrawal_cancelled: 'exchange.wallet.withdrawal.cancelled',
   receipt_issued: 'exchange.wallet.receipt.issued',
   controls_changed: 'exchange.wallet.controls.changed',
+  meter_event_ingested: 'exchange.wallet.meter_event.ingested',
+  meter_epoch_table_created: 'exchange.wallet.meter_epoch_table.created',
+  billing_projection_created: 'exchange.wallet.billing_projection.created',
+  billing_projection_attached: 'exchange.wallet.billing_projection.attached',
+  period_receipt_emitted: 'exchange.wallet.period_receipt.emitted',
+  proxy_call_recorded: 'exchange.wallet.proxy_call.recorded',
 } as const;
 
 /** Who caused the change: the gateway's x-actor (null for the service's own workers). */
