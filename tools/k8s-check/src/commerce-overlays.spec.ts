@@ -32,7 +32,7 @@ describeWithExecutable('commerce in every overlay', 'kubectl', 'apt-get install 
       expect(resolveEnv(objects, 'gateway', 'server').COMMERCE_GRPC_URL).toEqual({ value: 'commerce:50051' });
     });
 
-    it('should let the gateway call commerce, commerce call identity, wallet-ledger, market, workflows and HTTPS merchants, and nothing else', () => {
+    it('should let the gateway and wallet-ledger call commerce, commerce call identity, wallet-ledger, market, workflows and HTTPS merchants, and nothing else', () => {
       const objects = render(name);
       const [gateway, identity, walletLedger, market, commerce, workflows, registry, telemetry] = ['gateway', 'identity', 'wallet-ledger', 'market', 'commerce', 'workflows', 'registry', 'telemetry'].map((n) => pod(objects, n));
       expect(isFlowAllowed(objects, gateway, commerce, grpc)).toBe(true);
@@ -46,6 +46,8 @@ describeWithExecutable('commerce in every overlay', 'kubectl', 'apt-get install 
       // Plain http to the internet, other services and the outside world calling in: denied.
       expect(isFlowAllowed(objects, commerce, 'external', { port: 80 })).toBe(false);
       expect(isFlowAllowed(objects, 'external', commerce, grpc)).toBe(false);
+      // wallet-ledger reads a proxy call's mandate budget; the other services never call commerce.
+      expect(isFlowAllowed(objects, walletLedger, commerce, grpc)).toBe(true);
       expect(isFlowAllowed(objects, market, commerce, grpc)).toBe(false);
       expect(isFlowAllowed(objects, identity, commerce, grpc)).toBe(false);
       expect(isFlowAllowed(objects, workflows, commerce, grpc)).toBe(false);

@@ -61,6 +61,8 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
         GRPC_PORT: { value: '50051' },
         NATS_URL: { value: 'nats://nats:4222' },
         IDENTITY_GRPC_URL: { value: 'identity:50051' },
+        REGISTRY_GRPC_URL: { value: 'registry:50051' },
+        COMMERCE_GRPC_URL: { value: 'commerce:50051' },
         LOG_LEVEL: { value: expect.any(String) },
         DATABASE_URL: { secret: expect.stringMatching(/^wallet-ledger-secrets/), key: 'DATABASE_URL' },
         EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^wallet-ledger-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
@@ -126,7 +128,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(isFlowAllowed(objects, gateway, walletLedger, { port: 50051, portName: 'grpc' })).toBe(true);
       expect(isFlowAllowed(objects, walletLedger, identity, { port: 50051, portName: 'grpc' })).toBe(true);
       expect(isFlowAllowed(objects, walletLedger, nats, { port: 4222, portName: 'client' })).toBe(true);
-      // wallet-ledger is reached only by the gateway and calls only identity.
+      // identity never calls wallet-ledger; nothing outside reaches it.
       expect(isFlowAllowed(objects, identity, walletLedger, { port: 50051, portName: 'grpc' })).toBe(false);
       expect(isFlowAllowed(objects, 'external', walletLedger, { port: 50051, portName: 'grpc' })).toBe(false);
       expect(isFlowAllowed(objects, walletLedger, gateway, { port: 8080, portName: 'http' })).toBe(false);
@@ -159,7 +161,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(isFlowAllowed(objects, market, gateway, { port: 8080, portName: 'http' })).toBe(false);
     });
 
-    it('should let the gateway and identity call registry, and registry call identity, market and wallet-ledger only', () => {
+    it('should let the gateway, identity and wallet-ledger call registry, and registry call identity, market and wallet-ledger only', () => {
       const objects = render(name);
       const gateway = pod(objects, 'gateway');
       const identity = pod(objects, 'identity');
@@ -176,7 +178,8 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(isFlowAllowed(objects, registry, nats, { port: 4222, portName: 'client' })).toBe(true);
       expect(isFlowAllowed(objects, 'external', registry, grpc)).toBe(false);
       expect(isFlowAllowed(objects, market, registry, grpc)).toBe(false);
-      expect(isFlowAllowed(objects, walletLedger, registry, grpc)).toBe(false);
+      // wallet-ledger stores meter events, epoch tables and period receipts there.
+      expect(isFlowAllowed(objects, walletLedger, registry, grpc)).toBe(true);
       expect(isFlowAllowed(objects, registry, gateway, { port: 8080, portName: 'http' })).toBe(false);
       // identity's new egress is to registry only (not to market or wallet-ledger).
       expect(isFlowAllowed(objects, identity, market, grpc)).toBe(false);
