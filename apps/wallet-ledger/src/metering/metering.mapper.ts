@@ -1,0 +1,24 @@
+import type { CallContext } from '@exchange/platform';
+import type { walletV1Metering } from '@exchange/proto';
+import type { Trace } from '../domain/metering.ports';
+import type { CreateMeterEpochTableCommand, IngestMeterEventCommand } from './metering.service';
+
+// proto → use-case inputs; domain → proto is shared with the outbox events (metering.events.ts).
+export { toProtoMeterEpochTable, toProtoMeterEvent } from './metering.events';
+
+/** What the registry call carries of the request (its ids, for the logs). */
+export const traceOf = (ctx: CallContext): Trace => ({ requestId: ctx.requestId, traceId: ctx.traceId });
+
+export function ingestCommand(req: walletV1Metering.IngestMeterEventRequest): IngestMeterEventCommand {
+  return { signerAgentId: req.signerAgentId, payloadJson: req.payloadJson, signature: req.signature };
+}
+
+export function createEpochTableCommand(req: walletV1Metering.CreateMeterEpochTableRequest): CreateMeterEpochTableCommand {
+  return {
+    epoch: req.epoch,
+    effectiveFrom: req.effectiveFrom,
+    effectiveTo: req.effectiveTo,
+    prices: req.prices.map((p) => ({ meter: p.meter, unitPrice: p.unitPrice })),
+    currency: req.currency,
+  };
+}
