@@ -9,7 +9,8 @@ export interface LedgerDiscrepancy {
     | 'negative_available'
     | 'negative_held'
     | 'idempotency_key_two_effects'
-    | 'purchase_refunds_exceed_paid';
+    | 'purchase_refunds_exceed_paid'
+    | 'proxy_budget_mismatch';
   subject: string;
   expected: string;
   actual: string;

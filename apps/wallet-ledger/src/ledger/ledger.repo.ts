@@ -45,6 +45,15 @@ const QUERIES = {
                       LEFT JOIN receipts c ON c.corrects_receipt_id = r.refunds_receipt_id
                      WHERE s.receipt_id IS NULL OR r.total + coalesce(c.amount - c.fee, 0) > s.amount - s.fee
                      ORDER BY 1 LIMIT ${LIMIT}`,
+  // A proxy budget's running totals equal its recorded calls (a call without its budget row too).
+  proxyBudgets: `SELECT coalesce(b.budget_kind, c.budget_kind) || '/' || coalesce(b.budget_ref, c.budget_ref) AS subject,
+                        coalesce(b.spent, 0)::text AS spent, coalesce(b.calls, 0)::text AS calls,
+                        coalesce(c.total, 0)::text AS total, coalesce(c.n, 0)::text AS n
+                   FROM proxy_budgets b
+                   FULL JOIN (SELECT budget_kind, budget_ref, sum(cost) AS total, count(*) AS n FROM proxy_calls GROUP BY 1, 2) c
+                     ON c.budget_kind = b.budget_kind AND c.budget_ref = b.budget_ref
+                  WHERE coalesce(b.spent, 0) <> coalesce(c.total, 0) OR coalesce(b.calls, 0) <> coalesce(c.n, 0)
+                  ORDER BY 1 LIMIT ${LIMIT}`,
 };
 
 /** Recomputes the ledger from the journal and lists every disagreement (CheckLedger). */
@@ -72,6 +81,7 @@ export async function ledgerReport(client: pg.ClientBase, now: Date): Promise<Le
   const negative = (await client.query(QUERIES.negative)).rows;
   const doubles = (await client.query(QUERIES.doubleEffects)).rows;
   const overRefunded = (await client.query(QUERIES.purchaseRefunds)).rows;
+  const proxyBudgets = (await client.query(QUERIES.proxyBudgets)).rows;
   const discrepancies: LedgerDiscrepancy[] = [
     ...mismatches.map((r) => ({
       kind: 'balance_mismatch' as const,
@@ -110,6 +120,13 @@ export async function ledgerReport(client: pg.ClientBase, now: Date): Promise<Le
       expected: `<= ${amount(r.paid)}`,
       actual: amount(r.returned),
       detail: r.missing ? 'purchase refunds of no settlement receipt' : 'purchase refunds (and correction) paid back more than the settlement paid the merchant',
+    })),
+    ...proxyBudgets.map((r) => ({
+      kind: 'proxy_budget_mismatch' as const,
+      subject: r.subject,
+      expected: `spent ${amount(r.total)} in ${r.n} calls`,
+      actual: `spent ${amount(r.spent)} in ${r.calls} calls`,
+      detail: 'proxy budget totals differ from its recorded calls',
     })),
   ];
   return {
