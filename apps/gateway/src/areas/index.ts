@@ -1,5 +1,6 @@
 import agents from './agents';
 import type { Area } from './area';
+import billing from './billing';
 import catalog from './catalog';
 import commerce from './commerce';
 import commerceIntents from './commerce-intents';
@@ -7,6 +8,7 @@ import contracts from './contracts';
 import coordination from './coordination';
 import disputes from './disputes';
 import docs from './docs';
+import gatewayProxy from './gateway-proxy';
 import governance from './governance';
 import health from './health';
 import insights from './insights';
@@ -14,6 +16,7 @@ import integrity from './integrity';
 import ledger from './ledger';
 import listings from './listings';
 import mandates from './mandates';
+import metering from './metering';
 import offers from './offers';
 import postPurchase from './post-purchase';
 import receipts from './receipts';
@@ -54,5 +57,8 @@ export const AREAS: readonly Area[] = [
   transparency,
   workflows,
   telemetry,
+  metering,
+  billing,
+  gatewayProxy,
   ui,
 ];
