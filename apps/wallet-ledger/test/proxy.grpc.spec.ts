@@ -69,6 +69,16 @@ describe('wallet-ledger gRPC: gateway proxy calls', () => {
   });
   const record = (agent: string, budget: Budget, over: Partial<walletV1Metering.RecordProxyCallRequest> = {}) => t.client.recordProxyCall(req(agent, budget, over));
   const callRows = async (agent: string) => (await t.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM proxy_calls WHERE agent_id = $1', [agent])).rows[0].n;
+  /** Waits (polling, no deadline of its own) until `n` sessions wait for a row lock of the test database. */
+  const waitForLockWaiters = async (n: number) => {
+    for (;;) {
+      const { rows } = await t.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (rows[0].n >= n) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
   const budgetRow = async (kind: string, ref: string) =>
     (await t.sql.query('SELECT spent::text, calls::text FROM proxy_budgets WHERE budget_kind = $1 AND budget_ref = $2', [kind, ref])).rows[0];
 
@@ -221,14 +231,29 @@ describe('wallet-ledger gRPC: gateway proxy calls', () => {
       expect((await outboxOf(t.sql, a)).filter((e) => e.type === RECORDED)).toHaveLength(3);
     });
 
+    // Both calls are held at their budget locks until both have passed the key lookup, so they
+    // meet at the unique (agent, key) index: the loser is rolled back and answers from the winner.
     it('should let one of two concurrent calls with one key on two budgets win, and refuse the other as a reused key', async () => {
       const a = newAgent('idem-two');
       const [h1, h2] = [await holdOf(a, '5'), await holdOf(a, '5')];
-      const results = await Promise.allSettled([record(a, { hold: h1 }, { idempotencyKey: 'both' }), record(a, { hold: h2 }, { idempotencyKey: 'both' })]);
+      await record(a, { hold: h1 });
+      await record(a, { hold: h2 });
+      const blocker = await t.sql.connect();
+      let results: PromiseSettledResult<unknown>[];
+      try {
+        await blocker.query('BEGIN');
+        await blocker.query(`SELECT 1 FROM proxy_budgets WHERE budget_ref IN ($1, $2) FOR UPDATE`, [h1, h2]);
+        const racing = Promise.allSettled([record(a, { hold: h1 }, { idempotencyKey: 'both' }), record(a, { hold: h2 }, { idempotencyKey: 'both' })]);
+        await waitForLockWaiters(2);
+        await blocker.query('COMMIT');
+        results = await racing;
+      } finally {
+        blocker.release();
+      }
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const loser = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(await grpcError(Promise.reject(loser.reason))).toMatchObject({ code: 'idempotency_key_reused' });
-      expect(await callRows(a)).toBe(1);
+      expect(await callRows(a)).toBe(3);
       expect((await t.client.checkLedger({})).ok).toBe(true);
     });
 
