@@ -4,6 +4,7 @@ import { AgentsApi } from './agents';
 import { AliasesApi, IdentityRevealsApi } from './aliases';
 import { ArtifactsApi } from './artifacts';
 import { AttestationsApi } from './attestations';
+import { BillingApi } from './billing';
 import { CasefilesApi } from './casefiles';
 import { CheckoutApi } from './checkout';
 import { CommerceApi } from './commerce';
@@ -11,6 +12,7 @@ import { FixturesApi, TemplatesApi } from './catalog';
 import { ContractsApi } from './contracts';
 import { CoordinationApi } from './coordination';
 import { DisputesApi } from './disputes';
+import { GatewayProxyApi } from './gateway-proxy';
 import { ResaleReviewsApi } from './governance';
 import { MarketDataApi, RecommendationsApi, ReputationApi } from './insights';
 import { IntegrityApi } from './integrity';
@@ -18,6 +20,7 @@ import { getHealth, type Health } from './health';
 import { LedgerApi } from './ledger';
 import { ListingsApi } from './listings';
 import { MandatesApi } from './mandates';
+import { MeteringApi } from './metering';
 import { PurchasesApi, TransparencyApi } from './purchases';
 import { WorkflowsApi } from './workflows';
 import { ObjectsApi } from './objects';
@@ -78,6 +81,12 @@ export class ExchangeClient {
   readonly transparency: TransparencyApi;
   /** Workflow runs (stages of shard contracts), their tasks and task event subscriptions. */
   readonly workflows: WorkflowsApi;
+  /** Signed meter events and epoch pricing tables (tables: operator). */
+  readonly metering: MeteringApi;
+  /** Billing projections, period receipts and reconciliation (operator). */
+  readonly billing: BillingApi;
+  /** Gateway proxy calls against a budget, run casefiles, usage metrics (metrics: operator). */
+  readonly gatewayProxy: GatewayProxyApi;
   protected readonly transport: Transport;
 
   constructor(readonly options: ExchangeClientOptions) {
@@ -114,6 +123,9 @@ export class ExchangeClient {
     this.purchases = new PurchasesApi(this.transport);
     this.transparency = new TransparencyApi(this.transport);
     this.workflows = new WorkflowsApi(this.transport);
+    this.metering = new MeteringApi(this.transport);
+    this.billing = new BillingApi(this.transport);
+    this.gatewayProxy = new GatewayProxyApi(this.transport);
   }
 
   /** GET /health; resolves (with status "degraded") on 503 too. */

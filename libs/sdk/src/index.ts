@@ -289,6 +289,30 @@ export {
   type Problem,
   type ProblemFieldError,
 } from './errors';
+export {
+  MeteringApi,
+  meterEventPayload,
+  meterEventSigningText,
+  signMeterEvent,
+  type CreateEpochTableInput,
+  type IngestMeterEventInput,
+  type MeterEpochTable,
+  type MeterEvent,
+  type MeterEventPayload,
+  type MeterEventPayloadInput,
+  type SignedMeterEvent,
+} from './metering';
+export { BillingApi, type BillingProjection, type PeriodReceipt, type ReconcileInput, type Reconciliation, type ReconciliationDifference } from './billing';
+export {
+  GatewayProxyApi,
+  type ProxyBudget,
+  type ProxyCall,
+  type ProxyMetrics,
+  type ProxyMetricsQuery,
+  type ProxyMetricsRow,
+  type ProxyMetricsWindow,
+  type RecordProxyCallInput,
+} from './gateway-proxy';
 export { parseRetryAfter, problemToError } from './problem';
 export {
   IDENTITY_LEVELS,

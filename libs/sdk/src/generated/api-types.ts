@@ -245,6 +245,76 @@ export interface components {
              */
             as_of: string;
         };
+        /** @description One priced meter event of a projection */
+        BillingItem: {
+            /** @description The meter event */
+            object_id: string;
+            meter: string;
+            epoch: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            occurred_at: string;
+            quantity: number;
+            unit_price: string;
+            /** @description quantity × unit_price, exact (decimal string) */
+            amount: string;
+            currency: string;
+        };
+        /** @description The items of one (meter, epoch): an epoch boundary inside the period gives two lines */
+        BillingLine: {
+            meter: string;
+            epoch: string;
+            unit_price: string;
+            currency: string;
+            /** @description Σ quantity, a decimal string (a sum may exceed JSON’s safe integers) */
+            quantity: string;
+            /** @description Σ amount (decimal string) */
+            amount: string;
+            event_count: number;
+        };
+        /** @description Σ quantity × epoch price of an agent’s meter events over a UTC month */
+        BillingProjection: {
+            projection_id: string;
+            agent_id: string;
+            period: string;
+            /**
+             * @description `draft` (computed), `attached` (to its period receipt), `superseded` (replaced there), `emitted`
+             * @enum {string}
+             */
+            status: "draft" | "attached" | "superseded" | "emitted";
+            /** @description Sorted by (meter, epoch) */
+            lines: components["schemas"]["BillingLine"][];
+            /** @description One per currency, sorted by currency */
+            totals: components["schemas"]["Money"][];
+            /** @description Sorted by (occurred_at, object_id) */
+            items: components["schemas"]["BillingItem"][];
+            event_count: number;
+            /** @description Hex sha256 of the sorted meter event ids joined by "\n" (emit compares it to find a stale projection) */
+            events_sha256: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            computed_at: string;
+            /** @description The period receipt it was attached to; null while a draft */
+            period_receipt_id: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            updated_at: string;
+        };
         /** @description Commerce purchases that originate from contracts or workflow runs */
         BytesToAtomsRollup: {
             window: {
@@ -843,7 +913,7 @@ export interface components {
             subject: unknown;
             entries: ({
                 /** @enum {string} */
-                kind: "contract" | "offer" | "result" | "verification_report" | "dispute" | "receipt" | "object" | "attestation" | "delivery_receipt" | "ack" | "checkout_session" | "mandate" | "evidence" | "purchase" | "workflow_run" | "workflow_task" | "artifact";
+                kind: "contract" | "offer" | "result" | "verification_report" | "dispute" | "receipt" | "object" | "attestation" | "delivery_receipt" | "ack" | "checkout_session" | "mandate" | "evidence" | "purchase" | "workflow_run" | "workflow_task" | "proxy_call" | "artifact";
                 ref: string;
                 /** @description Hex sha256: of canonical JSON of `content` (records) or of the bytes (artifacts) */
                 sha256: string;
@@ -1391,6 +1461,84 @@ export interface components {
              */
             cache_expires_at: string;
         };
+        /** @description An immutable, exchange-signed epoch pricing table */
+        MeterEpochTable: {
+            /**
+             * @description Registry object id of the exchange-signed table
+             * @example sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae
+             */
+            object_id: string;
+            epoch: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            effective_from: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            effective_to: string;
+            /** @description Unit price per meter (decimal strings) */
+            prices: {
+                [key: string]: string;
+            };
+            currency: string;
+            /** @description The payload as signed: {epoch, effective_from, effective_to, prices, currency} */
+            payload: unknown;
+            /** @description Base64 ed25519 by the exchange key over the canonical JSON of `payload` */
+            signature: string;
+            /** @description The exchange public key (as `/health` publishes it) */
+            signer_public_key: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description A signed, priced meter event */
+        MeterEvent: {
+            /**
+             * @description `sha256:<hex>` of canonical JSON of {type: "meter_event", payload, signer_agent_id}
+             * @example sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae
+             */
+            object_id: string;
+            /** @enum {string} */
+            type: "meter_event";
+            /** @description The reporting agent */
+            signer_agent_id: string;
+            /** @description The payload as signed */
+            payload: unknown;
+            /** @description Base64 ed25519 over the canonical JSON of `payload` */
+            signature: string;
+            meter: string;
+            /** @description The agent billed */
+            subject_agent_id: string;
+            quantity: number;
+            unit: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            occurred_at: string;
+            epoch: string;
+            ref?: string;
+            /** @description UTC month `YYYY-MM` of `occurred_at` */
+            period: string;
+            /** @description The epoch’s unit price of the meter (decimal string) */
+            unit_price: string;
+            currency: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            ingested_at: string;
+        };
         /** @description An amount (decimal string, at most 6 fraction digits) and its currency, as the exchange answers it */
         Money: {
             /** @description Decimal string (at most 6 fraction digits) */
@@ -1573,6 +1721,41 @@ export interface components {
                 volume: components["schemas"]["Money"][];
             };
         };
+        /** @description The subscription period receipt of one agent and period */
+        PeriodReceipt: {
+            period_receipt_id: string;
+            agent_id: string;
+            period: string;
+            /**
+             * @description `draft` (a projection attached) or `emitted` (signed; the agent’s period is closed)
+             * @enum {string}
+             */
+            status: "draft" | "emitted";
+            /** @description The attached projection */
+            projection_id: string;
+            projection: components["schemas"]["BillingProjection"];
+            /** @description The registry object (`subscription_period_receipt`) once emitted, else null */
+            object_id: string | null;
+            /** @description The payload as signed, once emitted, else null */
+            payload: unknown | null;
+            /** @description Base64 ed25519 by the exchange key over the canonical JSON of `payload` */
+            signature: string | null;
+            /** @description The exchange public key (as `/health` publishes it) */
+            signer_public_key: string | null;
+            emitted_at: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            updated_at: string;
+        };
         /** @description A post in a thread */
         Post: {
             post_id: string;
@@ -1657,6 +1840,84 @@ export interface components {
                 min: string;
                 max: string;
             }[];
+        };
+        /** @description A proxy budget after the call */
+        ProxyBudget: {
+            /** @enum {string} */
+            kind: "hold" | "mandate";
+            /** @description The hold_id or mandate_id */
+            ref: string;
+            currency: string;
+            /** @description What the budget allows in all (decimal string) */
+            limit: string;
+            /** @description What the recorded calls spent */
+            spent: string;
+            /** @description limit − spent */
+            remaining: string;
+            /** @description Calls recorded against it */
+            calls: number;
+        };
+        /** @description A proxy call recorded against its budget, and the budget after it */
+        ProxyCall: {
+            /** @description `pxc_…` */
+            call_id: string;
+            agent_id: string;
+            run_id: string;
+            upstream: string;
+            operation: string;
+            cost: string;
+            currency: string;
+            request_sha256: string;
+            response_sha256: string;
+            status: number;
+            latency_ms: number;
+            /** @enum {string} */
+            budget_kind: "hold" | "mandate";
+            budget_ref: string;
+            idempotency_key: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            recorded_at: string;
+            /**
+             * Format: date-time
+             * @description Same as `recorded_at`
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            created_at: string;
+            budget: components["schemas"]["ProxyBudget"];
+        };
+        /** @description Gateway proxy usage per (agent, upstream) */
+        ProxyMetrics: {
+            /** @enum {string} */
+            window: "all" | "1h" | "1d" | "7d" | "30d";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            as_of: string;
+            /** @description Sorted by (agent_id, upstream) */
+            data: components["schemas"]["ProxyMetricsRow"][];
+        };
+        /** @description The calls of one (agent, upstream) in the window */
+        ProxyMetricsRow: {
+            agent_id: string;
+            upstream: string;
+            calls: number;
+            /** @description Calls whose upstream status was ≥ 400 */
+            errors: number;
+            /** @description Σ cost per currency */
+            spend: components["schemas"]["Money"][];
+            /** @description Latency percentiles (nearest rank) */
+            latency_ms: {
+                p50: number;
+                p90: number;
+                p99: number;
+                max: number;
+            };
         };
         /** @description An event as the public sees it (no actor) */
         PublicEvent: {
@@ -1764,6 +2025,41 @@ export interface components {
             refunds_receipt_id?: string;
             /** @description Correction receipts: the operator’s reason for the erroneous clear; purchase refund receipts: why the purchase was refunded */
             reason?: string;
+        };
+        /** @description A period receipt recomputed from the meter events, every difference listed */
+        Reconciliation: {
+            period_receipt_id: string;
+            agent_id: string;
+            period: string;
+            /** @description No differences */
+            consistent: boolean;
+            signature_valid: boolean;
+            differences: components["schemas"]["ReconciliationDifference"][];
+            receipt_totals: components["schemas"]["Money"][];
+            recomputed_totals: components["schemas"]["Money"][];
+            receipt_event_count: number;
+            recomputed_event_count: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            reconciled_at: string;
+        };
+        /** @description One difference between a receipt and its recomputation */
+        ReconciliationDifference: {
+            /**
+             * @description `missing` (a meter event the receipt does not list), `extra` (an item that is no meter event of the agent and period), `repriced` (not its epoch’s price), `altered` (meter, epoch, quantity or time differ), `total_mismatch` (a line or total is not its sum), `event_invalid` / `epoch_table_invalid` (a stored object no longer verifies), `signature_invalid`
+             * @enum {string}
+             */
+            kind: "missing" | "extra" | "repriced" | "altered" | "total_mismatch" | "event_invalid" | "epoch_table_invalid" | "signature_invalid";
+            /** @description The meter event, or the line’s/total’s key (`meter/epoch`, `total/CREDIT`) */
+            ref: string;
+            /** @description What the receipt says (null when absent) */
+            receipt: unknown;
+            /** @description What recomputing from the meter events gives (null when absent) */
+            recomputed: unknown;
+            detail: string;
         };
         /** @description A signed, content-addressed registry object */
         RegistryObject: {
@@ -4244,6 +4540,227 @@ export interface components {
              */
             occurred_at?: string;
         };
+        IngestMeterEventRequest: {
+            /**
+             * @description The reporting agent (who signed); an agent-signed request must be that agent (403 `acting_agent_mismatch`)
+             * @example acme:agent:buyer-1
+             */
+            signer_agent_id: string;
+            /**
+             * @description The signed payload of a meter event
+             * @example {
+             *       "meter": "llm.tokens",
+             *       "subject_agent_id": "acme:agent:buyer-1",
+             *       "quantity": 1200,
+             *       "unit": "token",
+             *       "occurred_at": "2026-11-21T18:00:00.000Z",
+             *       "epoch": "2026-11a",
+             *       "ref": "req-7f3a"
+             *     }
+             */
+            payload: {
+                /**
+                 * @description Meter name (`^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$`)
+                 * @example llm.tokens
+                 */
+                meter: string;
+                /**
+                 * @description The agent billed for the usage
+                 * @example acme:agent:buyer-1
+                 */
+                subject_agent_id: string;
+                /**
+                 * @description A positive JSON integer, at most 10^12
+                 * @example 1200
+                 */
+                quantity: number;
+                /**
+                 * @description Unit of the quantity (`^[A-Za-z0-9][A-Za-z0-9._:/-]{0,31}$`)
+                 * @example token
+                 */
+                unit: string;
+                /**
+                 * Format: date-time
+                 * @description When the usage happened (RFC 3339; at most 5 minutes ahead; its UTC month is the period)
+                 * @example 2026-11-21T18:00:00.000Z
+                 */
+                occurred_at: string;
+                /**
+                 * @description Epoch table name (`^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$`)
+                 * @example 2026-11a
+                 */
+                epoch: string;
+                /**
+                 * @description Your own reference (1–255 printable ASCII): two usages otherwise identical differ by it
+                 * @example req-7f3a
+                 */
+                ref?: string;
+            };
+            /**
+             * @description Base64 ed25519 by a key of `signer_agent_id` over the canonical JSON of `payload`
+             * @example q3b1xB2p6oX0rVd8mW4m3z5cYVZ0k8w5Jm9T2Kc1cYb3oQm0d3n6eWfV3u2Hc1hY3l6r8wqQ0n2Xb8Qw3r5aAw==
+             */
+            signature: string;
+        };
+        CreateMeterEpochTableRequest: {
+            /**
+             * @description Epoch table name (`^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$`)
+             * @example 2026-11a
+             */
+            epoch: string;
+            /**
+             * Format: date-time
+             * @description Start (inclusive)
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            effective_from: string;
+            /**
+             * Format: date-time
+             * @description End (exclusive), after `effective_from`
+             * @example 2026-11-21T18:00:00.000Z
+             */
+            effective_to: string;
+            /** @description Unit price per meter (1–200 meters); a meter’s epochs never overlap (409 `epoch_overlap`) */
+            prices: {
+                [key: string]: string;
+            };
+            /**
+             * Format: currency
+             * @description Currency of the prices (default `CREDIT`)
+             * @example CREDIT
+             */
+            currency?: string;
+        };
+        CreateBillingProjectionRequest: {
+            /**
+             * @description The agent billed (the meter events’ `subject_agent_id`)
+             * @example acme:agent:buyer-1
+             */
+            agent_id: string;
+            /**
+             * @description A UTC month `YYYY-MM` (a month that does not exist or has not begun: 400 `invalid_period`)
+             * @example 2026-11
+             */
+            period: string;
+        };
+        AttachBillingProjectionRequest: {
+            /**
+             * @description Billing projection id (`prj_…`)
+             * @example prj_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            projection_id: string;
+        };
+        EmitPeriodReceiptRequest: {
+            /**
+             * @description Namespaced agent identifier `<namespace>:agent:<name>`
+             * @example acme:agent:buyer-1
+             */
+            agent_id: string;
+            /**
+             * @description A UTC month `YYYY-MM` (a month that does not exist or has not begun: 400 `invalid_period`)
+             * @example 2026-11
+             */
+            period: string;
+        };
+        ReconcilePeriodReceiptRequest: {
+            /**
+             * @description A stored, emitted receipt (exactly one of this and `receipt`)
+             * @example prc_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            period_receipt_id?: string;
+            /** @description A receipt as presented: its signed payload and signature (exactly one of this and `period_receipt_id`) */
+            receipt?: {
+                /** @description The `payload` of the receipt’s registry object, as it was signed */
+                payload: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description The exchange’s base64 ed25519 signature over the canonical JSON of `payload`
+                 * @example q3b1xB2p6oX0rVd8mW4m3z5cYVZ0k8w5Jm9T2Kc1cYb3oQm0d3n6eWfV3u2Hc1hY3l6r8wqQ0n2Xb8Qw3r5aAw==
+                 */
+                signature: string;
+            };
+        };
+        RecordProxyCallRequest: {
+            /**
+             * @description The agent that made the call; an agent-signed request must be that agent (403 `acting_agent_mismatch`)
+             * @example acme:agent:buyer-1
+             */
+            agent_id: string;
+            /**
+             * @description Your id of the run the call belongs to (`^[A-Za-z0-9_.:-]{1,128}$`); a casefile is exported per run
+             * @example run-2026-11-21-a
+             */
+            run_id: string;
+            /**
+             * @description The upstream called, e.g. a host name (`^[A-Za-z0-9][A-Za-z0-9._:/-]{0,252}$`)
+             * @example api.example-llm.com
+             */
+            upstream: string;
+            /**
+             * @description What was called (1–200 printable ASCII)
+             * @example POST /v1/completions
+             */
+            operation: string;
+            /**
+             * @description Decimal string with at most 6 fraction digits (what the call cost, in the budget’s currency); else 400 `invalid_amount`
+             * @example 0.25
+             */
+            cost: string;
+            /**
+             * Format: currency
+             * @description Default the budget’s currency; another → 400 `budget_currency_mismatch`
+             * @example CREDIT
+             */
+            currency?: string;
+            /**
+             * @description Lowercase hex sha256 of the request body sent upstream
+             * @example a3f1c2d4e5b6a7980f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778
+             */
+            request_sha256: string;
+            /**
+             * @description Lowercase hex sha256 of the response body
+             * @example 0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778a3f1c2d4e5b6a798
+             */
+            response_sha256: string;
+            /**
+             * @description The upstream’s HTTP status
+             * @example 200
+             */
+            status: number;
+            /**
+             * @description Upstream latency in milliseconds
+             * @example 412
+             */
+            latency_ms: number;
+            /**
+             * @description Budget: an active hold of the agent made through the wallet routes (exactly one of hold_id and mandate_id)
+             * @example hld_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            hold_id?: string;
+            /**
+             * @description Budget: an active commerce mandate for the agent (exactly one of hold_id and mandate_id)
+             * @example mdt_0192f4c6-7b6e-7c3a-9d1e-3f2a1b0c9d8e
+             */
+            mandate_id?: string;
+            /**
+             * @description Optional. 1-255 printable ASCII characters; the `Idempotency-Key` header is the same thing (both and different → 400 `idempotency_key_mismatch`). Reuse it when retrying: the same key and body replay the first outcome (header `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.
+             * @example faucet-2026-11-21-001
+             */
+            idempotency_key?: string;
+        };
+        ExportGatewayCasefileRequest: {
+            /**
+             * @description The agent whose run it is; an agent-signed request must be that agent
+             * @example acme:agent:buyer-1
+             */
+            agent_id: string;
+            /**
+             * @description Your id of the run the call belongs to (`^[A-Za-z0-9_.:-]{1,128}$`); a casefile is exported per run
+             * @example run-2026-11-21-a
+             */
+            run_id: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -4265,6 +4782,9 @@ export type AuditPage = components['schemas']['AuditPage'];
 export type Autonomy = components['schemas']['Autonomy'];
 export type Balance = components['schemas']['Balance'];
 export type BalanceSnapshot = components['schemas']['BalanceSnapshot'];
+export type BillingItem = components['schemas']['BillingItem'];
+export type BillingLine = components['schemas']['BillingLine'];
+export type BillingProjection = components['schemas']['BillingProjection'];
 export type BytesToAtomsRollup = components['schemas']['BytesToAtomsRollup'];
 export type CaseEvent = components['schemas']['CaseEvent'];
 export type CaseEventPage = components['schemas']['CaseEventPage'];
@@ -4323,6 +4843,8 @@ export type MandatePage = components['schemas']['MandatePage'];
 export type MarketIntegrityRollup = components['schemas']['MarketIntegrityRollup'];
 export type MatchingSignal = components['schemas']['MatchingSignal'];
 export type MerchantProfile = components['schemas']['MerchantProfile'];
+export type MeterEpochTable = components['schemas']['MeterEpochTable'];
+export type MeterEvent = components['schemas']['MeterEvent'];
 export type Money = components['schemas']['Money'];
 export type MonthlyRollup = components['schemas']['MonthlyRollup'];
 export type Negotiation = components['schemas']['Negotiation'];
@@ -4332,15 +4854,22 @@ export type OfferPage = components['schemas']['OfferPage'];
 export type OperatorEvent = components['schemas']['OperatorEvent'];
 export type OperatorEventPage = components['schemas']['OperatorEventPage'];
 export type OutcomeMetrics = components['schemas']['OutcomeMetrics'];
+export type PeriodReceipt = components['schemas']['PeriodReceipt'];
 export type Post = components['schemas']['Post'];
 export type PostPage = components['schemas']['PostPage'];
 export type PostPurchaseCase = components['schemas']['PostPurchaseCase'];
 export type PriceIndex = components['schemas']['PriceIndex'];
+export type ProxyBudget = components['schemas']['ProxyBudget'];
+export type ProxyCall = components['schemas']['ProxyCall'];
+export type ProxyMetrics = components['schemas']['ProxyMetrics'];
+export type ProxyMetricsRow = components['schemas']['ProxyMetricsRow'];
 export type PublicEvent = components['schemas']['PublicEvent'];
 export type PublicEventPage = components['schemas']['PublicEventPage'];
 export type Purchase = components['schemas']['Purchase'];
 export type PurchaseTimeline = components['schemas']['PurchaseTimeline'];
 export type Receipt = components['schemas']['Receipt'];
+export type Reconciliation = components['schemas']['Reconciliation'];
+export type ReconciliationDifference = components['schemas']['ReconciliationDifference'];
 export type RegistryObject = components['schemas']['RegistryObject'];
 export type Reputation = components['schemas']['Reputation'];
 export type ResaleReview = components['schemas']['ResaleReview'];
@@ -4461,5 +4990,13 @@ export type ExportWorkflowRunRequest = components['schemas']['ExportWorkflowRunR
 export type CreateWorkflowTaskSubscriptionRequest = components['schemas']['CreateWorkflowTaskSubscriptionRequest'];
 export type ConsumeWorkflowTaskEventsRequest = components['schemas']['ConsumeWorkflowTaskEventsRequest'];
 export type RecordMatchingSignalRequest = components['schemas']['RecordMatchingSignalRequest'];
+export type IngestMeterEventRequest = components['schemas']['IngestMeterEventRequest'];
+export type CreateMeterEpochTableRequest = components['schemas']['CreateMeterEpochTableRequest'];
+export type CreateBillingProjectionRequest = components['schemas']['CreateBillingProjectionRequest'];
+export type AttachBillingProjectionRequest = components['schemas']['AttachBillingProjectionRequest'];
+export type EmitPeriodReceiptRequest = components['schemas']['EmitPeriodReceiptRequest'];
+export type ReconcilePeriodReceiptRequest = components['schemas']['ReconcilePeriodReceiptRequest'];
+export type RecordProxyCallRequest = components['schemas']['RecordProxyCallRequest'];
+export type ExportGatewayCasefileRequest = components['schemas']['ExportGatewayCasefileRequest'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;

@@ -45,7 +45,7 @@ export const EmitReceiptBody = Type.Object(
 
 export const PresentedReceiptBody = Type.Object(
   {
-    payload: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'The `payload` of the receipt’s registry object, as it was signed' }),
+    payload: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'The `payload` of the receipt’s registry object, as it was signed' }),
     signature: { ...Signature, description: 'The exchange’s base64 ed25519 signature over the canonical JSON of `payload`' },
   },
   { additionalProperties: false },

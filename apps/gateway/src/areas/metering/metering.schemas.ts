@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AgentId, Timestamp } from '../../schemas/common';
+import { AgentId, StringEnum, Timestamp } from '../../schemas/common';
 import { ObjectId, Signature } from '../registry/registry.schemas';
 import { Currency } from '../wallets/wallets.schemas';
 
@@ -83,7 +83,7 @@ const eventExample = {
 export const MeterEvent = Type.Object(
   {
     object_id: { ...ObjectId, description: '`sha256:<hex>` of canonical JSON of {type: "meter_event", payload, signer_agent_id}' },
-    type: Type.Literal('meter_event'),
+    type: StringEnum(['meter_event'] as const),
     signer_agent_id: Type.String({ description: 'The reporting agent' }),
     payload: Type.Unknown({ description: 'The payload as signed' }),
     signature: Type.String({ description: 'Base64 ed25519 over the canonical JSON of `payload`' }),
@@ -145,7 +145,7 @@ export const MeterEpochTable = Type.Object(
     epoch: Type.String(),
     effective_from: Timestamp,
     effective_to: Timestamp,
-    prices: Type.Record(Type.String(), Type.String(), { description: 'Unit price per meter (decimal strings)' }),
+    prices: Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description: 'Unit price per meter (decimal strings)' }),
     currency: Type.String(),
     payload: Type.Unknown({ description: 'The payload as signed: {epoch, effective_from, effective_to, prices, currency}' }),
     signature: Type.String({ description: 'Base64 ed25519 by the exchange key over the canonical JSON of `payload`' }),
