@@ -7,14 +7,14 @@ import type { CommerceClient } from './commerce.client';
 
 const UNREACHABLE = new Set<number>([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.UNIMPLEMENTED]);
 
-const unavailable = (why: string) => errors.unavailable('commerce_unavailable', why);
+const commerceDown = (why: string) => errors.unavailable('commerce_unavailable', why);
 
 /** A decimal from commerce; a malformed one means commerce is broken, not the caller. */
 function micro(value: string, field: string): bigint {
   try {
     return parseAmount(value === '' ? '0' : value);
   } catch {
-    throw unavailable(`commerce returned an invalid mandate ${field}`);
+    throw commerceDown(`commerce returned an invalid mandate ${field}`);
   }
 }
 
@@ -41,17 +41,17 @@ export class CommerceMandates implements MandateSource {
   constructor(private readonly client: CommerceClient | undefined) {}
 
   async mandate(agentId: string, mandateId: string, trace: { requestId?: string; traceId?: string }): Promise<MandateBudget> {
-    if (!this.client) throw unavailable('no commerce is configured (COMMERCE_GRPC_URL)');
+    if (!this.client) throw commerceDown('no commerce is configured (COMMERCE_GRPC_URL)');
     let res: commerceV1.GetMandateResponse;
     try {
       res = await this.client.getMandate({ actor: { agentId, operator: false }, mandateId }, trace);
     } catch (err) {
       const info = errorInfoFromGrpc(err);
-      if (UNREACHABLE.has(info.grpcCode)) throw unavailable('commerce is unavailable, retry later');
+      if (UNREACHABLE.has(info.grpcCode)) throw commerceDown('commerce is unavailable, retry later');
       if (info.grpcCode === status.NOT_FOUND) throw errors.notFound('mandate', mandateId);
       throw new DomainError(info.grpcCode, info.code, info.message, info.details);
     }
-    if (!res.mandate) throw unavailable('commerce returned no mandate');
+    if (!res.mandate) throw commerceDown('commerce returned no mandate');
     return toMandateBudget(res.mandate);
   }
 }

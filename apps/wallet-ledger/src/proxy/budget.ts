@@ -49,7 +49,7 @@ export interface MandateBudget {
 export type UnavailableReason = 'other_agent' | 'not_active' | 'expired' | 'not_agent_controlled';
 
 export const budgetErrors = {
-  unavailable: (kind: BudgetKind, ref: string, reason: UnavailableReason, extra: Record<string, string> = {}) =>
+  notUsable: (kind: BudgetKind, ref: string, reason: UnavailableReason, extra: Record<string, string> = {}) =>
     errors.failedPrecondition('budget_unavailable', `${kind} ${ref} cannot be a proxy budget (${reason.replace(/_/g, ' ')})`, {
       reason,
       [`${kind}_id`]: ref,
@@ -80,7 +80,7 @@ export const budgetErrors = {
  * named it, and the refusal says nothing about its amount.
  */
 export function holdLimit(hold: HoldBudgetSource, agentId: string, now: Date): bigint {
-  const refuse = (reason: UnavailableReason, extra?: Record<string, string>) => budgetErrors.unavailable('hold', hold.holdId, reason, extra);
+  const refuse = (reason: UnavailableReason, extra?: Record<string, string>) => budgetErrors.notUsable('hold', hold.holdId, reason, extra);
   if (hold.agentId !== agentId) throw refuse('other_agent');
   if (hold.controller !== AGENT_CONTROLLER) throw refuse('not_agent_controlled', { controller: hold.controller });
   if (hold.status !== 'active') throw refuse('not_active', { status: hold.status });
@@ -95,7 +95,7 @@ export function holdLimit(hold: HoldBudgetSource, agentId: string, now: Date): b
  */
 export function mandateLimit(m: MandateBudget, call: { agentId: string; cost: bigint; currency: string | null }, now: Date): bigint {
   const { agentId, cost } = call;
-  const refuse = (reason: UnavailableReason, extra?: Record<string, string>) => budgetErrors.unavailable('mandate', m.mandateId, reason, extra);
+  const refuse = (reason: UnavailableReason, extra?: Record<string, string>) => budgetErrors.notUsable('mandate', m.mandateId, reason, extra);
   if (m.agentId !== agentId) throw refuse('other_agent');
   if (m.status !== 'active') throw refuse('not_active', { status: m.status });
   if (m.expiresAt !== null && m.expiresAt.getTime() <= now.getTime()) throw refuse('expired', { expires_at: m.expiresAt.toISOString() });
