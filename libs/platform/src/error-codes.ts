@@ -226,7 +226,10 @@ export const ERROR_CODES = {
   },
   projection_not_attached: { status: 409, meaning: 'emit needs a billing projection attached to the period receipt first' },
   projection_stale: { status: 409, meaning: 'meter events changed since the attached projection was computed; create and attach a new one' },
-  projection_too_large: { status: 409, meaning: 'the period has more than 10 000 meter events for the agent (`event_count`)' },
+  projection_too_large: {
+    status: 409,
+    meaning: 'the period has more than 10 000 meter events for the agent, or its signed receipt would exceed 1 MiB (`event_count`, `bytes`): report usage aggregated into fewer events',
+  },
   period_not_ended: { status: 409, meaning: 'a period receipt is emitted only once its month has ended (`ends_at`)' },
   budget_unavailable: {
     status: 409,

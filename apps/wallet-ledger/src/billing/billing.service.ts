@@ -12,7 +12,7 @@ import type { BillingProjection, PeriodReceipt, Reconciliation } from './billing
 import { BillingRepo, type BillingQueries } from './billing.repo';
 import { checkEpochTable, checkMeterEvent, type CheckedMeterEvent } from './evidence';
 import { assertProjectionSize, projectEvents, sameFigures, type ProjectionFigures } from './projection';
-import { parseReceiptPayload, receiptPayload, RECEIPT_TYPE, type ReceiptDocument } from './receipt-payload';
+import { assertReceiptFits, parseReceiptPayload, receiptPayload, RECEIPT_TYPE, type ReceiptDocument } from './receipt-payload';
 import { reconcile } from './reconciliation';
 
 export interface ProjectionCommand {
@@ -198,7 +198,9 @@ async function refuseReadOnly(q: BillingQueries): Promise<void> {
 async function figuresNow(q: BillingQueries, agentId: string, period: string): Promise<ProjectionFigures> {
   const { events, count } = await q.pricedEvents(agentId, period);
   assertProjectionSize(count);
-  return projectEvents(events);
+  const figures = projectEvents(events);
+  assertReceiptFits(figures);
+  return figures;
 }
 
 async function mustReceipt(q: BillingQueries, agentId: string, period: string): Promise<PeriodReceipt> {

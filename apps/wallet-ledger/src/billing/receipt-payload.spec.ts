@@ -1,6 +1,6 @@
 import type { DomainError } from '@exchange/platform';
 import { projectEvents, type PricedMeterEvent } from './projection';
-import { contentJson, parseReceiptPayload, readContentJson, receiptPayload } from './receipt-payload';
+import { assertReceiptFits, contentJson, MAX_RECEIPT_CONTENT_BYTES, parseReceiptPayload, readContentJson, receiptPayload } from './receipt-payload';
 
 const ev = (objectId: string, epoch: string, occurredAt: string, quantity: bigint, unitPrice: bigint): PricedMeterEvent => ({
   objectId,
@@ -89,5 +89,36 @@ describe('subscription period receipt payload', () => {
     expect(() => parseReceiptPayload(text, 'presented.payload_json')).toThrow(
       expect.objectContaining({ code: 'validation_failed', details: expect.objectContaining({ field: 'presented.payload_json' }) }) as DomainError,
     );
+  });
+});
+
+describe('assertReceiptFits', () => {
+  // 4 000 items with 64-character meters: about 1.3 MB of receipt content, over what the registry stores.
+  const big = (n: number) =>
+    projectEvents(
+      Array.from({ length: n }, (_, i) => ({
+        objectId: `sha256:${i.toString(16).padStart(64, '0')}`,
+        meter: `m${String(i).padStart(63, '0')}`,
+        epoch: 'E1',
+        occurredAt: new Date(Date.UTC(2026, 9, 1, 0, 0, i)),
+        quantity: 1_000_000n,
+        unitPrice: 1_000n,
+        currency: 'CREDIT',
+      })),
+    );
+
+  it('should accept a receipt under the registry limit', () => {
+    expect(() => assertReceiptFits(big(100))).not.toThrow();
+  });
+
+  it('should refuse one over it as projection_too_large with the count and size', () => {
+    let caught: unknown;
+    try {
+      assertReceiptFits(big(4_000));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toMatchObject({ code: 'projection_too_large', details: { event_count: 4_000, bytes: expect.any(Number) } });
+    expect((caught as { details: { bytes: number } }).details.bytes).toBeGreaterThan(MAX_RECEIPT_CONTENT_BYTES);
   });
 });

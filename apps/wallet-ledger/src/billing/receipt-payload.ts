@@ -1,4 +1,4 @@
-import { formatAmount, MICRO_PER_UNIT } from '@exchange/platform';
+import { errors, formatAmount, MICRO_PER_UNIT } from '@exchange/platform';
 import { walletErrors } from '../domain/wallet.errors';
 import type { BillingItem, BillingLine, MoneyTotal, ProjectionFigures } from './projection';
 
@@ -86,6 +86,24 @@ export const moneyJson = (t: MoneyTotal): MoneyJson => ({ currency: t.currency, 
 
 export function contentJson(f: Pick<ProjectionFigures, 'lines' | 'totals' | 'items'>): ContentJson {
   return { lines: f.lines.map(lineJson), totals: f.totals.map(moneyJson), items: f.items.map(itemJson) };
+}
+
+/**
+ * The registry stores objects of at most 1 MiB: a projection whose receipt would not fit is refused
+ * when it is computed (409 projection_too_large), not at emit. 4 KiB are left for the receipt's
+ * own fields around the projection.
+ */
+export const MAX_RECEIPT_CONTENT_BYTES = 1024 * 1024 - 4096;
+
+export function assertReceiptFits(f: ProjectionFigures): void {
+  const bytes = Buffer.byteLength(JSON.stringify(contentJson(f)), 'utf8');
+  if (bytes > MAX_RECEIPT_CONTENT_BYTES) {
+    throw errors.failedPrecondition(
+      'projection_too_large',
+      `the period's receipt would take ${bytes} bytes; a signed receipt holds at most ${MAX_RECEIPT_CONTENT_BYTES} (report usage aggregated into fewer meter events)`,
+      { event_count: f.eventCount, bytes },
+    );
+  }
 }
 
 export function receiptPayload(r: {
