@@ -173,7 +173,7 @@ describe('billing', () => {
       status: 'draft',
       lines: [{ meter: 'llm.tokens', epoch: 'e1', unit_price: '0.000125', currency: 'CREDIT', quantity: '1200', amount: '0.15', event_count: 1 }],
       totals: [{ amount: '0.15', currency: 'CREDIT' }],
-      items: [{ object_id: OBJ, meter: 'llm.tokens', epoch: 'e1', occurred_at: T, quantity: 1200, unit_price: '0.000125', amount: '0.15', currency: 'CREDIT' }],
+      items: [{ object_id: OBJ, meter: 'llm.tokens', epoch: 'e1', occurred_at: T, quantity: '1200', unit_price: '0.000125', amount: '0.15', currency: 'CREDIT' }],
       event_count: 1,
       events_sha256: 'e'.repeat(64),
       computed_at: T,

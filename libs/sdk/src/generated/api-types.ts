@@ -257,7 +257,8 @@ export interface components {
              * @example 2026-11-21T18:00:00.000Z
              */
             occurred_at: string;
-            quantity: number;
+            /** @description The event’s quantity as an integer string (as the signed receipt carries it) */
+            quantity: string;
             unit_price: string;
             /** @description quantity × unit_price, exact (decimal string) */
             amount: string;

@@ -34,7 +34,7 @@ export function projectionToJson(projection: walletV1Metering.BillingProjection 
       meter: i.meter,
       epoch: i.epoch,
       occurred_at: iso(i.occurredAt, 'billing item occurred_at'),
-      quantity: safeInt(i.quantity, 'billing item quantity'),
+      quantity: i.quantity,
       unit_price: i.unitPrice,
       amount: i.amount,
       currency: i.currency,

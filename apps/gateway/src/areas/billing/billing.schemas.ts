@@ -61,7 +61,7 @@ export type ReconcileBodyJson = Static<typeof ReconcileBody>;
 
 // ---- Resources ----
 
-const itemExample = { object_id: MEV, meter: 'llm.tokens', epoch: '2026-11a', occurred_at: T, quantity: 1200, unit_price: '0.000125', amount: '0.15', currency: 'CREDIT' };
+const itemExample = { object_id: MEV, meter: 'llm.tokens', epoch: '2026-11a', occurred_at: T, quantity: '1200', unit_price: '0.000125', amount: '0.15', currency: 'CREDIT' };
 const lineExample = { meter: 'llm.tokens', epoch: '2026-11a', unit_price: '0.000125', currency: 'CREDIT', quantity: '1200', amount: '0.15', event_count: 1 };
 const projectionExample = {
   projection_id: PRJ,
@@ -85,7 +85,7 @@ export const BillingItem = Type.Object(
     meter: Type.String(),
     epoch: Type.String(),
     occurred_at: Timestamp,
-    quantity: Type.Integer({ minimum: 1 }),
+    quantity: Type.String({ description: 'The event’s quantity as an integer string (as the signed receipt carries it)' }),
     unit_price: Type.String(),
     amount: Type.String({ description: 'quantity × unit_price, exact (decimal string)' }),
     currency: Type.String(),
