@@ -311,6 +311,23 @@ describe('wallet-ledger gRPC: gateway proxy calls', () => {
       expect(await grpcError(t.client.exportProxyCasefile({ agentId: a, runId: 'run-cf' }))).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'proxy_run_not_found' });
       expect(await grpcError(t.client.exportProxyCasefile({ agentId: a, runId: '' }))).toMatchObject({ code: 'validation_failed', details: { field: 'run_id' } });
     });
+
+    it('should refuse a run with more calls than one casefile holds (rows seeded in SQL: 4 001 calls)', async () => {
+      const a = newAgent('case-big');
+      await t.sql.query(
+        `INSERT INTO proxy_calls (call_id, agent_id, run_id, upstream, operation, cost, currency, request_sha256, response_sha256,
+                                  status, latency_ms, budget_kind, budget_ref, fingerprint, recorded_at)
+         SELECT 'pxc_seed_' || $1 || '_' || i, $1, 'run-big', 'api.example.com', 'GET /x', 0, 'CREDIT', $2, $2, 200, 1, 'hold', 'hld_seed', 'f', now()
+         FROM generate_series(1, 4001) AS i`,
+        [a, sha('x')],
+      );
+      expect(await grpcError(t.client.exportProxyCasefile({ agentId: a, runId: 'run-big' }))).toMatchObject({
+        grpcCode: status.FAILED_PRECONDITION,
+        code: 'proxy_run_too_large',
+        details: { max_calls: 4000 },
+      });
+      await t.sql.query('DELETE FROM proxy_calls WHERE agent_id = $1', [a]);
+    });
   });
 
   describe('metrics', () => {

@@ -230,6 +230,7 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'the period has more than 10 000 meter events for the agent, or its signed receipt would exceed 1 MiB (`event_count`, `bytes`): report usage aggregated into fewer events',
   },
+  proxy_run_too_large: { status: 409, meaning: 'the run has more than 4 000 proxy calls, more than one casefile holds (`max_calls`)' },
   period_not_ended: { status: 409, meaning: 'a period receipt is emitted only once its month has ended (`ends_at`)' },
   budget_unavailable: {
     status: 409,

@@ -2,6 +2,9 @@ import { recordEntry, signDocket, type Docket } from '@exchange/casefile';
 import { formatAmount } from '@exchange/platform';
 import type { ProxyCall } from './proxy-call';
 
+/** A docket entry is ~700 bytes: 4 000 calls stay well inside gRPC's 4 MiB message limit. */
+export const MAX_CASEFILE_CALLS = 4_000;
+
 // A run's casefile (README.md "Gateway proxy"): one signed docket, subject {agent_id, run_id},
 // one "proxy_call" record entry per call in recorded order, verifiable offline with the exchange key.
 

@@ -167,10 +167,11 @@ export class ProxyRepo {
   }
 
   /** An agent's calls of one run, in (recorded_at, call_id) order. */
-  async runCalls(agentId: string, runId: string): Promise<ProxyCall[]> {
+  /** The run's calls in recorded order, at most `limit` of them. */
+  async runCalls(agentId: string, runId: string, limit: number): Promise<ProxyCall[]> {
     const { rows } = await this.pool.query(
-      'SELECT * FROM proxy_calls WHERE agent_id = $1 AND run_id = $2 ORDER BY recorded_at, call_id',
-      [agentId, runId],
+      'SELECT * FROM proxy_calls WHERE agent_id = $1 AND run_id = $2 ORDER BY recorded_at, call_id LIMIT $3',
+      [agentId, runId, limit],
     );
     return rows.map(callFromRow);
   }

@@ -8,7 +8,7 @@ import { activeAgent } from '../service/use-case';
 import { holdLimit, mandateHeadroom, mandateLimit, requireBudgetCurrency, spend, type ProxyBudget } from './budget';
 import { parseMetricsWindow, windowStart, type ProxyMetrics } from './metrics-window';
 import { parseRecordProxyCall, requireRun, type BudgetKey, type ProxyCall, type RecordProxyCallCommand, type ValidProxyCall } from './proxy-call';
-import { proxyRunDocket } from './proxy-casefile';
+import { MAX_CASEFILE_CALLS, proxyRunDocket } from './proxy-casefile';
 import { proxyEvents } from './proxy.events';
 import type { MandateSource } from './proxy.ports';
 import { DuplicateProxyCallKey, ProxyRepo, type KeyedCall, type ProxyTx } from './proxy.repo';
@@ -131,8 +131,13 @@ export class ProxyService {
   /** The signed casefile of an agent's run: canonical docket JSON and the number of calls in it. */
   async exportProxyCasefile(req: { agentId: string; runId: string }): Promise<{ docketJson: string; callCount: number }> {
     requireRun(req);
-    const calls = await this.d.repo.runCalls(req.agentId, req.runId);
+    const calls = await this.d.repo.runCalls(req.agentId, req.runId, MAX_CASEFILE_CALLS + 1);
     if (calls.length === 0) throw errors.notFound('proxy_run', req.runId);
+    if (calls.length > MAX_CASEFILE_CALLS) {
+      throw errors.failedPrecondition('proxy_run_too_large', `run ${req.runId} has more than ${MAX_CASEFILE_CALLS} calls; a casefile holds at most that many`, {
+        max_calls: MAX_CASEFILE_CALLS,
+      });
+    }
     const docket = proxyRunDocket(req, calls, this.d.clock(), this.d.signer.privateKey);
     return { docketJson: canonicalize(docket), callCount: calls.length };
   }
