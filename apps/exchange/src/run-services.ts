@@ -1,7 +1,8 @@
 import { findStablePort } from '@exchange/db';
 import { createLogger } from '@exchange/platform';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { startBanner } from './banner';
 import { readExchangeConfig } from './config';
 import { openDatabases } from './databases';
@@ -17,12 +18,28 @@ import { loadOrCreateSigningKey } from './signing-key';
 const repoRoot = resolve(__dirname, '../../..');
 const tsxCli = require.resolve('tsx/cli');
 
+// SERVICES_FROM_DIST=1: each process runs its prebuilt bundle (dist/apps/<app>/main.js, `nx build`) instead of
+// tsx transpiling the sources on every start — CI's end-to-end step boots dozens of stacks right after its build.
+// Opt-in only, so that a stale local dist never runs in place of the sources.
+const fromDist = process.env.SERVICES_FROM_DIST === '1';
+const bundlePath = (app: string) => join(repoRoot, 'dist', 'apps', app, 'main.js');
+const launchArgs = (app: string) => (fromDist ? [bundlePath(app)] : [tsxCli, `apps/${app}/src/main.ts`]);
+
+/** Every bundle is checked before any process starts, so a missing one never leaves half a stack running. */
+function checkBundles(apps: string[]) {
+  const missing = fromDist ? apps.filter((app) => !existsSync(bundlePath(app))) : [];
+  if (missing.length > 0) {
+    throw new Error(`SERVICES_FROM_DIST=1 but dist/apps/{${missing.join(',')}}/main.js is missing: run \`npx nx run-many -t build\` first`);
+  }
+}
+
 async function main() {
   const config = readExchangeConfig();
   const logger = createLogger({ name: 'run-services', level: config.LOG_LEVEL });
   if (!config.DATABASE_URL || !config.NATS_URL) {
     throw new Error('distributed mode needs DATABASE_URL (a PostgreSQL server) and NATS_URL (NATS with JetStream)');
   }
+  checkBundles([...SERVICES.map((svc) => svc.name), 'gateway', ...(runsSandboxMerchant(config.EXCHANGE_ENV) ? ['sandbox-merchant'] : [])]);
   const dataDir = resolve(config.EXCHANGE_DATA_DIR);
   const signingKey = await loadOrCreateSigningKey(dataDir, config.EXCHANGE_SIGNING_KEY);
   const { token, generated } = resolveOperatorToken(config.OPERATOR_TOKEN);
@@ -47,8 +64,8 @@ async function main() {
     process.exit(code);
   };
 
-  const launch = (name: string, script: string, env: Record<string, string | undefined>) => {
-    const proc = spawn(process.execPath, [tsxCli, script], {
+  const launch = (name: string, env: Record<string, string | undefined>) => {
+    const proc = spawn(process.execPath, launchArgs(name), {
       cwd: repoRoot,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -71,7 +88,7 @@ async function main() {
   const merchantUrl = merchantEnv && sandboxMerchantUrl(merchantEnv);
   if (merchantEnv) {
     readMerchantConfig(merchantEnv); // a bad SANDBOX_MERCHANT_* fails here, named, before anything starts
-    launch('sandbox-merchant', 'apps/sandbox-merchant/src/main.ts', merchantEnv);
+    launch('sandbox-merchant', merchantEnv);
   }
   const directoryEnv = merchantUrl ? { MERCHANT_DIRECTORY: merchantDirectory(merchantUrl) } : {};
 
@@ -80,7 +97,7 @@ async function main() {
   for (const [i, svc] of SERVICES.entries()) {
     // Every service gets every <SERVICE>_GRPC_URL (wallet-ledger calls identity); a service
     // reads only the ones its config declares.
-    launch(svc.name, `apps/${svc.name}/src/main.ts`, {
+    launch(svc.name, {
       ...grpcUrls,
       GRPC_PORT: String(basePort + i),
       GRPC_HOST: '127.0.0.1',
@@ -96,7 +113,7 @@ async function main() {
       EXCHANGE_PUBLIC_URL: process.env.EXCHANGE_PUBLIC_URL ?? url,
     });
   }
-  launch('gateway', 'apps/gateway/src/main.ts', {
+  launch('gateway', {
     ...grpcUrls,
     PORT: String(config.PORT),
     HOST: config.HOST,
