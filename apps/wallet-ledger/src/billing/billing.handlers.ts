@@ -1,7 +1,7 @@
 import { unary, type Logger } from '@exchange/platform';
 import type { walletV1, walletV1Metering } from '@exchange/proto';
-import { caller } from '../grpc/request';
-import { projectionCommand, reconcileCommand, toProtoPeriodReceipt, toProtoProjection, toProtoReconciliation, traceOf } from './billing.mapper';
+import { caller, traceOf } from '../grpc/request';
+import { projectionCommand, reconcileCommand, toProtoPeriodReceipt, toProtoProjection, toProtoReconciliation } from './billing.mapper';
 import type { BillingService } from './billing.service';
 
 /** CreateBillingProjection, AttachBillingProjection, EmitPeriodReceipt, ReconcilePeriodReceipt (operator). */

@@ -1,6 +1,5 @@
-import { formatAmount, type CallContext } from '@exchange/platform';
+import { formatAmount } from '@exchange/platform';
 import { walletV1MeteringWire, type walletV1Metering } from '@exchange/proto';
-import type { Trace } from '../domain/metering.ports';
 import type { Reconciliation } from './billing.model';
 import type { ProjectionCommand, ReconcileCommand } from './billing.service';
 
@@ -9,7 +8,6 @@ import type { ProjectionCommand, ReconcileCommand } from './billing.service';
 export { toProtoPeriodReceipt, toProtoProjection } from './billing.events';
 
 /** What the registry call carries of the request (its ids, for the logs). */
-export const traceOf = (ctx: CallContext): Trace => ({ requestId: ctx.requestId, traceId: ctx.traceId });
 
 export const projectionCommand = (req: { agentId: string; period: string }): ProjectionCommand => ({ agentId: req.agentId, period: req.period });
 

@@ -7,6 +7,7 @@ import type { BillingProjection, BillingProjectionStatus, PeriodReceipt, PeriodR
 import type { StoredEpochPrice, StoredEpochTable, StoredMeterEvent } from './evidence';
 import { MAX_PROJECTION_EVENTS, type PricedMeterEvent } from './projection';
 import { contentJson, readContentJson } from './receipt-payload';
+import { readOnlyNow } from '../data/controls';
 
 function projectionFromRow(r: Row): BillingProjection {
   return {
@@ -44,9 +45,8 @@ function receiptFromRow(r: Row, projection: BillingProjection): PeriodReceipt {
 export class BillingQueries {
   constructor(protected readonly db: Queryable) {}
 
-  async readOnly(): Promise<boolean> {
-    const { rows } = await this.db.query<{ read_only: boolean }>('SELECT read_only FROM controls WHERE id = 1');
-    return rows[0]?.read_only ?? false;
+  readOnly(): Promise<boolean> {
+    return readOnlyNow(this.db);
   }
 
   /**

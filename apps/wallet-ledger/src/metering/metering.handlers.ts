@@ -1,7 +1,7 @@
 import { unary, type Logger } from '@exchange/platform';
 import type { walletV1, walletV1Metering } from '@exchange/proto';
-import { caller } from '../grpc/request';
-import { createEpochTableCommand, ingestCommand, toProtoMeterEpochTable, toProtoMeterEvent, traceOf } from './metering.mapper';
+import { caller, traceOf } from '../grpc/request';
+import { createEpochTableCommand, ingestCommand, toProtoMeterEpochTable, toProtoMeterEvent } from './metering.mapper';
 import type { MeteringService } from './metering.service';
 
 type Served = 'ingestMeterEvent' | 'getMeterEvent' | 'createMeterEpochTable' | 'getMeterEpochTable';

@@ -1,13 +1,10 @@
-import type { CallContext } from '@exchange/platform';
 import type { walletV1Metering } from '@exchange/proto';
-import type { Trace } from '../domain/metering.ports';
 import type { CreateMeterEpochTableCommand, IngestMeterEventCommand } from './metering.service';
 
 // proto → use-case inputs; domain → proto is shared with the outbox events (metering.events.ts).
 export { toProtoMeterEpochTable, toProtoMeterEvent } from './metering.events';
 
 /** What the registry call carries of the request (its ids, for the logs). */
-export const traceOf = (ctx: CallContext): Trace => ({ requestId: ctx.requestId, traceId: ctx.traceId });
 
 export function ingestCommand(req: walletV1Metering.IngestMeterEventRequest): IngestMeterEventCommand {
   return { signerAgentId: req.signerAgentId, payloadJson: req.payloadJson, signature: req.signature };

@@ -5,6 +5,7 @@ import { lockBillingPeriod, lockEpochTables } from '../data/period-lock';
 import { big, date, str, strOrNull, type Row } from '../data/rows';
 import type { EpochPrice, MeterEpochTable } from './epoch-table';
 import type { MeterEvent } from './meter-event';
+import { readOnlyNow } from '../data/controls';
 
 /** One epoch's price of one meter and the range it applies to. */
 export interface EpochPriceRow extends EpochPrice {
@@ -49,9 +50,8 @@ function priceFromRow(r: Row): EpochPriceRow {
 export class MeteringQueries {
   constructor(private readonly db: Queryable) {}
 
-  async readOnly(): Promise<boolean> {
-    const { rows } = await this.db.query<{ read_only: boolean }>('SELECT read_only FROM controls WHERE id = 1');
-    return rows[0]?.read_only ?? false;
+  readOnly(): Promise<boolean> {
+    return readOnlyNow(this.db);
   }
 
   async meterEvent(objectId: string): Promise<MeterEvent | undefined> {

@@ -4,6 +4,7 @@ import { enqueueEvent, pgSqlExecutor, type EventEnvelope } from '@exchange/event
 import { big, date, str, strOrNull, type Row } from '../data/rows';
 import type { HoldBudgetSource } from './budget';
 import type { BudgetKey, BudgetKind, ProxyCall } from './proxy-call';
+import { readOnlyNow } from '../data/controls';
 
 /** A budget row as stored: who it belongs to, its currency, and what recorded calls spent. */
 export interface BudgetState {
@@ -76,9 +77,8 @@ async function keyedCall(q: Pick<pg.ClientBase, 'query'>, agentId: string, key: 
 export class ProxyTx {
   constructor(private readonly client: pg.PoolClient) {}
 
-  async readOnly(): Promise<boolean> {
-    const { rows } = await this.client.query<{ read_only: boolean }>('SELECT read_only FROM controls WHERE id = 1');
-    return rows[0]?.read_only ?? false;
+  readOnly(): Promise<boolean> {
+    return readOnlyNow(this.client);
   }
 
   /** Creates the hold's budget row (owner and currency copied from the hold) if needed, and locks it; undefined for an unknown hold. */
