@@ -62,6 +62,8 @@ async function fuzz(opts: Options, t: Target): Promise<boolean> {
     now: Date.now(),
     signingKeys: new Map(fixtures.signers.map((s) => [s.agentId, s.privateKey])),
     commerce: fixtures.commerce,
+    metering: fixtures.metering,
+    agents: (fixtures.pools.agent ?? []).filter((a): a is string => typeof a === 'string'),
     actorPools: fixtures.actorPools,
   }, opts.seed);
 

@@ -7,6 +7,7 @@
 import { ExchangeClient, generateAgentKeys, publicKeyToBase64, signVerificationReport, type AgentKeys } from '@exchange/sdk';
 import { createCommerceFixtures, type CommerceContext } from './commerce-fixtures';
 import { mergeActorPools, type Pools } from './id-pools';
+import { createMeteringFixtures, type MeteringContext } from './metering-fixtures';
 import { createWorkflowFixtures } from './workflow-fixtures';
 
 export interface Signer {
@@ -28,6 +29,8 @@ export interface Fixtures {
   levels: Map<string, string>;
   /** Mandates per signing agent, the sandbox merchant and its items (commerce bodies). */
   commerce: CommerceContext;
+  /** The epoch, periods and billable agents of the metering fixtures. */
+  metering: MeteringContext;
   /** Per signing agent, the ids only it may act on (its sessions, mandates, runs, subscriptions…). */
   actorPools: ReadonlyMap<string, Pools>;
   /** Steps that failed (the run goes on without what they would have made). */
@@ -52,6 +55,7 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
     workflowRun: [], subscription: [], taskEvent: [],
     // Every contract, listing and thread below is tagged `fuzz`: telemetry's category of them.
     tag: ['fuzz'],
+    projection: [], periodReceipt: [], proxyRun: [],
   };
   const skipped: string[] = [];
   const escrowHolds: string[] = [];
@@ -223,9 +227,11 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   const commerce = await createCommerceFixtures({ operator, parties: made, pools, namespace: ns, step });
   // A run per signing agent (each has 40 CREDIT or more; a run's 4 CREDIT budget is checked, not held).
   const workflows = await createWorkflowFixtures({ operator, owners: made, pools, namespace: ns, step });
-  const actorPools = mergeActorPools(commerce.actorPools, workflows.actorPools);
+  // After the workflow runs (checked against the balance): each signer then holds 3 CREDIT as its proxy budget.
+  const metering = await createMeteringFixtures({ operator, parties: made, pools, namespace: ns, step });
+  const actorPools = mergeActorPools(commerce.actorPools, workflows.actorPools, metering.actorPools);
 
   const signers = made.map((a) => ({ agentId: a.agentId, privateKey: a.keys.privateKey }));
   opts.log(`fixtures: ${signers.length} signing agents, ${Object.entries(pools).filter(([, v]) => v.length > 0).map(([k, v]) => `${k} ${v.length}`).join(', ')}`);
-  return { pools, signers, archive, owners, escrowHolds, levels, commerce, actorPools, skipped };
+  return { pools, signers, archive, owners, escrowHolds, levels, commerce, metering, actorPools, skipped };
 }

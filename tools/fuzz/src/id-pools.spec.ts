@@ -25,6 +25,9 @@ describe('poolFor', () => {
     ['up_to', 'taskEvent'],
     ['tag', 'tag'],
     ['merchant_id', 'merchantDomain'],
+    ['projection_id', 'projection'],
+    ['period_receipt_id', 'periodReceipt'],
+    ['run_id', 'proxyRun'],
   ])('%s → %s', (name, pool) => {
     expect(poolFor(name)).toBe(pool);
   });

@@ -31,6 +31,9 @@ export const POOL_NAMES = [
   'subscription',
   'taskEvent',
   'tag',
+  'projection',
+  'periodReceipt',
+  'proxyRun',
 ] as const;
 export type PoolName = (typeof POOL_NAMES)[number];
 
@@ -83,6 +86,10 @@ const BY_NAME: Record<string, PoolName> = {
   tag: 'tag',
   // Telemetry's merchant filter is a merchant domain.
   merchant_id: 'merchantDomain',
+  projection_id: 'projection',
+  period_receipt_id: 'periodReceipt',
+  // A gateway proxy run (the proxy's own run ids, not workflow runs).
+  run_id: 'proxyRun',
 };
 
 const AGENT_NAMES = new Set(['buyer_id', 'seller_id', 'verifier_id', 'reveal_to', 'author', 'created_by', 'opened_by', 'parties', 'signer_agent_id']);

@@ -7,6 +7,8 @@ import fc from 'fast-check';
 import { checkoutBody, mandateBody } from './commerce-bodies';
 import type { CommerceContext } from './commerce-fixtures';
 import type { Pools } from './id-pools';
+import { casefileExportBody, emitBody, ingestBody, projectionBody, proxyCallBody } from './metering-bodies';
+import type { MeteringContext } from './metering-fixtures';
 import type { Operation } from './openapi';
 import { consumeBody, runBody, subscriptionBody } from './workflow-bodies';
 
@@ -19,6 +21,10 @@ export interface SigningContext {
   now: number;
   /** Per signing agent, the ids it may act on (its workflow runs and events…). */
   actorPools?: ReadonlyMap<string, Pools>;
+  /** The epoch, periods and billable agents setup made (metering and billing bodies). */
+  metering?: MeteringContext;
+  /** Real agent ids (billing bodies name one). */
+  agents?: string[];
 }
 
 let registrations = 0;
@@ -46,5 +52,12 @@ export function signedBodyArbitrary(op: Operation, ctx: SigningContext, signerId
   if (op.key === 'POST /v1/workflows/runs') return runBody(signerId);
   if (op.key === 'POST /v1/workflows/tasks/subscriptions') return subscriptionBody(own);
   if (op.key === 'POST /v1/workflows/tasks/subscriptions/{subscription_id}/events/consume') return consumeBody(own);
+  if (op.key === 'POST /v1/gateway/proxy/calls') return proxyCallBody(own, signerId);
+  if (op.key === 'POST /v1/gateway/casefiles/export') return casefileExportBody(own, signerId);
+  const m = ctx.metering;
+  if (!m) return null;
+  if (op.key === 'POST /v1/meter_events/ingest' && key) return ingestBody(m, signerId, key, ctx.agents ?? [], ctx.now);
+  if (op.key === 'POST /v1/billing/projections') return projectionBody(m, ctx.agents ?? []);
+  if (op.key === 'POST /v1/billing/receipts/emit') return emitBody(m);
   return null;
 }
