@@ -89,7 +89,7 @@ describe('POST /v1/meter_epoch_tables (operator)', () => {
     expectProblem(await c.as(reporter, 'POST', '/v1/meter_epoch_tables', overlap), 403, 'operator_token_required');
   });
 
-  it('reads a table (operator); an agent is refused (403), an unknown id is 404', async () => {
+  it('GET /v1/meter_epoch_tables/{object_id} reads a table (operator); an agent is refused (403), an unknown id is 404', async () => {
     expect(await c.expectStatus(c.op('GET', `/v1/meter_epoch_tables/${tableA.object_id}`), 200)).toEqual(tableA);
     expectProblem(await c.as(reporter, 'GET', `/v1/meter_epoch_tables/${tableA.object_id}`), 403, 'operator_token_required');
     expectProblem(await c.op('GET', `/v1/meter_epoch_tables/sha256:${'0'.repeat(64)}`), 404, 'meter_epoch_table_not_found');
@@ -146,7 +146,7 @@ describe('billing (operator)', () => {
   let projection: any;
   let receipt: any;
 
-  it('projects the period: one line per (meter, epoch), figures computed by hand', async () => {
+  it('POST /v1/billing/projections projects the period: one line per (meter, epoch), figures computed by hand', async () => {
     projection = await c.expectStatus(c.op('POST', '/v1/billing/projections', { agent_id: subject.agentId, period: PERIOD }), 201);
     expect(projection).toMatchObject({ agent_id: subject.agentId, period: PERIOD, status: 'draft', event_count: 3, period_receipt_id: null });
     expect(projection.projection_id).toMatch(/^prj_/);
@@ -166,7 +166,7 @@ describe('billing (operator)', () => {
     expectProblem(await c.op('POST', '/v1/billing/projections/attach', { projection_id: 'prj_00000000-0000-7000-8000-000000000000' }), 404, 'billing_projection_not_found');
   });
 
-  it('emits only an attached projection: 409 projection_not_attached first, then attach (200), emit 201, again 200', async () => {
+  it('POST /v1/billing/receipts/emit needs an attached projection: 409 projection_not_attached first, then POST /v1/billing/projections/attach (200), emit 201, again 200', async () => {
     expectProblem(await c.op('POST', '/v1/billing/receipts/emit', { agent_id: subject.agentId, period: PERIOD }), 409, 'projection_not_attached');
     const attached = await c.expectStatus(c.op('POST', '/v1/billing/projections/attach', { projection_id: projection.projection_id }), 200);
     expect(attached).toMatchObject({ agent_id: subject.agentId, period: PERIOD, status: 'draft', projection_id: projection.projection_id, object_id: null, signature: null });
@@ -185,7 +185,7 @@ describe('billing (operator)', () => {
     expectProblem(await ingest(payload({ ref: 'late', occurred_at: at(P0, 3) })), 409, 'billing_period_closed');
   });
 
-  it('reconciles the stored receipt as consistent', async () => {
+  it('POST /v1/billing/reconciliation finds the stored receipt consistent', async () => {
     const r = await c.expectStatus(c.op('POST', '/v1/billing/reconciliation', { period_receipt_id: receipt.period_receipt_id }), 200);
     expect(r).toMatchObject({
       period_receipt_id: receipt.period_receipt_id,
