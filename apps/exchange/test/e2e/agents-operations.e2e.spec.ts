@@ -10,7 +10,7 @@ let url: string;
 let token: string;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   url = stack.baseUrl;
   token = stack.operatorToken;
 });

@@ -12,7 +12,7 @@ let stack: Stack;
 let r: RegistryHttp;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   r = new RegistryHttp(stack.baseUrl, stack.operatorToken);
 });
 

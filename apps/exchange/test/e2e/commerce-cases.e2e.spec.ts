@@ -24,7 +24,7 @@ let settlementReceiptId: string;
 let caseId: string;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   c = new CommerceHttp(stack.baseUrl, stack.operatorToken);
   [buyer, signer, stranger] = await Promise.all([c.newAgent('pp-buyer'), c.newAgent('pp-signer'), c.newAgent('pp-stranger')]);
   await c.fund(buyer, '100', 'USD');

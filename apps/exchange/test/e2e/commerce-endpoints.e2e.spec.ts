@@ -15,7 +15,7 @@ let stranger: RawAgent;
 let mandateId: string;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   c = new CommerceHttp(stack.baseUrl, stack.operatorToken);
   [buyer, signer, stranger] = await Promise.all([c.newAgent('buyer'), c.newAgent('signer'), c.newAgent('stranger')]);
   await c.fund(buyer, '400', 'USD');

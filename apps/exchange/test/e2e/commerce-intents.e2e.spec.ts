@@ -34,7 +34,7 @@ async function createIntent(agent: RawAgent, over: Record<string, unknown> = {})
 const roses = (quantity: number, intentId?: string) => c.checkoutBody(mandateId, [['bouquet_roses', quantity]], intentId === undefined ? {} : { intent_id: intentId });
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   c = new CommerceHttp(stack.baseUrl, stack.operatorToken);
   [buyer, signer, stranger] = await Promise.all([c.newAgent('intent-buyer'), c.newAgent('intent-signer'), c.newAgent('intent-stranger')]);
   await c.fund(buyer, '500', 'USD');

@@ -13,7 +13,7 @@ let agent: RawAgent;
 let stranger: RawAgent;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   c = new CommerceHttp(stack.baseUrl, stack.operatorToken);
   [signer, agent, stranger] = await Promise.all([c.newAgent('signer'), c.newAgent('agent'), c.newAgent('stranger')]);
 });

@@ -13,7 +13,7 @@ let stranger: RawAgent;
 let signer: RawAgent;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   c = new CommerceHttp(stack.baseUrl, stack.operatorToken);
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
   buyer = await c.newAgent('origin-buyer');

@@ -26,7 +26,7 @@ let signer: RawAgent;
 let workDir: string;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   c = new CommerceHttp(stack.baseUrl, stack.operatorToken);
   buyer = await c.newAgent('shopper');
   signer = await c.newAgent('principal');

@@ -15,7 +15,7 @@ let stack: Stack;
 const repoRoot = resolve(__dirname, '../../../..');
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
 });
 
 afterAll(async () => {

@@ -19,7 +19,7 @@ describe('sandbox', () => {
   let m: MarketHttp;
 
   beforeAll(async () => {
-    stack = await bootStack();
+    stack = await bootStack({ shared: true });
     m = new MarketHttp(stack.baseUrl, stack.operatorToken);
   });
 

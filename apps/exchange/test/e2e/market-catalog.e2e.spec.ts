@@ -16,7 +16,7 @@ let r: RegistryHttp;
 let agent: RawAgent;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   r = new RegistryHttp(stack.baseUrl, stack.operatorToken);
   agent = await r.newAgent('catalog-reader');
 });

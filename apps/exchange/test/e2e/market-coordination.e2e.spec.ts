@@ -11,7 +11,7 @@ const THREADS = '/v1/coordination/threads';
 const UNKNOWN_THREAD = 'thr_00000000-0000-7000-8000-000000000000';
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
 });
 

@@ -17,7 +17,7 @@ describeWithNats('market events on NATS (exchange.market.>)', (natsUrl) => {
   const received: Array<{ subject: string; type: string; subject_id: string; actor: string | null; data: any }> = [];
 
   beforeAll(async () => {
-    stack = await bootStack();
+    stack = await bootStack({ shared: true });
     m = new MarketHttp(stack.baseUrl, stack.operatorToken);
     nc = await connect({ servers: natsUrl });
     sub = nc.subscribe('exchange.market.>');

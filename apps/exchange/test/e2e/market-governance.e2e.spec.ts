@@ -14,7 +14,7 @@ const ALIAS = /^anon:[a-z2-7]{12}$/;
 const REVIEWS = '/v1/contracts/resale-lineage/review-decisions';
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
 });
 

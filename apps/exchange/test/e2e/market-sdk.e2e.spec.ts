@@ -15,7 +15,7 @@ let m: MarketHttp;
 const repoRoot = resolve(__dirname, '../../../..');
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
 });
 

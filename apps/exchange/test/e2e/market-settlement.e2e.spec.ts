@@ -13,7 +13,7 @@ let m: MarketHttp;
 let exchangeKey: string;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
   exchangeKey = await exchangePublicKey(stack);
 });

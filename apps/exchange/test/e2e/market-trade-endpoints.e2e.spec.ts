@@ -13,7 +13,7 @@ let m: MarketHttp;
 const UNKNOWN = '00000000-0000-7000-8000-000000000000';
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
 });
 

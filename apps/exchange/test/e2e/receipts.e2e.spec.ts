@@ -16,7 +16,7 @@ let ledger: PromiseClient<typeof walletV1.WalletLedgerServiceService>;
 let exchangeKey: string;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   w = new WalletHttp(stack.baseUrl, stack.operatorToken);
   ledger = createServiceClient(walletV1.WalletLedgerServiceService, stack.grpcUrls['wallet-ledger'] ?? '');
   exchangeKey = await exchangePublicKey(stack);

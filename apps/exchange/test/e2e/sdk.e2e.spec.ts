@@ -7,7 +7,7 @@ let stack: Stack;
 let operator: ExchangeClient;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   operator = new ExchangeClient({ baseUrl: stack.baseUrl, operatorToken: stack.operatorToken });
 });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startExchange } from '../../src/exchange';
 import { serviceGrpcUrlsByName } from '../../src/services';
+import { acquireSharedStack, releaseSharedStack } from './shared-stack';
 
 // Boots the whole exchange for the end-to-end suite, in one of two modes:
 // - in-process (default): apps/exchange's startExchange in this jest process;
@@ -31,11 +32,27 @@ export interface Stack {
 const repoRoot = resolve(__dirname, '../../../..');
 
 export interface StackOptions {
-  /** Extra environment for every service (e.g. `PAYOUT_PROCESSOR_INTERVAL_MS: '0'`). */
+  /** Extra environment for every service (e.g. `PAYOUT_PROCESSOR_INTERVAL_MS: '0'`); such a stack is always the file's own. */
   env?: Record<string, string>;
+  /**
+   * The run's shared stack (one per jest run, see shared-stack.ts) instead of one booted for this file: only
+   * for files that change no exchange-wide state (market integrity, controls, …) and assert nothing about
+   * exchange-wide lists or counts, so that what other files did before them cannot change their outcome.
+   */
+  shared?: boolean;
 }
 
 export async function bootStack(opts: StackOptions = {}): Promise<Stack> {
+  if (opts.shared && !opts.env) {
+    const shared = await acquireSharedStack();
+    if (shared) return shared;
+  }
+  await releaseSharedStack();
+  return startStack(opts);
+}
+
+/** A new stack, whatever else is running (shared-stack.setup.js boots the shared one with it). */
+export async function startStack(opts: StackOptions): Promise<Stack> {
   // Redis-backed counters (rate limits, failed authentication, seen nonces) are per stack, so one
   // suite's 429s or lock-outs never leak into the next one on the same Redis.
   const extraEnv = { RATE_LIMIT_REDIS_PREFIX: `e2e-rl-${randomBytes(4).toString('hex')}:`, ...opts.env };
@@ -81,7 +98,9 @@ async function bootDistributed(opts: { operatorToken: string; dbPrefix: string; 
   // those ports must be free, not only the first (room for 16 services).
   const grpcBasePort = await findFreePortRange(16);
   const grpcUrls = serviceGrpcUrlsByName(grpcBasePort);
-  const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'apps/exchange/src/run-services.ts'], {
+  // (Loaded through tsx's namespaced require, as the shared stack is, the resolved path carries a `?namespace=` query.)
+  const tsxCli = require.resolve('tsx/cli').replace(/\?.*$/, '');
+  const child: ChildProcess = spawn(process.execPath, [tsxCli, 'apps/exchange/src/run-services.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,

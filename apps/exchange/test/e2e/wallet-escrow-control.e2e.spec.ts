@@ -13,7 +13,7 @@ let stack: Stack;
 let m: MarketHttp;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   m = new MarketHttp(stack.baseUrl, stack.operatorToken);
 });
 

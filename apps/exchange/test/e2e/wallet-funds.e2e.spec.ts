@@ -12,7 +12,7 @@ let stack: Stack;
 let w: WalletHttp;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   w = new WalletHttp(stack.baseUrl, stack.operatorToken);
 });
 

@@ -14,7 +14,7 @@ let runId: string;
 let subscriptionId: string;
 
 beforeAll(async () => {
-  stack = await bootStack();
+  stack = await bootStack({ shared: true });
   w = new WorkflowsHttp(stack.baseUrl, stack.operatorToken);
   owner = await w.newAgent('wfe-owner');
   stranger = await w.newAgent('wfe-stranger');
