@@ -15,7 +15,7 @@ let w: WorkflowsHttp;
 let exchangeKey: string;
 
 beforeAll(async () => {
-  stack = await bootStack({ shared: true });
+  stack = await bootStack();
   w = new WorkflowsHttp(stack.baseUrl, stack.operatorToken);
   exchangeKey = await exchangePublicKey(stack);
 });
