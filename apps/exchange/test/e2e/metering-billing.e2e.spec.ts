@@ -1,4 +1,4 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { CommerceHttp } from './commerce-http';
 import { expectProblem, http } from './http';
 import { canonicalJson, type RawAgent } from './raw-agent';
@@ -24,6 +24,12 @@ const P1 = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)); // th
 const PERIOD = P0.toISOString().slice(0, 7);
 const BOUNDARY = new Date(P0.getTime() + 10 * DAY);
 const at = (base: Date, days: number) => new Date(base.getTime() + days * DAY).toISOString();
+// Meters and epochs of this file only: another suite on the same exchange never overlaps them.
+const SFX = randomBytes(3).toString('hex');
+const TOKENS = `llm.tokens.${SFX}`;
+const CALLS = `api.calls.${SFX}`;
+const EA = `e2e-a-${SFX}`;
+const EB = `e2e-b-${SFX}`;
 
 interface Payload {
   meter: string;
@@ -35,7 +41,7 @@ interface Payload {
   ref?: string;
 }
 
-const payload = (over: Partial<Payload>): Payload => ({ meter: 'llm.tokens', subject_agent_id: subject.agentId, quantity: 1, unit: 'token', occurred_at: at(P0, 1), epoch: 'e2e-a', ...over });
+const payload = (over: Partial<Payload>): Payload => ({ meter: TOKENS, subject_agent_id: subject.agentId, quantity: 1, unit: 'token', occurred_at: at(P0, 1), epoch: EA, ...over });
 /** The ingest body `signer` signs (signature over the canonical JSON of the payload). */
 const signed = (signer: RawAgent, p: Payload, by: RawAgent = signer) => ({ signer_agent_id: signer.agentId, payload: p, signature: by.signBase64(canonicalJson(p)) });
 const ingest = (p: Payload, as: RawAgent = reporter) => c.as(as, 'POST', '/v1/meter_events/ingest', signed(as, p));
@@ -47,9 +53,9 @@ function verifiesWith(publicKeyB64: string, text: string, signatureB64: string):
 
 // The three events of the period: epoch a before the boundary, b after it.
 const EVENTS = {
-  tokensA: () => payload({ meter: 'llm.tokens', quantity: 1000, occurred_at: at(P0, 1), epoch: 'e2e-a', ref: 'a-1' }),
-  tokensB: () => payload({ meter: 'llm.tokens', quantity: 2000, occurred_at: at(BOUNDARY, 1), epoch: 'e2e-b', ref: 'b-1' }),
-  callsA: () => payload({ meter: 'api.calls', quantity: 3, unit: 'call', occurred_at: at(P0, 2), epoch: 'e2e-a' }),
+  tokensA: () => payload({ meter: TOKENS, quantity: 1000, occurred_at: at(P0, 1), epoch: EA, ref: 'a-1' }),
+  tokensB: () => payload({ meter: TOKENS, quantity: 2000, occurred_at: at(BOUNDARY, 1), epoch: EB, ref: 'b-1' }),
+  callsA: () => payload({ meter: CALLS, quantity: 3, unit: 'call', occurred_at: at(P0, 2), epoch: EA }),
 };
 const ids: Record<keyof typeof EVENTS, string> = { tokensA: '', tokensB: '', callsA: '' };
 let tableA: any;
@@ -66,9 +72,9 @@ afterAll(async () => {
 
 describe('POST /v1/meter_epoch_tables (operator)', () => {
   it('creates two epochs meeting at a boundary inside the previous month (201), and the identical table again is 200', async () => {
-    const a = { epoch: 'e2e-a', effective_from: P0.toISOString(), effective_to: BOUNDARY.toISOString(), prices: { 'llm.tokens': '0.000125', 'api.calls': '0.01' } };
+    const a = { epoch: EA, effective_from: P0.toISOString(), effective_to: BOUNDARY.toISOString(), prices: { [TOKENS]: '0.000125', [CALLS]: '0.01' } };
     const created = await c.expectStatus(c.op('POST', '/v1/meter_epoch_tables', a), 201);
-    expect(created).toMatchObject({ epoch: 'e2e-a', prices: { 'api.calls': '0.01', 'llm.tokens': '0.000125' }, currency: 'CREDIT', effective_to: BOUNDARY.toISOString() });
+    expect(created).toMatchObject({ epoch: EA, prices: { [CALLS]: '0.01', [TOKENS]: '0.000125' }, currency: 'CREDIT', effective_to: BOUNDARY.toISOString() });
     expect(created.object_id).toMatch(/^sha256:[0-9a-f]{64}$/);
     // Exchange-signed: the signature verifies over the canonical payload with the key /health publishes.
     const health = await http(stack.baseUrl, 'GET', '/health');
@@ -77,14 +83,14 @@ describe('POST /v1/meter_epoch_tables (operator)', () => {
     tableA = created;
     expect((await c.expectStatus(c.op('POST', '/v1/meter_epoch_tables', a), 200)).object_id).toBe(created.object_id);
 
-    const b = { epoch: 'e2e-b', effective_from: BOUNDARY.toISOString(), effective_to: P1.toISOString(), prices: { 'llm.tokens': '0.0002' } };
+    const b = { epoch: EB, effective_from: BOUNDARY.toISOString(), effective_to: P1.toISOString(), prices: { [TOKENS]: '0.0002' } };
     await c.expectStatus(c.op('POST', '/v1/meter_epoch_tables', b), 201);
   });
 
   it('refuses an overlapping epoch (409 epoch_overlap), a changed table under an existing name (409 epoch_exists) and an agent (403)', async () => {
-    const overlap = { epoch: 'e2e-c', effective_from: at(P0, 5), effective_to: at(P0, 6), prices: { 'llm.tokens': '1' } };
+    const overlap = { epoch: `e2e-c-${SFX}`, effective_from: at(P0, 5), effective_to: at(P0, 6), prices: { [TOKENS]: '1' } };
     expectProblem(await c.op('POST', '/v1/meter_epoch_tables', overlap), 409, 'epoch_overlap');
-    const changed = { epoch: 'e2e-a', effective_from: P0.toISOString(), effective_to: BOUNDARY.toISOString(), prices: { 'llm.tokens': '0.5' } };
+    const changed = { epoch: EA, effective_from: P0.toISOString(), effective_to: BOUNDARY.toISOString(), prices: { [TOKENS]: '0.5' } };
     expectProblem(await c.op('POST', '/v1/meter_epoch_tables', changed), 409, 'epoch_exists');
     expectProblem(await c.as(reporter, 'POST', '/v1/meter_epoch_tables', overlap), 403, 'operator_token_required');
   });
@@ -119,7 +125,7 @@ describe('POST /v1/meter_events/ingest', () => {
   });
 
   it('refuses an epoch that does not cover the time (409 epoch_mismatch), an unknown epoch (404) and another signer (403)', async () => {
-    expectProblem(await ingest(payload({ epoch: 'e2e-b', occurred_at: at(P0, 1), ref: 'mismatch' })), 409, 'epoch_mismatch');
+    expectProblem(await ingest(payload({ epoch: EB, occurred_at: at(P0, 1), ref: 'mismatch' })), 409, 'epoch_mismatch');
     expectProblem(await ingest(payload({ epoch: 'nope', ref: 'unknown' })), 404, 'epoch_not_found');
     const asOther = signed(reporter, payload({ ref: 'other' }));
     expectProblem(await c.as(stranger, 'POST', '/v1/meter_events/ingest', asOther), 403, 'acting_agent_mismatch');
@@ -136,7 +142,7 @@ describe('POST /v1/meter_events/ingest', () => {
 describe('GET /v1/meter_events/{object_id}', () => {
   it('is read by the operator, the signer and the subject; a stranger gets 404', async () => {
     for (const res of [c.op('GET', `/v1/meter_events/${ids.callsA}`), c.as(reporter, 'GET', `/v1/meter_events/${ids.callsA}`), c.as(subject, 'GET', `/v1/meter_events/${ids.callsA}`)]) {
-      expect(await c.expectStatus(res, 200)).toMatchObject({ object_id: ids.callsA, meter: 'api.calls', quantity: 3, unit_price: '0.01' });
+      expect(await c.expectStatus(res, 200)).toMatchObject({ object_id: ids.callsA, meter: CALLS, quantity: 3, unit_price: '0.01' });
     }
     expectProblem(await c.as(stranger, 'GET', `/v1/meter_events/${ids.callsA}`), 404, 'meter_event_not_found');
   });
@@ -152,9 +158,9 @@ describe('billing (operator)', () => {
     expect(projection.projection_id).toMatch(/^prj_/);
     // 3 × 0.01 = 0.03; 1000 × 0.000125 = 0.125; 2000 × 0.0002 = 0.4; total 0.555.
     expect(projection.lines).toEqual([
-      { meter: 'api.calls', epoch: 'e2e-a', unit_price: '0.01', currency: 'CREDIT', quantity: '3', amount: '0.03', event_count: 1 },
-      { meter: 'llm.tokens', epoch: 'e2e-a', unit_price: '0.000125', currency: 'CREDIT', quantity: '1000', amount: '0.125', event_count: 1 },
-      { meter: 'llm.tokens', epoch: 'e2e-b', unit_price: '0.0002', currency: 'CREDIT', quantity: '2000', amount: '0.4', event_count: 1 },
+      { meter: CALLS, epoch: EA, unit_price: '0.01', currency: 'CREDIT', quantity: '3', amount: '0.03', event_count: 1 },
+      { meter: TOKENS, epoch: EA, unit_price: '0.000125', currency: 'CREDIT', quantity: '1000', amount: '0.125', event_count: 1 },
+      { meter: TOKENS, epoch: EB, unit_price: '0.0002', currency: 'CREDIT', quantity: '2000', amount: '0.4', event_count: 1 },
     ]);
     expect(projection.totals).toEqual([{ amount: '0.555', currency: 'CREDIT' }]);
     expect(projection.items.map((i: { object_id: string }) => i.object_id)).toEqual([ids.tokensA, ids.callsA, ids.tokensB]);
