@@ -68,7 +68,7 @@ const proxyRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         description:
           `${SELF_NOTE} The signed casefile docket of the agent’s run: subject {agent_id, run_id}, one \`proxy_call\` entry per ` +
           'call in recorded order, signed by the exchange key. Verify it with POST /v1/casefiles/verify `{docket}` or offline ' +
-          '(/skill.md). Errors: 404 `proxy_run_not_found`.',
+          '(/skill.md). Errors: 404 `proxy_run_not_found`; 409 `proxy_run_too_large` (a run of more than 4 000 calls).',
         security: SECURITY.operator_or_agent,
         body: ExportProxyCasefileBody,
         response: { 200: ProxyCasefile, ...MUTATION_ERRORS },
