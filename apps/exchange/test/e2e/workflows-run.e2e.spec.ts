@@ -1,6 +1,7 @@
 import { verifyDocket } from '@exchange/sdk';
 import { bootStack, exchangePublicKey, type Stack } from './stack';
 import { RUNS, shardArtifact, WorkflowsHttp } from './workflows-http';
+import { eventually } from './wallet-http';
 
 // A workflow run driven end to end through the gateway, as agents and the operator call it: the
 // engine posts each stage's shard contracts in the market (labelled, funded at award from the
@@ -167,18 +168,22 @@ describe('a shard that fails with no attempts left', () => {
     expect(failed).toMatchObject({ status: 'failed', failure_reason: expect.any(String), spent: { amount: '0' }, committed: { amount: '0' } });
     expect(failed.stages[1]).toMatchObject({ name: 'never', status: expect.not.stringMatching(/running|completed/) });
     expect((await w.contract(first.contract_id)).status).toBe('cancelled');
-    const other = await w.contract(second.contract_id);
+    // The run is failed first; the engine then cancels the other shard contract, and the market
+    // releases its escrow after committing the cancel: the end state is awaited, not raced.
+    const other = await eventually(() => w.contract(second.contract_id), (c) => c.escrow_status === 'released');
     expect(other).toMatchObject({ status: 'cancelled', escrow_status: 'released' });
     await w.expectBalance(owner, { available: '20', held: '0' });
     await w.expectBalance(seller, { available: '0', held: '0' });
 
-    const tasks = (await w.expectStatus(w.as(owner, 'GET', `/v1/workflows/tasks?run=${runId}`), 200)).data as any[];
+    const readTasks = async () => (await w.expectStatus(w.as(owner, 'GET', `/v1/workflows/tasks?run=${runId}`), 200)).data as any[];
+    const tasks = await eventually(readTasks, (ts) => ts.every((t) => t.status === 'failed' || t.status === 'cancelled'));
     expect(tasks.map((t) => [t.shard, t.status]).sort()).toEqual([
       [0, 'failed'],
       [1, 'cancelled'],
     ]);
     const sub = await w.subscribe(owner, { filters: { workflow_run_id: runId, event_types: ['task.failed', 'task.cancelled', 'run.failed'] } });
-    const types = ((await w.events(owner, sub.subscription_id)).data as any[]).map((e) => e.type);
+    const readTypes = async () => ((await w.events(owner, sub.subscription_id)).data as any[]).map((e) => e.type as string);
+    const types = await eventually(readTypes, (ts) => ts.length >= 3);
     expect([...types].sort()).toEqual(['run.failed', 'task.cancelled', 'task.failed']);
     // The failed shard's event comes first: it is what failed the run.
     expect(types[0]).toBe('task.failed');
