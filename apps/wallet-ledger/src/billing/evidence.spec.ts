@@ -1,5 +1,6 @@
 import { canonicalize, generateKeyPair, signCanonical, toBase64 } from '@exchange/crypto';
-import { checkEpochTable, checkMeterEvent, registryObjectId, type StoredEpochPrice, type StoredEpochTable, type StoredMeterEvent } from './evidence';
+import { registryObjectId } from '../metering/object-id';
+import { checkEpochTable, checkMeterEvent, type StoredEpochPrice, type StoredEpochTable, type StoredMeterEvent } from './evidence';
 
 const reporter = generateKeyPair();
 const reporterKey = toBase64(reporter.publicKey);

@@ -1,18 +1,12 @@
-import { canonicalize, sha256Hex, verifyCanonical } from '@exchange/crypto';
+import { verifyCanonical } from '@exchange/crypto';
 import { parseAmount } from '@exchange/platform';
+import { EXCHANGE_SIGNER, registryObjectId } from '../metering/object-id';
 
 // Reconciliation re-checks what the wallet stored against what was signed (README.md "Billing"):
 // a meter event row against its agent-signed registry object, an epoch table and its price rows
 // against the exchange-signed table. What was signed is the truth the receipt is recomputed from;
 // a row that no longer matches it is reported, never silently used.
 
-/** The signer of exchange-signed registry objects (epoch tables, period receipts). */
-export const EXCHANGE_SIGNER = 'exchange';
-
-/** The registry's object id: "sha256:" + hex sha256 of canonical({type, payload, signer_agent_id}). */
-export function registryObjectId(type: string, payload: unknown, signerAgentId: string): string {
-  return `sha256:${sha256Hex(canonicalize({ type, payload, signer_agent_id: signerAgentId }))}`;
-}
 
 export interface StoredMeterEvent {
   objectId: string;
