@@ -2,6 +2,7 @@ import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { randomBytes } from 'node:crypto';
 import { canonicalBytes } from './canonical-json';
+import { verifyBackend, verifyNative, verifyPortable } from './ed25519-backends';
 import { fromBase64, toBase64 } from './encoding';
 import { CryptoFormatError } from './errors';
 
@@ -35,19 +36,15 @@ export function sign(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
   return ed.sign(message, privateKey);
 }
 
+const selected = verifyBackend === 'native' ? verifyNative : verifyPortable;
+
 /**
- * RFC 8032 verification (noble's strict mode, not ZIP-215, matching OpenSSL/node:crypto).
- * Returns false, never throws, on malformed signatures or keys.
+ * Strict RFC 8032 verification (policy in ed25519-policy.ts: canonical S, A and R with y < p, no
+ * small-order A or R, cofactorless equation). OpenSSL through node:crypto when the runtime has it,
+ * else noble; both give the same answer on every input. Returns false, never throws.
  */
 export function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
-  if (!(signature instanceof Uint8Array) || signature.length !== SIGNATURE_LENGTH) return false;
-  if (!(publicKey instanceof Uint8Array) || publicKey.length !== PUBLIC_KEY_LENGTH) return false;
-  if (!(message instanceof Uint8Array)) return false;
-  try {
-    return ed.verify(signature, message, publicKey, { zip215: false });
-  } catch {
-    return false;
-  }
+  return selected(signature, message, publicKey);
 }
 
 /** Base64 signature over `canonicalBytes(value)`. */

@@ -12,6 +12,7 @@ export {
   verify,
   verifyCanonical,
 } from './ed25519';
+export { isValidPublicKey } from './public-key';
 export {
   bodySha256,
   registrationProofPayload,

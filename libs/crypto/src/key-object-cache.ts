@@ -1,0 +1,33 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+
+// DER SubjectPublicKeyInfo header for an Ed25519 key (RFC 8410); the raw 32-byte key follows.
+const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * Bounded LRU of node:crypto KeyObjects by raw public key: createPublicKey parses DER and allocates
+ * an OpenSSL key on every call, which costs a large share of one verification.
+ */
+export class KeyObjectCache {
+  private readonly entries = new Map<string, KeyObject>();
+
+  constructor(private readonly capacity = 1024) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(publicKey: Uint8Array): KeyObject {
+    const id = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64');
+    const hit = this.entries.get(id);
+    if (hit) {
+      // Re-insert so Map order stays least-recently-used first.
+      this.entries.delete(id);
+      this.entries.set(id, hit);
+      return hit;
+    }
+    const key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' });
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(id, key);
+    return key;
+  }
+}
