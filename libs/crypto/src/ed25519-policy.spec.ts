@@ -45,7 +45,7 @@ const withSign = (bytes: Uint8Array): Uint8Array => {
 
 /** Every spelling of a small-order point: canonical, y + p (when below 2^255), negative zero. */
 function smallOrderSpellings(): Uint8Array[] {
-  const out = torsion.map((t) => t.toBytes());
+  const out: Uint8Array[] = torsion.map((t) => t.toBytes());
   for (const y of [0n, 1n]) out.push(le(y + P), withSign(le(y + P)));
   out.push(withSign(le(1n)), withSign(le(P - 1n)));
   return out;
