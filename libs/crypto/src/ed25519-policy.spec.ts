@@ -149,9 +149,12 @@ describe('ed25519 backends on the malformed corpus', () => {
     const mixed: Point = aPoint.add(torsion[1]);
     const mixedBytes = mixed.toBytes();
 
-    it('should be refused by isValidPublicKey (registration), while [a]B passes', () => {
-      expect([isValidPublicKey(mixedBytes), isValidPublicKey(aBytes)]).toEqual([false, true]);
-      expect(torsion.map((t) => isValidPublicKey(t.toBytes()))).toEqual(Array(8).fill(false));
+    it('should pass isValidPublicKey like [a]B (torsion is harmless under the cofactorless equation); small-order keys and non-points do not', () => {
+      expect([isValidPublicKey(mixedBytes), isValidPublicKey(aBytes)]).toEqual([true, true]);
+      expect(smallOrderSpellings().map((k) => isValidPublicKey(k))).toEqual(Array(14).fill(false));
+      const notAPoint = le(2n); // y = 2: (y² − 1)/(dy² + 1) has no square root
+      expect(() => ed.Point.fromBytes(notAPoint, false)).toThrow();
+      expect([isValidPublicKey(notAPoint), isValidPublicKey(new Uint8Array(31))]).toEqual([false, false]);
     });
 
     it('should fail both backends on a signature only the cofactored equation accepts', () => {
