@@ -1,25 +1,9 @@
 // A closed-loop load: `concurrency` loops, each awaiting one operation after the other, for a
 // fixed time. Latency is per operation (including any wait for a pool connection or channel).
+import type { LoadResult } from './scenario';
+import { percentile } from './stats';
 
-export interface Figures {
-  name: string;
-  /** Successful operations per second over the measured window. */
-  rps: number;
-  p50: number;
-  p99: number;
-  ok: number;
-  errors: number;
-  /** The first few error messages, to show what failed. */
-  sampleErrors: string[];
-}
-
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
-}
-
-export async function closedLoop(name: string, opts: { concurrency: number; seconds: number }, op: (loop: number) => Promise<void>): Promise<Figures> {
+export async function closedLoop(name: string, opts: { concurrency: number; seconds: number }, op: (loop: number) => Promise<void>): Promise<LoadResult> {
   const latencies: number[] = [];
   const sampleErrors: string[] = [];
   let errors = 0;
