@@ -72,6 +72,32 @@ describe(AgentCache.name, () => {
     expect(calls).toEqual(['a:agent:1']);
   });
 
+  it('should peek only at known agents stored within the given age', async () => {
+    const sut = new AgentCache(lookup, 10_000, 100, () => now);
+    sut.put(agent('a:agent:1'));
+    expect(sut.peek('a:agent:1', 1000)?.agentId).toBe('a:agent:1');
+    now += 1001;
+    expect(sut.peek('a:agent:1', 1000)).toBeUndefined();
+    expect(sut.peek('a:agent:1', 5000)?.agentId).toBe('a:agent:1');
+    expect(sut.peek('a:agent:2', 1000)).toBeUndefined();
+    sut.invalidate('a:agent:1');
+    expect(sut.peek('a:agent:1', 5000)).toBeUndefined();
+    expect(calls).toEqual([]);
+  });
+
+  it('should not let an older answer replace a newer agent, nor "unknown" replace a known one', async () => {
+    const sut = new AgentCache(async () => { calls.push('x'); return undefined; }, 10_000, 100, () => now);
+    const frozen = { ...agent('a:agent:1'), status: identityV1.AgentStatus.AGENT_STATUS_FROZEN, updatedAt: new Date(2000) };
+    sut.put(frozen);
+    sut.put({ ...agent('a:agent:1'), updatedAt: new Date(1000) }); // a verification answered before the freeze
+    expect(sut.peek('a:agent:1', 1000)?.status).toBe(identityV1.AgentStatus.AGENT_STATUS_FROZEN);
+    const unfrozen = { ...agent('a:agent:1'), updatedAt: new Date(3000) };
+    sut.put(unfrozen);
+    expect(sut.peek('a:agent:1', 1000)).toBe(unfrozen);
+    now += 20_000; // expired: a lookup answering "unknown" is stored again
+    expect(await sut.get('a:agent:1', {})).toBeNull();
+  });
+
   it('should not cache at all with a zero TTL', async () => {
     const sut = new AgentCache(lookup, 0, 100, () => now);
     await sut.get('a:agent:x', {});

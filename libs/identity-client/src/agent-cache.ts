@@ -16,6 +16,7 @@ export type AgentLookup = (agentId: string, opts: CallOptions) => Promise<identi
 
 interface Entry {
   agent: identityV1.Agent | null;
+  storedAt: number;
   expiresAt: number;
 }
 
@@ -46,11 +47,24 @@ export class AgentCache {
     return load;
   }
 
+  /**
+   * The cached agent when it was stored at most `maxAgeMs` ago, without asking identity (undefined
+   * otherwise, and for an agent cached as unknown): the gateway verifies signatures against its
+   * keys, so key material is trusted for a shorter time than the level and status.
+   */
+  peek(agentId: string, maxAgeMs: number): identityV1.Agent | undefined {
+    const entry = this.entries.get(agentId);
+    if (!entry || entry.agent === null) return undefined;
+    const now = this.now();
+    return entry.expiresAt > now && now - entry.storedAt <= maxAgeMs ? entry.agent : undefined;
+  }
+
   /** Stores a fresh copy (e.g. from VerifyAgentSignature or after a freeze through this gateway). */
   put(agent: identityV1.Agent): void {
     this.store(agent.agentId, agent);
   }
 
+  /** Forgets the agent (an identity event says it changed); a lookup in flight stays, as it may predate the change only by its own round trip. */
   invalidate(agentId: string): void {
     this.entries.delete(agentId);
   }
@@ -75,12 +89,20 @@ export class AgentCache {
 
   private store(agentId: string, agent: identityV1.Agent | null): void {
     if (this.ttlMs <= 0) return;
+    const now = this.now();
+    const current = this.entries.get(agentId);
+    // An answer that left identity before a change must not replace the change (a freeze or a
+    // revocation stored by the gateway that made it): every change moves updatedAt forward, and
+    // agents are never deleted, so "unknown" never replaces a known agent either.
+    if (current?.agent && current.expiresAt > now && (agent === null || time(agent.updatedAt) < time(current.agent.updatedAt))) return;
     this.entries.delete(agentId);
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(agentId, { agent, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(agentId, { agent, storedAt: now, expiresAt: now + this.ttlMs });
   }
 }
+
+const time = (at: Date | undefined): number => at?.getTime() ?? 0;
