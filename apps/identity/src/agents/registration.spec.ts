@@ -12,8 +12,8 @@ const VECTOR = {
   proofSignature: 'BLS/J8t77Qg0ITqcIeT+D+C7tT8BNE+oPv0EgR+QtZ4vTn0Wo48g5KbQQjXzXQf+AxiAm1/c7clnSt1IbJOdCQ==',
 };
 
-const KEY_A = toBase64(new Uint8Array(32).fill(1));
-const KEY_B = toBase64(new Uint8Array(32).fill(2));
+const KEY_A = toBase64(generateKeyPair().publicKey);
+const KEY_B = toBase64(generateKeyPair().publicKey);
 const SIG_64 = toBase64(new Uint8Array(64).fill(3));
 
 function input(overrides: Partial<RegistrationInput> = {}): RegistrationInput {
@@ -92,6 +92,23 @@ describe('registration', () => {
       ]);
     });
 
+    it.each([
+      ['the identity point (small order)', toBase64(Uint8Array.of(1, ...new Array(31).fill(0)))],
+      ['a y ≥ p spelling', toBase64(Uint8Array.of(0xee, ...new Array(30).fill(0xff), 0x7f))],
+      ['not a curve point (y = 2)', toBase64(Uint8Array.of(2, ...new Array(31).fill(0)))],
+    ])('should refuse a pubkey_set key that is %s', (_what, key) => {
+      const err = errorOf(() => validateRegistration(input({ pubkeySet: [KEY_A, key] }), 'sandbox'));
+      expect((err.details as { errors: unknown[] }).errors).toEqual([
+        { pointer: '/pubkey_set/1', message: 'must be an ed25519 public key: a canonical curve point, not of small order' },
+      ]);
+    });
+
+    it('should refuse a small-order primary key through its proof, as verify() refuses small-order keys', () => {
+      const identity = toBase64(Uint8Array.of(1, ...new Array(31).fill(0)));
+      const reg = validateRegistration(input({ primaryPubkey: identity, proofSignature: toBase64(Uint8Array.of(1, ...new Array(63).fill(0))) }), 'sandbox');
+      expect(errorOf(() => assertRegistrationProof(reg)).code).toBe('key_proof_failed');
+    });
+
     it('should refuse duplicate keys, including a repeat of the primary', () => {
       expect(
         pointers(() => validateRegistration(input({ pubkeySet: [KEY_A, KEY_A, VECTOR.primaryPubkey] }), 'sandbox')),
@@ -99,7 +116,7 @@ describe('registration', () => {
     });
 
     it(`should refuse more than ${PUBKEY_SET_MAX} extra keys`, () => {
-      const keys = Array.from({ length: PUBKEY_SET_MAX + 1 }, (_, i) => toBase64(new Uint8Array(32).fill(i + 10)));
+      const keys = Array.from({ length: PUBKEY_SET_MAX + 1 }, () => toBase64(generateKeyPair().publicKey));
       expect(pointers(() => validateRegistration(input({ pubkeySet: keys }), 'sandbox'))).toEqual(['/pubkey_set']);
     });
 

@@ -7,6 +7,7 @@ import {
   PUBLIC_KEY_BYTES,
   SIGNATURE_BYTES,
   base64ByteLength,
+  isRegistrablePublicKey,
   validationFailed,
   type FieldError,
 } from './validation';
@@ -47,6 +48,8 @@ export function validateRegistration(input: RegistrationInput, environment: Exch
   input.pubkeySet.forEach((key, i) => {
     if (base64ByteLength(key) !== PUBLIC_KEY_BYTES) {
       fieldErrors.push({ pointer: `/pubkey_set/${i}`, message: 'must be standard base64 of a 32-byte ed25519 public key' });
+    } else if (!isRegistrablePublicKey(key)) {
+      fieldErrors.push({ pointer: `/pubkey_set/${i}`, message: 'must be an ed25519 public key: a canonical curve point, not of small order' });
     } else if (seen.has(key)) {
       fieldErrors.push({ pointer: `/pubkey_set/${i}`, message: 'duplicates another key of the agent' });
     }

@@ -1,5 +1,5 @@
 import { errors, type DomainError } from '@exchange/platform';
-import { fromBase64, fromBase64Url, toBase64 } from '@exchange/crypto';
+import { fromBase64, fromBase64Url, isValidPublicKey, toBase64 } from '@exchange/crypto';
 
 /** One problem with one request field; `pointer` is a JSON pointer into the REST body. */
 export interface FieldError {
@@ -24,6 +24,18 @@ export function base64ByteLength(value: string): number | null {
     return fromBase64(value).length;
   } catch {
     return null;
+  }
+}
+
+/**
+ * A 32-byte key (standard base64) that is a canonically encoded curve point of large order. Keys
+ * without a proof (pubkey_set) need this; the primary key's proof already fails for such keys.
+ */
+export function isRegistrablePublicKey(value: string): boolean {
+  try {
+    return isValidPublicKey(fromBase64(value));
+  } catch {
+    return false;
   }
 }
 
