@@ -228,7 +228,8 @@ export async function startExchange(env: Record<string, string | undefined> = pr
         EXCHANGE_SIGNING_KEY: signingKey,
         REDIS_URL: config.REDIS_URL,
       }),
-      { logger: logger.child({ app: 'gateway' }) },
+      // The shared bus: identity's agent events refresh the gateway's agent cache at once.
+      { logger: logger.child({ app: 'gateway' }), events: bus },
     );
     stops.push(() => gateway.stop());
 

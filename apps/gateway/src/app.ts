@@ -1,3 +1,4 @@
+import type { EventBus } from '@exchange/events';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AREAS } from './areas/index';
 import type { AreaContext } from './areas/area';
@@ -29,6 +30,8 @@ export interface AppOptions {
   /** Clock for the agent timestamp window (tests). */
   now?: () => number;
   healthCheckDeadlineMs?: number;
+  /** Identity's agent events refresh the agent cache at once (see plugins/app/agent-cache.ts). */
+  events?: EventBus;
 }
 
 export default async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
@@ -50,8 +53,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(errorMapping);
   await fastify.register(jsonBody);
   await fastify.register(grpcClients, { addresses: config });
-  await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS });
-  await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
+  await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS, events: opts.events });
+  await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now, keyCacheMs: Math.min(config.AGENT_KEY_CACHE_TTL_MS, config.AGENT_CACHE_TTL_MS) });
   await fastify.register(integrityGuard, { ttlMs: config.GATEWAY_INTEGRITY_CACHE_MS });
   fastify.addSchema(Problem);
 

@@ -59,6 +59,12 @@ export const GatewayConfigSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   /** How long (ms) an agent's identity level / status stays cached for rate limits and freeze checks. */
   AGENT_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  /**
+   * How long (ms) a cached agent's active keys verify agent signatures in the gateway itself
+   * (0 = identity verifies every signature). Bounds how late a revocation or freeze made through
+   * ANOTHER gateway replica is seen when identity's events do not reach this one.
+   */
+  AGENT_KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 2000 }),
   /** How long (ms) the market's integrity snapshot (read_only, kill switches) stays cached for the gateway's guard. */
   GATEWAY_INTEGRITY_CACHE_MS: Type.Integer({ minimum: 0, default: 1000 }),
   LOG_LEVEL: Type.Union(

@@ -1,3 +1,4 @@
+import type { EventBus } from '@exchange/events';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from '@exchange/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -22,6 +23,8 @@ export interface BuildGatewayOptions {
   /** Clock for the agent timestamp window (tests). */
   now?: () => number;
   healthCheckDeadlineMs?: number;
+  /** Identity's agent events keep the agent cache current (the all-in-one launcher's bus). */
+  events?: EventBus;
 }
 
 /** The gateway application, not listening yet (tests use `inject()`). */
@@ -55,6 +58,7 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<FastifyIn
     exchangePublicKey,
     now: opts.now,
     healthCheckDeadlineMs: opts.healthCheckDeadlineMs,
+    events: opts.events,
   });
   return fastify as unknown as FastifyInstance;
 }
@@ -68,7 +72,7 @@ export interface RunningGateway {
 /** Builds and listens on HOST:PORT (PORT 0 = ephemeral). */
 export async function startGateway(
   config: GatewayConfig,
-  deps: { logger: Logger; operatorToken?: string },
+  deps: { logger: Logger; operatorToken?: string; events?: EventBus },
 ): Promise<RunningGateway> {
   let operatorToken = deps.operatorToken;
   if (config.EXCHANGE_ENV === 'sandbox' && !config.OPERATOR_TOKEN && !config.OPERATOR_TOKENS && !operatorToken) {
@@ -76,7 +80,7 @@ export async function startGateway(
     // DESIGN §3: a generated sandbox token is written to the log once, so the operator can use it.
     deps.logger.warn(`OPERATOR_TOKEN not set; generated sandbox operator token: ${operatorToken}`);
   }
-  const gateway = await buildGateway({ config, logger: deps.logger, operatorToken });
+  const gateway = await buildGateway({ config, logger: deps.logger, operatorToken, events: deps.events });
   await gateway.listen({ port: config.PORT, host: config.HOST });
   const { port } = gateway.server.address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;

@@ -1,4 +1,5 @@
 import { canonicalBytes, generateKeyPair, publicKeyFromPrivate, sha256Hex, sign, signCanonical, toBase64 } from '@exchange/crypto';
+import type { EventBus } from '@exchange/events';
 import { telemetryV1, workflowsV1 } from '@exchange/proto';
 import { startProtoFake, testLogger, type ProtoFake } from '@exchange/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -41,6 +42,8 @@ export async function startHarness(
     workflows?: ProtoFake;
     telemetry?: ProtoFake;
     healthCheckDeadlineMs?: number;
+    /** Identity's agent events for the agent cache (agent-key-cache.spec.ts). */
+    events?: EventBus;
   } = {},
 ): Promise<Harness> {
   const identity = opts.identity ?? (await startFakeIdentity());
@@ -62,7 +65,7 @@ export async function startHarness(
     EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
     ...opts.env,
   });
-  const app = await buildGateway({ config, logger: testLogger, now: opts.now, healthCheckDeadlineMs: opts.healthCheckDeadlineMs });
+  const app = await buildGateway({ config, logger: testLogger, now: opts.now, healthCheckDeadlineMs: opts.healthCheckDeadlineMs, events: opts.events });
   await app.ready();
   return {
     app,

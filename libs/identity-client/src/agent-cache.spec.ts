@@ -85,7 +85,7 @@ describe(AgentCache.name, () => {
     expect(calls).toEqual([]);
   });
 
-  it('should not let an older answer replace a newer agent, nor "unknown" replace a known one', async () => {
+  it('should not let an older answer replace a newer agent, nor "unknown" replace a known one; refresh only cached agents', async () => {
     const sut = new AgentCache(async () => { calls.push('x'); return undefined; }, 10_000, 100, () => now);
     const frozen = { ...agent('a:agent:1'), status: identityV1.AgentStatus.AGENT_STATUS_FROZEN, updatedAt: new Date(2000) };
     sut.put(frozen);
@@ -94,6 +94,11 @@ describe(AgentCache.name, () => {
     const unfrozen = { ...agent('a:agent:1'), updatedAt: new Date(3000) };
     sut.put(unfrozen);
     expect(sut.peek('a:agent:1', 1000)).toBe(unfrozen);
+    sut.refresh({ ...agent('a:agent:2'), updatedAt: new Date(1000) }); // an event about an agent not cached
+    expect(sut.peek('a:agent:2', 1000)).toBeUndefined();
+    const revoked = { ...agent('a:agent:1'), keys: [], updatedAt: new Date(4000) };
+    sut.refresh(revoked);
+    expect(sut.peek('a:agent:1', 1000)).toBe(revoked);
     now += 20_000; // expired: a lookup answering "unknown" is stored again
     expect(await sut.get('a:agent:1', {})).toBeNull();
   });

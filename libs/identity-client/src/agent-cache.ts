@@ -64,6 +64,14 @@ export class AgentCache {
     this.store(agent.agentId, agent);
   }
 
+  /**
+   * Replaces a cached agent by a newer copy (an identity event); an agent not cached stays out, so
+   * replayed old events never bring back an old state.
+   */
+  refresh(agent: identityV1.Agent): void {
+    if (this.entries.has(agent.agentId)) this.store(agent.agentId, agent);
+  }
+
   /** Forgets the agent (an identity event says it changed); a lookup in flight stays, as it may predate the change only by its own round trip. */
   invalidate(agentId: string): void {
     this.entries.delete(agentId);

@@ -70,7 +70,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         },
         request.auth.callOptions,
       );
-      return reply.code(201).send(agentToJson(res.agent));
+      return reply.code(201).send(changedAgent(res));
     },
   );
 

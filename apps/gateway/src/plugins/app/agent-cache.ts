@@ -1,8 +1,17 @@
+import type { EventBus } from '@exchange/events';
 import { AgentCache } from '@exchange/identity-client';
+import { identityV1 } from '@exchange/proto';
 import fp from 'fastify-plugin';
 
-// The agent level/status cache of the rate-limit tier and the frozen check: identity-client's
-// AgentCache over the gateway's identity channel, AGENT_CACHE_TTL_MS (staleness: see there).
+// The agent cache of the rate-limit tier, the frozen check and local signature verification:
+// identity-client's AgentCache over the gateway's identity channel, AGENT_CACHE_TTL_MS (staleness:
+// see there). With an event bus (the all-in-one launcher shares its own), every identity agent
+// event (registered, level changed, key revoked, frozen, unfrozen) replaces a cached agent by the
+// one it carries at once, so a change made around this gateway (another replica, identity
+// directly) is seen without waiting for the TTL; an older answer never replaces it (updatedAt),
+// and an agent not cached stays out (a replayed old event brings nothing back).
+
+export const IDENTITY_AGENT_EVENTS = 'exchange.identity.agent.*';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,11 +19,30 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ ttlMs: number }>(
+export interface AgentCacheOptions {
+  ttlMs: number;
+  events?: EventBus;
+  /** Durable consumer name on the bus (one per gateway). */
+  durable?: string;
+}
+
+export default fp<AgentCacheOptions>(
   async (fastify, opts) => {
     const { identity } = fastify;
     const cache = AgentCache.of(identity, opts.ttlMs);
     fastify.decorate('agentCache', cache);
+    if (opts.events) {
+      const subscription = await opts.events.subscribe({
+        durable: opts.durable ?? 'gateway-agent-cache',
+        subjects: [IDENTITY_AGENT_EVENTS],
+        handler: async (event) => {
+          const data = event.data as { agent?: unknown } | null;
+          if (data?.agent) cache.refresh(identityV1.Agent.fromJSON(data.agent));
+          else cache.invalidate(event.subject_id);
+        },
+      });
+      fastify.addHook('onClose', async () => subscription.stop());
+    }
   },
   { name: 'agent-cache', dependencies: ['grpc-clients'] },
 );

@@ -9,6 +9,7 @@ import {
   readAgentSignatureHeaders,
   type AgentSignatureHeaders,
 } from '../../auth/agent-signature';
+import { verifiesWithActiveKey } from '../../auth/local-verify';
 import { OperatorTokenVerifier, type OperatorToken } from '../../auth/operator-tokens';
 import { RedisNonceStore } from '../../auth/redis-nonce-store';
 import { MemoryNonceStore, ReplayGuard } from '../../auth/replay-guard';
@@ -38,6 +39,8 @@ export interface AuthOptions {
   operatorTokens: OperatorToken[];
   /** Injected clock for tests of the timestamp window. */
   now?: () => number;
+  /** How long a cached agent's keys verify signatures here (0: identity verifies every one). */
+  keyCacheMs?: number;
 }
 
 const pendingSignature = Symbol('pendingSignature');
@@ -47,6 +50,7 @@ export default fp<AuthOptions>(
   async (fastify, opts) => {
     const verifier = new OperatorTokenVerifier(opts.operatorTokens);
     const now = opts.now ?? Date.now;
+    const keyCacheMs = opts.keyCacheMs ?? 0;
     const { identity, agentCache, authFailures, gatewayRedis } = fastify;
     const replayGuard = new ReplayGuard({
       store: gatewayRedis ? new RedisNonceStore(gatewayRedis.client, `${gatewayRedis.prefix}nonce:`) : new MemoryNonceStore(now),
@@ -75,16 +79,21 @@ export default fp<AuthOptions>(
         nonce: signed.nonce,
         bodySha256Hex,
       });
-      const verdict = await identity.verifyAgentSignature(
-        { agentId: signed.agentId, message: Buffer.from(message), signature: signed.signature },
-        auth.callOptions,
-      );
-      if (!verdict.valid) {
-        throw await failed(request, problem(403, 'agent_signature_invalid', 'X-Agent-Signature does not verify with an active key of X-Agent-Id'));
-      }
-      if (verdict.agent) {
-        auth.agent = verdict.agent;
-        agentCache.put(verdict.agent);
+      // An agent cached within keyCacheMs verifies here; identity is asked otherwise and for every
+      // signature that does not verify locally (it is authoritative, and refreshes the entry).
+      const cached = keyCacheMs > 0 ? agentCache.peek(signed.agentId, keyCacheMs) : undefined;
+      if (cached && verifiesWithActiveKey(cached, message, signed.signature)) {
+        auth.agent = cached;
+      } else {
+        const verdict = await identity.verifyAgentSignature(
+          { agentId: signed.agentId, message: Buffer.from(message), signature: signed.signature },
+          auth.callOptions,
+        );
+        if (verdict.agent) agentCache.put(verdict.agent);
+        if (!verdict.valid) {
+          throw await failed(request, problem(403, 'agent_signature_invalid', 'X-Agent-Signature does not verify with an active key of X-Agent-Id'));
+        }
+        if (verdict.agent) auth.agent = verdict.agent;
       }
       const nonce = await replayGuard.claim({ agentId: signed.agentId, nonce: signed.nonce, timestamp: signed.timestamp, mutation: MUTATIONS.has(request.method) });
       if (nonce === 'reused') {

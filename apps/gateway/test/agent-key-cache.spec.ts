@@ -1,0 +1,118 @@
+import { InProcessEventBus, newEvent } from '@exchange/events';
+import { identityV1, identityV1Events } from '@exchange/proto';
+import { testLogger } from '@exchange/testing';
+import { expectProblem, operator, registerAgent, signedRequest, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
+
+// The gateway verifies agent signatures against the agent cache (AGENT_KEY_CACHE_TTL_MS): a
+// cached agent's active keys verify without asking identity; a change made through this gateway
+// (freeze, unfreeze, revocation) replaces the entry before the answer, and identity's agent
+// events replace it for changes made elsewhere. TTLs are long here, so nothing below depends on
+// the clock: only the events and this gateway's own answers change what is cached.
+
+let h: Harness;
+let bus: InProcessEventBus;
+const wallet = (agent: TestAgent, rest = '') => `/v1/wallets/${agent.agentId}${rest}`;
+const faucet = (agent: TestAgent, n: number) => signedRequest(h.app, agent, 'POST', wallet(agent, '/faucet'), { amount: '1', category: 'testing', idempotency_key: `k-${n}-${Math.random()}` });
+const verifyCalls = () => h.identity.calls.filter((c) => c.method === 'verifyAgentSignature').length;
+
+beforeAll(async () => {
+  bus = new InProcessEventBus({ logger: testLogger });
+  h = await startHarness({ env: { AGENT_CACHE_TTL_MS: '600000', AGENT_KEY_CACHE_TTL_MS: '600000' }, events: bus });
+});
+
+afterAll(async () => {
+  await h.close();
+  await bus.close();
+});
+
+/** What identity publishes after a change: the agent as it now is. */
+async function publishFrozen(agent: identityV1.Agent) {
+  const data = identityV1Events.AgentFrozen.toJSON({ agent, reason: 'elsewhere' });
+  await bus.publish(newEvent({ type: 'exchange.identity.agent.frozen', source: 'identity', subjectId: agent.agentId, data }));
+}
+
+async function until(check: () => boolean) {
+  while (!check()) await new Promise((r) => setImmediate(r));
+}
+
+describe('agent signatures verified against the agent cache', () => {
+  it('should ask identity once, then verify the same agent locally', async () => {
+    const alice = new TestAgent(uniqueAgentId('alice'));
+    await registerAgent(h.app, alice);
+    const before = verifyCalls();
+    for (let i = 0; i < 3; i++) expect((await signedRequest(h.app, alice, 'GET', `/v1/agents/${alice.agentId}`)).statusCode).toBe(200);
+    expect(verifyCalls()).toBe(before); // the registration through this gateway cached it
+  });
+
+  it('should ask identity about a signature no cached key verifies (a key it does not know yet, a forger)', async () => {
+    const bob = new TestAgent(uniqueAgentId('bob'));
+    await registerAgent(h.app, bob);
+    const forger = new TestAgent(bob.agentId);
+    const before = verifyCalls();
+    expectProblem(await signedRequest(h.app, forger, 'GET', `/v1/agents/${bob.agentId}`), 403, 'agent_signature_invalid');
+    expect(verifyCalls()).toBe(before + 1);
+  });
+
+  it('should refuse a signed mutation at once after a freeze through this gateway, and accept it after the unfreeze', async () => {
+    const carol = new TestAgent(uniqueAgentId('carol'));
+    await registerAgent(h.app, carol);
+    expect((await faucet(carol, 1)).statusCode).toBe(201);
+    expect((await h.app.inject({ method: 'POST', url: `/v1/agents/${carol.agentId}/freeze`, headers: operator(), payload: { reason: 'review' } })).statusCode).toBe(200);
+    expectProblem(await faucet(carol, 2), 403, 'agent_frozen');
+    expect((await h.app.inject({ method: 'POST', url: `/v1/agents/${carol.agentId}/unfreeze`, headers: operator(), payload: { reason: 'ok' } })).statusCode).toBe(200);
+    expect((await faucet(carol, 3)).statusCode).toBe(201);
+  });
+
+  it('should refuse a revoked key at once after the revocation through this gateway', async () => {
+    const dave = new TestAgent(uniqueAgentId('dave'));
+    const spare = new TestAgent(dave.agentId);
+    await registerAgent(h.app, dave, { pubkey_set: [spare.publicKey] });
+    const url = `/v1/agents/${dave.agentId}`;
+    expect((await signedRequest(h.app, spare, 'GET', url)).statusCode).toBe(200);
+    const revoke = await h.app.inject({ method: 'POST', url: `${url}/keys/${encodeURIComponent(spare.publicKey)}/revoke`, headers: operator(), payload: { reason: 'lost' } });
+    expect(revoke.statusCode).toBe(200);
+    expectProblem(await signedRequest(h.app, spare, 'GET', url), 403, 'agent_signature_invalid');
+    expect((await signedRequest(h.app, dave, 'GET', url)).statusCode).toBe(200);
+  });
+
+  it("should apply a freeze made elsewhere (another replica) when identity's event arrives", async () => {
+    const erin = new TestAgent(uniqueAgentId('erin'));
+    await registerAgent(h.app, erin);
+    expect((await faucet(erin, 1)).statusCode).toBe(201);
+    // Frozen in identity directly, not through this gateway: its cache still says active.
+    const stored = h.identity.agents.get(erin.agentId)!;
+    stored.status = identityV1.AgentStatus.AGENT_STATUS_FROZEN;
+    stored.updatedAt = new Date(stored.updatedAt!.getTime() + 1000);
+    expect((await faucet(erin, 2)).statusCode).toBe(201);
+    await publishFrozen(structuredClone(stored));
+    await until(() => h.app.agentCache.peek(erin.agentId, 600_000)?.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN);
+    expectProblem(await faucet(erin, 3), 403, 'agent_frozen');
+  });
+
+  it('should not bring back an agent the cache does not hold from an event (replayed history)', async () => {
+    const frank = new TestAgent(uniqueAgentId('frank'));
+    await registerAgent(h.app, frank);
+    const old = structuredClone(h.identity.agents.get(frank.agentId)!);
+    h.app.agentCache.invalidate(frank.agentId);
+    await publishFrozen({ ...old, status: identityV1.AgentStatus.AGENT_STATUS_FROZEN });
+    await publishFrozen({ ...old, agentId: frank.agentId }); // a second event, so the first was handled
+    const before = verifyCalls();
+    expect((await signedRequest(h.app, frank, 'GET', `/v1/agents/${frank.agentId}`)).statusCode).toBe(200);
+    expect(verifyCalls()).toBe(before + 1); // not cached: identity was asked
+  });
+});
+
+describe('AGENT_KEY_CACHE_TTL_MS=0', () => {
+  it('should have identity verify every signature', async () => {
+    const own = await startHarness({ env: { AGENT_KEY_CACHE_TTL_MS: '0' } });
+    try {
+      const gina = new TestAgent(uniqueAgentId('gina'));
+      await registerAgent(own.app, gina);
+      const calls = () => own.identity.calls.filter((c) => c.method === 'verifyAgentSignature').length;
+      for (let i = 0; i < 2; i++) expect((await signedRequest(own.app, gina, 'GET', `/v1/agents/${gina.agentId}`)).statusCode).toBe(200);
+      expect(calls()).toBe(2);
+    } finally {
+      await own.close();
+    }
+  });
+});
