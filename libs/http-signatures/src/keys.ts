@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, createSecretKey, KeyObject, type JsonWebKey } from 'node:crypto';
+import { isValidPublicKey } from '@exchange/crypto';
 
 /** RFC 9421 §3.3 algorithm names this library signs and verifies with. */
 export type SignatureAlgorithm = 'ecdsa-p256-sha256' | 'ecdsa-p384-sha384' | 'ed25519' | 'hmac-sha256';
@@ -22,7 +23,7 @@ const JOSE_ALG: Record<string, SignatureAlgorithm> = {
  * otherwise a private JWK is reduced to its public half. Throws on anything unusable.
  */
 export function toKeyObject(key: KeyInput, use: 'sign' | 'verify'): KeyObject {
-  if (key instanceof KeyObject) return key;
+  if (key instanceof KeyObject) return use === 'verify' ? checkedVerificationKey(key) : key;
   if (typeof key !== 'object' || key === null) throw new Error('key is neither a KeyObject nor a JWK');
   if (key.kty === 'oct') {
     if (typeof key.k !== 'string' || !key.k) throw new Error('oct JWK without k');
@@ -31,7 +32,18 @@ export function toKeyObject(key: KeyInput, use: 'sign' | 'verify'): KeyObject {
   const object = use === 'sign' ? createPrivateKey({ key, format: 'jwk' }) : createPublicKey({ key, format: 'jwk' });
   const alg = typeof key.alg === 'string' ? key.alg : undefined;
   if (alg !== undefined && JOSE_ALG[alg] !== algorithmOf(object)) throw new Error(`JWK alg ${alg} does not fit its key type`);
-  return object;
+  return use === 'verify' ? checkedVerificationKey(object) : object;
+}
+
+/**
+ * OpenSSL verifies against any 32 bytes that decode, and a small-order key (or y ≥ p) lets one
+ * forged signature pass for every message; the exchange's ed25519 policy (libs/crypto README)
+ * refuses such keys, here as everywhere else. Other key types pass through unchanged.
+ */
+export function checkedVerificationKey(key: KeyObject): KeyObject {
+  if (key.asymmetricKeyType !== 'ed25519') return key;
+  if (!isValidPublicKey(ed25519RawPublicKey(key))) throw new Error('ed25519 key is a small-order or non-canonical point');
+  return key;
 }
 
 /** The one RFC 9421 algorithm a key can be used with, or null (RSA and other curves are not offered). */
@@ -57,6 +69,7 @@ export function ed25519PrivateKeyFromSeed(seed: Uint8Array): KeyObject {
 
 export function ed25519PublicKeyFromRaw(raw: Uint8Array): KeyObject {
   if (raw.length !== 32) throw new Error('ed25519 public key must be 32 bytes');
+  if (!isValidPublicKey(raw)) throw new Error('ed25519 key is a small-order or non-canonical point');
   return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
 }
 

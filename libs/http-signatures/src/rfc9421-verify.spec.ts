@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { signHttpMessage } from './rfc9421-sign';
 import { verifyHttpMessage, type VerifyOptions } from './rfc9421-verify';
 import type { HttpRequest } from './message';
@@ -87,6 +87,20 @@ describe('verifyHttpMessage reasons', () => {
     await expect(verifyHttpMessage(req, verifyOptions({ resolveKey: () => ({ kty: 'EC', crv: 'P-256', x: 'AA', y: 'AA' }) }))).resolves.toMatchObject({ reason: 'invalid_key' });
     req.headers['Signature-Input'] = String(req.headers['Signature-Input']).replace(';keyid="platform-1"', '');
     await expect(verifyHttpMessage(req, verifyOptions())).resolves.toMatchObject({ reason: 'unknown_key' });
+  });
+
+  it('invalid_key for a small-order or non-canonical ed25519 key, as JWK or KeyObject', async () => {
+    const req = await signed();
+    const identity = Buffer.alloc(32);
+    identity[0] = 1; // y = 1: the neutral point, against which one forged signature fits every message
+    const notCanonical = Buffer.alloc(32, 0xff);
+    notCanonical[31] = 0x7f; // y = 2^255 − 1 ≥ p
+    for (const raw of [identity, notCanonical]) {
+      const okp = { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') };
+      await expect(verifyHttpMessage(req, verifyOptions({ resolveKey: () => okp }))).resolves.toMatchObject({ reason: 'invalid_key' });
+    }
+    const keyObject = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), identity]), format: 'der', type: 'spki' });
+    await expect(verifyHttpMessage(req, verifyOptions({ resolveKey: () => keyObject }))).resolves.toMatchObject({ reason: 'invalid_key' });
   });
 
   it('bad_signature for the wrong key or a changed covered header', async () => {

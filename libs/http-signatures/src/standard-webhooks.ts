@@ -2,7 +2,7 @@ import { generateKeyPairSync, KeyObject, randomBytes, sign as edSign, timingSafe
 import { Webhook } from 'standardwebhooks';
 import { bodyBytes, nowSeconds, type BodyInput, type Clock } from './body';
 import { headerValue, type HeaderMap } from './headers';
-import { ed25519PrivateKeyFromSeed, ed25519PublicKeyFromRaw, ed25519RawPublicKey } from './keys';
+import { checkedVerificationKey, ed25519PrivateKeyFromSeed, ed25519PublicKeyFromRaw, ed25519RawPublicKey } from './keys';
 import { fail, type Failure } from './results';
 
 /**
@@ -28,7 +28,7 @@ function parseKey(key: StandardWebhookKey): ParsedKey {
   if (key instanceof KeyObject) {
     if (key.type === 'secret') return { version: 'v1', webhook: new Webhook(new Uint8Array(key.export()), { format: 'raw' }) };
     if (key.asymmetricKeyType !== 'ed25519') throw new Error('v1a keys are ed25519');
-    return key.type === 'private' ? { version: 'v1a', publicKey: ed25519PublicKeyFromRaw(ed25519RawPublicKey(key)), privateKey: key } : { version: 'v1a', publicKey: key };
+    return key.type === 'private' ? { version: 'v1a', publicKey: ed25519PublicKeyFromRaw(ed25519RawPublicKey(key)), privateKey: key } : { version: 'v1a', publicKey: checkedVerificationKey(key) };
   }
   if (typeof key !== 'string' || !key) throw new Error('empty key');
   if (key.startsWith('whpk_')) return { version: 'v1a', publicKey: ed25519PublicKeyFromRaw(decodeBase64(key.slice(5))) };

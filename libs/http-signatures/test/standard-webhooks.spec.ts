@@ -56,6 +56,16 @@ describe('Standard Webhooks v1 (HMAC-SHA256, standardwebhooks library)', () => {
     expect(check({ ...vectorHeaders, 'webhook-signature': 'v1a,AAAA' })).toMatchObject({ reason: 'unknown_key' });
     expect(verifyStandardWebhook({ headers: vectorHeaders, body: '', secretOrPublicKey: 'whpk_AAAA', now })).toMatchObject({ reason: 'invalid_key' });
   });
+
+  it('refuses a small-order whpk_ key, for which R = identity, S = 0 would verify every body', () => {
+    const identity = Buffer.alloc(32);
+    identity[0] = 1;
+    const forged = Buffer.concat([identity, Buffer.alloc(32)]).toString('base64');
+    const now = at(1_800_000_000);
+    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': '1800000000', 'webhook-signature': `v1a,${forged}` };
+    const result = verifyStandardWebhook({ headers, body: '{"any":"body"}', secretOrPublicKey: `whpk_${identity.toString('base64')}`, now });
+    expect(result).toMatchObject({ valid: false, reason: 'invalid_key' });
+  });
 });
 
 describe('Standard Webhooks v1a (ed25519, hand-written)', () => {
