@@ -58,7 +58,7 @@ export async function startIdentity(config: IdentityConfig, deps: IdentityDeps):
   const aliases = new AliasService({ store: new PgAliasStore(pool), registry, agents: reader });
   const service = new AgentService({
     reader,
-    writer: new PrismaAgentWriter(prisma, host.notify),
+    writer: new PrismaAgentWriter(prisma, pool, host.notify),
     events: identityEvents,
     environment: config.EXCHANGE_ENV,
   });

@@ -47,7 +47,7 @@ describe('identity repositories on PostgreSQL', () => {
     await runMigrations({ connectionString: db.url, migrationsDir: path.join(__dirname, '..', 'prisma', 'migrations'), logger: testLogger });
     prisma = createIdentityPrisma(db.url);
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
-    writer = new PrismaAgentWriter(prisma, () => (commits += 1));
+    writer = new PrismaAgentWriter(prisma, pool, () => (commits += 1));
     reader = new PgAgentReader(pool);
   });
   afterAll(async () => {

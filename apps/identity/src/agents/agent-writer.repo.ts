@@ -1,71 +1,26 @@
 import { enqueueEvent, type EventEnvelope } from '@exchange/events';
+import type pg from 'pg';
+import { createAgent } from './agent-create.repo';
 import type { Agent } from './agent.model';
 import { applyChange, type AgentChange } from './agent-changes';
 import type { AgentWriter } from './agent.ports';
-import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from './identity.errors';
+import { agentNotFound } from './identity.errors';
 import type { IdentityPrisma, IdentityTx } from '../data/prisma';
 
-/** Prisma's "unique constraint failed" (pg 23505 through the driver adapter). */
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'P2002';
-}
-
-async function orConflict<T>(work: Promise<T>, conflict: () => Error): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    throw isUniqueViolation(err) ? conflict() : err;
-  }
-}
-
 /**
- * Writes through Prisma. Every method is one transaction holding the state change and its
+ * Writes through Prisma, registrations in one SQL statement. Every method is one transaction holding the state change and its
  * outbox event; `afterCommit` wakes the outbox relay so events leave without waiting for a poll.
  */
 export class PrismaAgentWriter implements AgentWriter<EventEnvelope> {
   constructor(
     private readonly prisma: IdentityPrisma,
+    /** Registrations: one statement on the service's pg pool (agent-create.repo.ts). */
+    private readonly pool: pg.Pool,
     private readonly afterCommit: () => void = () => undefined,
   ) {}
 
   async create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => EventEnvelope): Promise<Agent> {
-    await this.prisma.$transaction(async (tx) => {
-      // Unique indexes decide concurrent twins: the loser waits for the winner's commit, then
-      // fails — on the agent id, then on any of its keys (one statement each, so the violation
-      // names its cause), then on the nonce.
-      await orConflict(
-        tx.agent.create({
-          data: {
-            agentId: agent.agentId,
-            primaryPubkey: agent.primaryPubkey,
-            identityLevel: agent.identityLevel,
-            status: agent.status,
-            frozenReason: agent.frozenReason,
-            createdAt: agent.createdAt,
-            updatedAt: agent.updatedAt,
-          },
-        }),
-        agentIdExists,
-      );
-      await orConflict(
-        tx.agentKey.createMany({
-          data: agent.keys.map((key, position) => ({
-            agentId: agent.agentId,
-            pubkey: key.pubkey,
-            position,
-            isPrimary: key.primary,
-            status: key.status,
-            addedAt: key.addedAt,
-          })),
-        }),
-        () => pubkeyInUse(),
-      );
-      await orConflict(
-        tx.proofNonce.create({ data: { nonce: proofNonce, agentId: agent.agentId, createdAt: agent.createdAt } }),
-        proofNonceUsed,
-      );
-      await enqueueEvent(tx, eventFor(agent));
-    });
+    await createAgent(this.pool, agent, proofNonce, eventFor(agent));
     this.afterCommit();
     return agent;
   }
