@@ -1,5 +1,5 @@
 import { ConfigError } from '@exchange/platform';
-import { killSwitchesFrom } from './config';
+import { groupCommitFrom, killSwitchesFrom } from './config';
 import { readWalletLedgerConfig } from './index';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
@@ -20,6 +20,10 @@ describe('readWalletLedgerConfig', () => {
       AGENT_CACHE_TTL_MS: 1000,
       INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT: '1000000',
       WALLET_DB_POOL_MAX: 8,
+      WALLET_GROUP_COMMIT: true,
+      WALLET_GROUP_COMMIT_MAX_BATCH: 32,
+      WALLET_GROUP_COMMIT_WINDOW_US: 0,
+      WALLET_GROUP_COMMIT_IN_FLIGHT: 2,
     });
   });
 
@@ -34,9 +38,18 @@ describe('readWalletLedgerConfig', () => {
       AGENT_CACHE_TTL_MS: '250',
       INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT: '2500000.5',
       WALLET_DB_POOL_MAX: '12',
+      WALLET_GROUP_COMMIT_MAX_BATCH: '64',
+      WALLET_GROUP_COMMIT_WINDOW_US: '500',
+      WALLET_GROUP_COMMIT_IN_FLIGHT: '3',
     });
     expect(config).toMatchObject({ EXCHANGE_ENV: 'mainnet', WALLET_READ_ONLY: true, HOLD_SWEEP_INTERVAL_MS: 0, AGENT_CACHE_TTL_MS: 250, WALLET_DB_POOL_MAX: 12 });
+    expect(groupCommitFrom(config)).toEqual({ maxBatch: 64, windowUs: 500, maxInFlight: 3 });
     expect(killSwitchesFrom(config)).toEqual(['withdrawals', 'settlements']);
+  });
+
+  it('should turn group commit off with WALLET_GROUP_COMMIT=false', () => {
+    expect(groupCommitFrom(readWalletLedgerConfig({ ...required, WALLET_GROUP_COMMIT: 'false' }))).toBeUndefined();
+    expect(groupCommitFrom(readWalletLedgerConfig(required))).toEqual({ maxBatch: 32, windowUs: 0, maxInFlight: 2 });
   });
 
   it.each([
@@ -47,6 +60,11 @@ describe('readWalletLedgerConfig', () => {
     [{ ...required, WALLET_READ_ONLY: 'maybe' }, 'WALLET_READ_ONLY'],
     [{ ...required, INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT: '-5' }, 'INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT'],
     [{ ...required, WALLET_DB_POOL_MAX: '0' }, 'WALLET_DB_POOL_MAX'],
+    [{ ...required, WALLET_GROUP_COMMIT: 'sometimes' }, 'WALLET_GROUP_COMMIT'],
+    [{ ...required, WALLET_GROUP_COMMIT_MAX_BATCH: '65' }, 'WALLET_GROUP_COMMIT_MAX_BATCH'],
+    [{ ...required, WALLET_GROUP_COMMIT_MAX_BATCH: '0' }, 'WALLET_GROUP_COMMIT_MAX_BATCH'],
+    [{ ...required, WALLET_GROUP_COMMIT_WINDOW_US: '-1' }, 'WALLET_GROUP_COMMIT_WINDOW_US'],
+    [{ ...required, WALLET_GROUP_COMMIT_IN_FLIGHT: '0' }, 'WALLET_GROUP_COMMIT_IN_FLIGHT'],
   ])('should fail fast naming the bad variable (%j)', (env, variable) => {
     try {
       readWalletLedgerConfig(env);

@@ -1,5 +1,6 @@
 import { grpcAddress, serviceConfigBase } from '@exchange/service-host';
 import { Type, type Static } from 'typebox';
+import type { GroupCommitOptions } from './data/group-commit';
 import { KILL_SWITCHES, type KillSwitch } from './domain/controls';
 
 /** Environment of the wallet-ledger service, read once by `readConfig` (no process.env elsewhere). */
@@ -29,6 +30,14 @@ export const WalletLedgerConfigSchema = Type.Object({
   /** Daily withdrawal limit per currency of MAINNET_INSTITUTIONAL agents (decimal units). */
   INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT: Type.String({ pattern: '^(0|[1-9]\\d{0,12})(\\.\\d{1,6})?$', default: '1000000' }),
   WALLET_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
+  /** Group commit of balance mutations (README.md "Group commit"); false = one transaction per mutation. */
+  WALLET_GROUP_COMMIT: Type.Boolean({ default: true }),
+  /** Most mutations per group-commit transaction. */
+  WALLET_GROUP_COMMIT_MAX_BATCH: Type.Integer({ minimum: 1, maximum: 64, default: 32 }),
+  /** How long a batch waits for neighbours, microseconds; 0 = those that arrived in the same I/O round. */
+  WALLET_GROUP_COMMIT_WINDOW_US: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
+  /** Group-commit transactions in flight at once (each holds a pool connection). */
+  WALLET_GROUP_COMMIT_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
 });
 
 export type WalletLedgerConfig = Static<typeof WalletLedgerConfigSchema>;
@@ -38,4 +47,14 @@ export type WalletLedgerConfig = Static<typeof WalletLedgerConfigSchema>;
 export function killSwitchesFrom(config: Pick<WalletLedgerConfig, 'WALLET_KILL_SWITCHES'>): KillSwitch[] {
   const named = new Set(config.WALLET_KILL_SWITCHES.split(',').map((s) => s.trim()));
   return KILL_SWITCHES.filter((s) => named.has(s));
+}
+
+/** The group-commit settings, or undefined when WALLET_GROUP_COMMIT is off. */
+export function groupCommitFrom(config: WalletLedgerConfig): GroupCommitOptions | undefined {
+  if (!config.WALLET_GROUP_COMMIT) return undefined;
+  return {
+    maxBatch: config.WALLET_GROUP_COMMIT_MAX_BATCH,
+    windowUs: config.WALLET_GROUP_COMMIT_WINDOW_US,
+    maxInFlight: config.WALLET_GROUP_COMMIT_IN_FLIGHT,
+  };
 }

@@ -3,7 +3,7 @@ import type { EventBus } from '@exchange/events';
 import { readConfig, type GrpcServerHandle, type Logger } from '@exchange/platform';
 import { commerceV1, identityV1, registryV1 } from '@exchange/proto';
 import { findMigrationsDir, ServiceHost } from '@exchange/service-host';
-import { killSwitchesFrom, WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
+import { groupCommitFrom, killSwitchesFrom, WalletLedgerConfigSchema, type WalletLedgerConfig } from './config';
 import { CachedAgentDirectory } from './clients/agent-directory.client';
 import { GrpcSignedObjectStore } from './clients/registry.client';
 import { createWalletAreas, registerWalletLedger, WALLET_LEDGER_SERVICE_NAME } from './grpc/server';
@@ -79,6 +79,7 @@ export async function startWalletLedger(config: WalletLedgerConfig, deps: Wallet
     institutionalLimit: institutionalLimitFrom(config.INSTITUTIONAL_DAILY_WITHDRAWAL_LIMIT),
     objects: new GrpcSignedObjectStore(registry),
     commerce,
+    groupCommit: groupCommitFrom(config),
   });
   host.periodic('hold-sweeper', config.HOLD_SWEEP_INTERVAL_MS, workers.sweepHolds);
   host.periodic('payout-processor', config.PAYOUT_PROCESSOR_INTERVAL_MS, workers.processPayouts);

@@ -95,7 +95,7 @@ export function createWalletAreas(d: WalletAreasDeps): {
   services: WalletServices;
   workers: { sweepHolds(): Promise<number>; processPayouts(): Promise<number> };
 } {
-  const writer = new PgLedgerWriter(d.pool, d.logger, d.afterCommit);
+  const writer = new PgLedgerWriter(d.pool, d.logger, d.afterCommit, d.groupCommit);
   const balancesRepo = new BalancesRepo(d.pool);
   const holdsRepo = new HoldsRepo(d.pool);
   const receiptsRepo = new ReceiptsRepo(d.pool);

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '@exchange/platform';
 import type { CommerceClient } from '../clients/commerce.client';
+import type { GroupCommitOptions } from '../data/group-commit';
 import type { AgentDirectory } from '../domain/ledger.ports';
 import type { SignedObjectStore } from '../domain/metering.ports';
 import type { ExchangeSigner } from '../settlement/settlement.service';
@@ -21,4 +22,6 @@ export interface WalletAreasDeps {
   objects: SignedObjectStore;
   /** Commerce (mandate budgets of proxy calls); absent when COMMERCE_GRPC_URL is not set. */
   commerce: CommerceClient | undefined;
+  /** Group commit of balance mutations; absent = one transaction per mutation. */
+  groupCommit?: GroupCommitOptions;
 }

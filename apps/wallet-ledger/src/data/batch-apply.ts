@@ -1,0 +1,70 @@
+import pg from 'pg';
+import type { Logger } from '@exchange/platform';
+import type { ApplyOutcome, MutationPlan } from '../domain/ledger.ports';
+import type { Settled } from './group-commit';
+import { withRetries } from './retry';
+import { applyArguments, toOutcome, type ApplyRow } from './wallet-apply';
+
+const APPLY_BATCH = {
+  name: 'wallet_apply_batch',
+  text: `SELECT o_outcome, o_detail, o_fingerprint, o_response, o_error FROM wallet_apply_batch($1::jsonb)`,
+};
+
+/**
+ * Plans that may share a transaction: those without an entity guard or a daily counter. Those
+ * lock their entity/counter row before any account, so in a batch (which locks all its accounts
+ * first) they could wait in the opposite order to a single plan; they commit alone, as before.
+ */
+export function batchable(plan: MutationPlan): boolean {
+  return plan.guard === undefined && plan.counter === undefined;
+}
+
+export interface BatchDeps {
+  pool: pg.Pool;
+  logger: Logger;
+  /** The single-plan path (its own transaction, retries and 23514 mapping). */
+  applyAlone: (plan: MutationPlan) => Promise<ApplyOutcome>;
+}
+
+const settle = async (work: Promise<ApplyOutcome>): Promise<Settled<ApplyOutcome>> => {
+  try {
+    return { value: await work };
+  } catch (error) {
+    return { error };
+  }
+};
+
+/**
+ * Commits plans in one transaction and one round trip (wallet_apply_batch, in order), retried on
+ * serialization failures and deadlocks like a single plan. If PostgreSQL raises anything else
+ * (a CHECK backstop, a unique violation, retries used up), nothing of the batch committed: its
+ * plans run again one by one, in order, through the single path, so each caller gets exactly
+ * what it would have got alone and the innocent plans still commit. A lost connection fails
+ * every caller, as it would have failed each alone.
+ */
+export async function commitBatch(deps: BatchDeps, plans: MutationPlan[]): Promise<Array<Settled<ApplyOutcome>>> {
+  if (plans.length === 1) return [await settle(deps.applyAlone(plans[0]))];
+  const values = [JSON.stringify(plans.map((p) => applyArguments(p, (v) => v)))];
+  let rows: ApplyRow[];
+  try {
+    const result = await withRetries(
+      () => deps.pool.query<ApplyRow>({ ...APPLY_BATCH, values }),
+      (err, attempt) => deps.logger.debug({ err: (err as Error).message, attempt, plans: plans.length }, 'wallet_apply_batch retried'),
+    );
+    rows = result.rows;
+  } catch (err) {
+    if (!(err instanceof pg.DatabaseError)) throw err;
+    deps.logger.debug({ err: err.message, code: err.code, plans: plans.length }, 'wallet_apply_batch rolled back: its plans run one by one');
+    const settled: Array<Settled<ApplyOutcome>> = [];
+    for (const plan of plans) settled.push(await settle(deps.applyAlone(plan)));
+    return settled;
+  }
+  if (rows.length !== plans.length) throw new Error(`wallet_apply_batch returned ${rows.length} rows for ${plans.length} plans`);
+  return rows.map((row) => {
+    try {
+      return { value: toOutcome(row) };
+    } catch (error) {
+      return { error };
+    }
+  });
+}

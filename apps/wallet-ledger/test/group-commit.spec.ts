@@ -1,0 +1,222 @@
+import path from 'node:path';
+import pg from 'pg';
+import { runMigrations } from '@exchange/db';
+import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
+import { agentAccount, systemAccount } from '../src/domain/accounts';
+import type { ApplyOutcome, MutationPlan } from '../src/domain/ledger.ports';
+import { balancedPostings, faucetPostings, transferPostings } from '../src/domain/postings';
+import type { GroupCommitOptions } from '../src/data/group-commit';
+import { PgLedgerWriter } from '../src/data/ledger.writer';
+import { checkLedger } from '../src/ledger/ledger.repo';
+
+// Group commit on real PostgreSQL (README.md "Group commit"). The oracle: the same plans, in the
+// same order, each committed alone on a second database. Batched, every plan must get the same
+// outcome and the databases must end up with the same rows.
+
+const NOW = new Date('2026-11-25T12:00:00.000Z');
+const CUR = 'CREDIT';
+const ONE_BATCH: GroupCommitOptions = { maxBatch: 64, windowUs: 0, maxInFlight: 1 };
+const agents = ['agent_a', 'agent_b', 'agent_c', 'agent_d', 'agent_p'];
+
+interface Ledger {
+  db: TestDatabase;
+  pool: pg.Pool;
+  /** Names of the statements sent (wallet_apply, wallet_apply_batch). */
+  statements: string[];
+  kicks: number;
+  writer: PgLedgerWriter;
+}
+
+async function openLedger(name: string, groupCommit?: GroupCommitOptions): Promise<Ledger> {
+  const db = await createTestDatabase(name);
+  await runMigrations({ connectionString: db.url, migrationsDir: path.join(__dirname, '..', 'prisma', 'migrations'), logger: testLogger });
+  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  pool.on('error', () => undefined); // the connection a test kills
+  const ledger: Ledger = { db, pool, statements: [], kicks: 0, writer: undefined as unknown as PgLedgerWriter };
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
+    const name = (args[0] as { name?: string }).name;
+    if (name) ledger.statements.push(name);
+    return query(...args);
+  };
+  ledger.writer = new PgLedgerWriter(pool, testLogger, () => ledger.kicks++, groupCommit);
+  // Funding: agent_p gets little, so that its second transfer in a batch falls short.
+  const alone = new PgLedgerWriter(pool, testLogger);
+  for (const [i, agent] of agents.entries()) {
+    const amount = agent === 'agent_p' ? 5n : 1_000n;
+    await alone.apply({ now: NOW, entry: { entryId: `jrn_fund_${i}`, kind: 'faucet', currency: CUR, postings: faucetPostings(agent, CUR, amount) } });
+  }
+  await pool.query(`UPDATE controls SET kill_switches = '{settlements}' WHERE id = 1`);
+  ledger.statements.length = 0;
+  return ledger;
+}
+
+async function closeLedger(l: Ledger) {
+  await l.pool.end();
+  await l.db.drop();
+}
+
+let seq = 0;
+function transfer(from: string, to: string, amount: bigint, key?: { key: string; fingerprint: string }): MutationPlan {
+  const n = seq++;
+  const entryId = `jrn_${n}`;
+  return {
+    now: NOW,
+    idempotency: key && { scope: from, key: key.key, fingerprint: key.fingerprint, operation: 'transfer' },
+    entry: { entryId, kind: 'transfer', currency: CUR, postings: transferPostings(from, to, CUR, amount) },
+    writes: [
+      { table: 'transfers', value: { transferId: `trf_${n}`, fromAgentId: from, toAgentId: to, amount, currency: CUR, memo: null, journalEntryId: entryId, createdAt: NOW } },
+    ],
+    events: [{ id: `evt_${n}`, type: 'exchange.wallet.transfer.completed', subject_id: from }],
+    response: key && { transfer: { id: `trf_${n}` } },
+  };
+}
+
+/** 50 plans: plain transfers, short balances, duplicate keys, a reused key, recorded refusals, a kill switch, guards. */
+function mixedPlans(): MutationPlan[] {
+  const plans: MutationPlan[] = [];
+  for (let i = 0; i < 30; i++) plans.push(transfer(agents[i % 4], agents[(i + 1) % 4], BigInt(1 + i), i % 3 === 0 ? { key: `k_${i}`, fingerprint: `fp_${i}` } : undefined));
+  plans.push(transfer('agent_p', 'agent_a', 3n, { key: 'p1', fingerprint: 'fp_p1' })); // applied (5 → 2)
+  plans.push(transfer('agent_p', 'agent_a', 3n, { key: 'p2', fingerprint: 'fp_p2' })); // insufficient (2)
+  plans.push(transfer('agent_p', 'agent_b', 2n)); // applied (2 → 0)
+  plans.push(transfer('agent_a', 'agent_b', 7n, { key: 'dup', fingerprint: 'fp_dup' })); // applied
+  plans.push(transfer('agent_a', 'agent_b', 7n, { key: 'dup', fingerprint: 'fp_dup' })); // replayed, same request
+  plans.push(transfer('agent_a', 'agent_c', 9n, { key: 'dup', fingerprint: 'fp_other' })); // replayed, another request (key reused)
+  plans.push({ now: NOW, idempotency: { scope: 'agent_b', key: 'refused', fingerprint: 'fp_r', operation: 'transfer' }, error: { grpc_code: 9, code: 'invalid_state', message: 'no' } }); // recorded
+  plans.push(transfer('agent_b', 'agent_c', 1n, { key: 'refused', fingerprint: 'fp_r' })); // replayed: the stored refusal
+  plans.push({ ...transfer('agent_c', 'agent_d', 4n), control: 'settlements' }); // blocked by the kill switch
+  plans.push({ ...transfer('agent_d', 'agent_a', 4n), guard: { entity: 'hold', id: 'hold_missing', status: 'active' } }); // guard_failed (alone)
+  while (plans.length < 50) plans.push(transfer(agents[plans.length % 4], agents[(plans.length + 2) % 4], 2n));
+  return plans;
+}
+
+async function state(l: Ledger) {
+  const q = async (text: string) => (await l.pool.query(text)).rows;
+  return {
+    accounts: await q(`SELECT account_id, balance::text FROM accounts ORDER BY account_id`),
+    entries: await q(`SELECT entry_id FROM journal_entries ORDER BY entry_id`),
+    transfers: await q(`SELECT transfer_id FROM transfers ORDER BY transfer_id`),
+    keys: await q(`SELECT scope, key, fingerprint, outcome, response, error FROM idempotency_keys ORDER BY scope, key`),
+    outbox: await q(`SELECT id FROM outbox_events ORDER BY id`),
+  };
+}
+
+const settle = (p: Promise<ApplyOutcome>) => p.then((value) => ({ value }), (err: { code?: string }) => ({ error: err.code ?? String(err) }));
+
+async function alone(l: Ledger, plans: MutationPlan[]) {
+  const out = [];
+  for (const plan of plans) out.push(await settle(l.writer.apply(plan)));
+  return out;
+}
+
+describe('group commit on PostgreSQL', () => {
+  let oracle: Ledger;
+  let batched: Ledger;
+
+  beforeEach(async () => {
+    [oracle, batched] = await Promise.all([openLedger('gc_oracle'), openLedger('gc_batched', ONE_BATCH)]);
+  });
+  afterEach(async () => {
+    await Promise.all([closeLedger(oracle), closeLedger(batched)]);
+  });
+
+  it('should give 50 plans in one batch each the outcome it gets alone, with one outbox event per applied plan', async () => {
+    const plans = mixedPlans();
+    const expected = await alone(oracle, plans);
+    // Submitted in one tick: the batchable ones share one transaction, the guarded one goes alone.
+    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+
+    expect(got).toEqual(expected);
+    expect(batched.statements.filter((s) => s === 'wallet_apply_batch')).toHaveLength(1);
+    expect(batched.statements.filter((s) => s === 'wallet_apply')).toHaveLength(1);
+    expect(batched.kicks).toBe(1);
+    const kinds = got.map((g) => ('value' in g ? g.value.kind : g.error));
+    expect(kinds.slice(30, 40)).toEqual(['applied', 'insufficient', 'applied', 'applied', 'replayed', 'replayed', 'recorded', 'replayed', 'blocked', 'guard_failed']);
+    expect(await state(batched)).toEqual(await state(oracle));
+    const applied = plans.filter((_, i) => kinds[i] === 'applied').map((p) => ({ id: (p.events![0] as { id: string }).id }));
+    expect((await state(batched)).outbox).toEqual(applied.sort((a, b) => a.id.localeCompare(b.id)));
+    expect((await checkLedger(batched.pool, NOW)).ok).toBe(true);
+  });
+
+  it('should roll a batch back when one plan raises and commit its neighbours one by one', async () => {
+    // The fees account may never go below zero: a CHECK (23514) that wallet_apply does not pre-check.
+    const raising: MutationPlan = {
+      now: NOW,
+      entry: {
+        entryId: 'jrn_raise',
+        kind: 'correction',
+        currency: CUR,
+        postings: balancedPostings([
+          { account: systemAccount(CUR, 'fees'), amount: -5n },
+          { account: agentAccount('agent_a', CUR, 'available'), amount: 5n },
+        ]),
+      },
+    };
+    const plans = [transfer('agent_a', 'agent_b', 1n, { key: 'n1', fingerprint: 'f1' }), raising, transfer('agent_b', 'agent_c', 2n), transfer('agent_c', 'agent_d', 3n)];
+    const expected = await alone(oracle, plans);
+    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+
+    expect(expected.map((e) => ('value' in e ? e.value.kind : e.error))).toEqual(['applied', 'insufficient_funds', 'applied', 'applied']);
+    expect(got).toEqual(expected);
+    expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply', 'wallet_apply', 'wallet_apply']);
+    expect(await state(batched)).toEqual(await state(oracle));
+    expect(batched.kicks).toBe(1);
+  });
+
+  it('should retry a batch chosen as a deadlock victim and then commit all of it', async () => {
+    const plans = [transfer('agent_a', 'agent_b', 1n), transfer('agent_c', 'agent_d', 2n)];
+    const expected = await alone(oracle, plans);
+    // Another transaction holds agent_d's account; the batch locks agent_a..agent_c, then waits.
+    const other = await batched.pool.connect();
+    try {
+      await other.query(`SET deadlock_timeout = '1h'`); // so that the batch, not this one, is the victim
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_d/${CUR}/available`]);
+      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+      await waitForLockWaiters(other, 1);
+      // Now the cycle: this transaction wants a row the batch holds.
+      await other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_a/${CUR}/available`]);
+      await other.query('COMMIT');
+      expect(await result).toEqual(expected);
+    } finally {
+      other.release();
+    }
+    expect(batched.statements.filter((s) => s === 'wallet_apply_batch').length).toBeGreaterThanOrEqual(2);
+    expect(batched.statements).not.toContain('wallet_apply');
+    expect(await state(batched)).toEqual(await state(oracle));
+  });
+
+  it('should commit nothing of a batch whose connection is killed, then give every plan its own outcome', async () => {
+    // The first plan waits for agent_d, also when the plans run again one by one.
+    const plans = [transfer('agent_c', 'agent_d', 2n), transfer('agent_a', 'agent_b', 1n, { key: 'c1', fingerprint: 'f1' }), transfer('agent_b', 'agent_a', 3n, { key: 'c3', fingerprint: 'f3' })];
+    const expected = await alone(oracle, plans);
+    const other = await batched.pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_d/${CUR}/available`]);
+      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+      const [waiter] = await waitForLockWaiters(other, 1);
+      await other.query('SELECT pg_terminate_backend($1)', [waiter]);
+      // Nothing of the killed batch is visible: agent_a's balance is still the funding.
+      expect((await other.query(`SELECT balance::text FROM accounts WHERE account_id = $1`, [`agent_a/${CUR}/available`])).rows).toEqual([{ balance: '1000' }]);
+      await other.query('COMMIT');
+      expect(await result).toEqual(expected);
+    } finally {
+      other.release();
+    }
+    expect(await state(batched)).toEqual(await state(oracle));
+    expect((await checkLedger(batched.pool, NOW)).ok).toBe(true);
+  });
+});
+
+/** Backends of this database waiting for a lock, once there are `n` (polled: no timing assumed). */
+async function waitForLockWaiters(client: pg.PoolClient, n: number): Promise<number[]> {
+  for (;;) {
+    await client.query('SELECT pg_stat_clear_snapshot()'); // a transaction otherwise sees one snapshot of the activity
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+    );
+    if (rows.length >= n) return rows.map((r) => r.pid);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
