@@ -47,6 +47,21 @@ const LIFTED_LIMITS = Object.fromEntries(
   ]),
 );
 
+// The exchange runs detached (its own process group), so an interrupted harness must stop it itself.
+const liveGroups = new Set<number>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const pgid of liveGroups) {
+      try {
+        process.kill(-pgid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(130);
+  });
+}
+
 export async function startExchange(opts: { mode: Mode; token: string; label: string }): Promise<RunningExchange> {
   const tree = benchTree();
   const databaseUrl = process.env.DATABASE_URL;
@@ -80,6 +95,7 @@ export async function startExchange(opts: { mode: Mode; token: string; label: st
   });
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
   const pgid = child.pid ?? -1;
+  liveGroups.add(pgid);
   const killGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-pgid, signal);
@@ -98,6 +114,7 @@ export async function startExchange(opts: { mode: Mode; token: string; label: st
       clearTimeout(timer);
     }
     killGroup('SIGKILL');
+    liveGroups.delete(pgid);
     rmSync(dataDir, { recursive: true, force: true });
     if (databaseUrl) await dropDatabases(databaseUrl, dbPrefix);
   };
