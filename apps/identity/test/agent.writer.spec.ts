@@ -99,6 +99,23 @@ describe('identity repositories on PostgreSQL', () => {
     expect(await reader.boundPubkeys([first.keys[1]!.pubkey, newKey().pubkey])).toEqual([first.keys[1]!.pubkey]);
   });
 
+  it('should answer the three registration pre-checks in one query', async () => {
+    const agent = freshAgent();
+    const unused = newKey().pubkey;
+    expect(await reader.registrationConflicts(agent.agentId, `n-${agent.agentId}`, [agent.keys[0]!.pubkey, unused])).toEqual({
+      agentExists: false,
+      nonceUsed: false,
+      boundPubkeys: [],
+    });
+    await writer.create(agent, `n-${agent.agentId}`, (a) => recordingEvents.registered(a, caller));
+    const after = await reader.registrationConflicts(agent.agentId, `n-${agent.agentId}`, [unused, agent.keys[1]!.pubkey, agent.keys[0]!.pubkey]);
+    expect({ ...after, boundPubkeys: [...after.boundPubkeys].sort() }).toEqual({
+      agentExists: true,
+      nonceUsed: true,
+      boundPubkeys: [agent.keys[0]!.pubkey, agent.keys[1]!.pubkey].sort(),
+    });
+  });
+
   it('should let exactly one of two concurrent registrations naming the same key win', async () => {
     const a = freshAgent();
     const b = freshAgent();

@@ -24,6 +24,14 @@ export interface AgentReader {
   isNonceUsed(nonce: string): Promise<boolean>;
   /** The keys among `pubkeys` already bound to an agent (revoked ones included). */
   boundPubkeys(pubkeys: string[]): Promise<string[]>;
+  /** The three registration pre-checks at once (one round trip): agent id taken, nonce used, keys bound. */
+  registrationConflicts(agentId: string, nonce: string, pubkeys: string[]): Promise<RegistrationConflicts>;
+}
+
+export interface RegistrationConflicts {
+  agentExists: boolean;
+  nonceUsed: boolean;
+  boundPubkeys: string[];
 }
 
 /**

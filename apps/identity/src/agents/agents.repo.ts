@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { CursorKey } from '@exchange/platform';
 import type { Agent, IdentityTransition } from './agent.model';
-import type { AgentListQuery, AgentReader } from './agent.ports';
+import type { AgentListQuery, AgentReader, RegistrationConflicts } from './agent.ports';
 import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow } from './agent-rows.repo';
 
 // Named statements are parsed and planned once per pooled connection; GetAgent and
@@ -9,6 +9,12 @@ import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow
 const GET_AGENT = { name: 'identity_get_agent', text: `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.agent_id = $1` };
 const NONCE_USED = { name: 'identity_nonce_used', text: 'SELECT 1 FROM proof_nonces WHERE nonce = $1' };
 const BOUND_PUBKEYS = { name: 'identity_bound_pubkeys', text: 'SELECT pubkey FROM agent_keys WHERE pubkey = ANY($1::text[])' };
+const REGISTRATION_CONFLICTS = {
+  name: 'identity_registration_conflicts',
+  text: `SELECT EXISTS (SELECT 1 FROM agents WHERE agent_id = $1) AS agent_exists,
+                EXISTS (SELECT 1 FROM proof_nonces WHERE nonce = $2) AS nonce_used,
+                ARRAY (SELECT pubkey FROM agent_keys WHERE pubkey = ANY($3::text[])) AS bound`,
+};
 
 /** Reads over a pg Pool: one SQL round trip per call (Prisma would take several). */
 export class PgAgentReader implements AgentReader {
@@ -54,5 +60,13 @@ export class PgAgentReader implements AgentReader {
   async boundPubkeys(pubkeys: string[]): Promise<string[]> {
     const { rows } = await this.pool.query<{ pubkey: string }>({ ...BOUND_PUBKEYS, values: [pubkeys] });
     return rows.map((r) => r.pubkey);
+  }
+
+  async registrationConflicts(agentId: string, nonce: string, pubkeys: string[]): Promise<RegistrationConflicts> {
+    const { rows } = await this.pool.query<{ agent_exists: boolean; nonce_used: boolean; bound: string[] }>({
+      ...REGISTRATION_CONFLICTS,
+      values: [agentId, nonce, pubkeys],
+    });
+    return { agentExists: rows[0].agent_exists, nonceUsed: rows[0].nonce_used, boundPubkeys: rows[0].bound };
   }
 }

@@ -47,11 +47,15 @@ export class AgentService<E = unknown> {
   async register(input: RegistrationInput, caller: Caller): Promise<Agent> {
     const registration = validateRegistration(input, this.deps.environment);
     const { reader, writer, events } = this.deps;
-    if (await reader.get(registration.agentId)) throw agentIdExists();
-    if (await reader.isNonceUsed(registration.proofNonce)) throw proofNonceUsed();
+    const conflicts = await reader.registrationConflicts(registration.agentId, registration.proofNonce, [
+      registration.primaryPubkey,
+      ...registration.pubkeySet,
+    ]);
+    if (conflicts.agentExists) throw agentIdExists();
+    if (conflicts.nonceUsed) throw proofNonceUsed();
     assertRegistrationProof(registration);
     // Named here for a clear answer; agent_keys' unique index decides concurrent registrations.
-    const bound = new Set(await reader.boundPubkeys([registration.primaryPubkey, ...registration.pubkeySet]));
+    const bound = new Set(conflicts.boundPubkeys);
     if (bound.has(registration.primaryPubkey)) throw pubkeyInUse('/primary_pubkey');
     const listed = registration.pubkeySet.findIndex((key) => bound.has(key));
     if (listed >= 0) throw pubkeyInUse(`/pubkey_set/${listed}`);

@@ -51,6 +51,10 @@ export class InMemoryAgents implements AgentReader, AgentWriter {
     return pubkeys.filter((key) => bound.has(key));
   }
 
+  async registrationConflicts(agentId: string, nonce: string, pubkeys: string[]) {
+    return { agentExists: this.agents.has(agentId), nonceUsed: this.nonces.has(nonce), boundPubkeys: await this.boundPubkeys(pubkeys) };
+  }
+
   async create(agent: Agent, proofNonce: string, eventFor: (agent: Agent) => EventEnvelope) {
     if (this.agents.has(agent.agentId)) throw agentIdExists();
     if ((await this.boundPubkeys(agent.keys.map((k) => k.pubkey))).length > 0) throw pubkeyInUse();
