@@ -47,18 +47,12 @@ const LIFTED_LIMITS = Object.fromEntries(
   ]),
 );
 
-// The exchange runs detached (its own process group), so an interrupted harness must stop it itself.
-const liveGroups = new Set<number>();
+// The exchange runs detached (its own process group), so an interrupted harness stops it — and
+// drops its databases — itself.
+const running = new Set<() => Promise<void>>();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    for (const pgid of liveGroups) {
-      try {
-        process.kill(-pgid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-    process.exit(130);
+    void Promise.allSettled([...running].map((stop) => stop())).finally(() => process.exit(130));
   });
 }
 
@@ -95,7 +89,6 @@ export async function startExchange(opts: { mode: Mode; token: string; label: st
   });
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
   const pgid = child.pid ?? -1;
-  liveGroups.add(pgid);
   const killGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-pgid, signal);
@@ -107,6 +100,7 @@ export async function startExchange(opts: { mode: Mode; token: string; label: st
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    running.delete(stop);
     if (child.exitCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => killGroup('SIGKILL'), 30_000);
@@ -114,10 +108,10 @@ export async function startExchange(opts: { mode: Mode; token: string; label: st
       clearTimeout(timer);
     }
     killGroup('SIGKILL');
-    liveGroups.delete(pgid);
     rmSync(dataDir, { recursive: true, force: true });
     if (databaseUrl) await dropDatabases(databaseUrl, dbPrefix);
   };
+  running.add(stop);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor('the gateway /health', 180_000, async () => {

@@ -11,7 +11,10 @@ import { setupSqlTransfers } from './sql-transfer';
 // tells it over IPC when the measured window starts and ends, so CPU is sampled over that window.
 
 type Phase = 'measure-start' | 'measure-end';
-const phase = (p: Phase) => process.send?.({ phase: p });
+// A harness that went away (interrupted) leaves no channel: the generator then just runs out its time.
+const phase = (p: Phase) => {
+  if (process.connected) process.send?.({ phase: p });
+};
 
 function randomPair(count: number): [number, number] {
   const from = Math.floor(Math.random() * count);
