@@ -121,6 +121,8 @@ async function main() {
     EXCHANGE_SIGNING_KEY: signingKey,
     EXCHANGE_ENV: config.EXCHANGE_ENV,
     REDIS_URL: config.REDIS_URL,
+    // Identity's live agent events keep the gateway's agent cache current.
+    NATS_URL: config.NATS_URL,
     LOG_LEVEL: config.LOG_LEVEL,
   });
   process.once('SIGINT', () => void stopAll(0));

@@ -30,6 +30,8 @@ export const GatewayConfigSchema = Type.Object({
   /** Largest artifact content accepted by POST /v1/artifacts (and archive by /ui/casefile/verify). */
   ARTIFACT_MAX_BYTES: Type.Integer({ minimum: 1, default: 25 * 1024 * 1024 }),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** NATS (JetStream) server: identity's agent events keep the agent cache current (live, every replica). */
+  NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
   EXCHANGE_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], { default: 'sandbox' }),
   /** Sandbox: the single operator token (named "default"). */
   OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -62,7 +64,8 @@ export const GatewayConfigSchema = Type.Object({
   /**
    * How long (ms) a cached agent's active keys verify agent signatures in the gateway itself
    * (0 = identity verifies every signature). Bounds how late a revocation or freeze made through
-   * ANOTHER gateway replica is seen when identity's events do not reach this one.
+   * ANOTHER gateway replica is seen when identity's events do not reach this one (no NATS_URL,
+   * or NATS down).
    */
   AGENT_KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 2000 }),
   /** How long (ms) the market's integrity snapshot (read_only, kill switches) stays cached for the gateway's guard. */

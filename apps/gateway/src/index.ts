@@ -1,4 +1,4 @@
-import type { EventBus } from '@exchange/events';
+import { createEventBus, type EventBus } from '@exchange/events';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from '@exchange/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -80,8 +80,17 @@ export async function startGateway(
     // DESIGN §3: a generated sandbox token is written to the log once, so the operator can use it.
     deps.logger.warn(`OPERATOR_TOKEN not set; generated sandbox operator token: ${operatorToken}`);
   }
-  const gateway = await buildGateway({ config, logger: deps.logger, operatorToken, events: deps.events });
-  await gateway.listen({ port: config.PORT, host: config.HOST });
+  // Distributed: its own NATS connection for identity's live agent events (all-in-one passes its bus).
+  const ownBus = !deps.events && config.NATS_URL ? await createEventBus({ natsUrl: config.NATS_URL, logger: deps.logger, connectionName: 'gateway' }) : undefined;
+  const gateway = await buildGateway({ config, logger: deps.logger, operatorToken, events: deps.events ?? ownBus }).catch(async (err: unknown) => {
+    await ownBus?.close();
+    throw err;
+  });
+  await gateway.listen({ port: config.PORT, host: config.HOST }).catch(async (err: unknown) => {
+    await gateway.close();
+    await ownBus?.close();
+    throw err;
+  });
   const { port } = gateway.server.address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -90,6 +99,6 @@ export async function startGateway(
   return {
     url,
     app: gateway,
-    stop: () => (stopping ??= gateway.close()),
+    stop: () => (stopping ??= gateway.close().then(async () => ownBus?.close())),
   };
 }

@@ -83,6 +83,7 @@ describe('telemetry event consumer (in-process bus)', () => {
       kind: bus.kind,
       publish: (e) => bus.publish(e),
       close: async () => undefined,
+      listen: (opts) => bus.listen(opts),
       subscribe: (opts: SubscribeOptions) =>
         bus.subscribe({ ...opts, handler: async (e) => opts.handler(e).catch((err) => ((failures += 1), Promise.reject(err))) }),
     };

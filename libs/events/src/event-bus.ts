@@ -11,6 +11,17 @@ export interface SubscribeOptions {
   handler: EventHandler;
 }
 
+/**
+ * Live fan-out: every listener — every replica of a service — receives each event published
+ * from now on, at most once: no history, no acknowledgement, no redelivery. For caches whose
+ * entries a TTL also bounds (an event missed while disconnected only waits for the TTL).
+ */
+export interface ListenOptions {
+  subjects: string[];
+  /** Errors are logged and dropped (nothing redelivers a live event). */
+  handler: EventHandler;
+}
+
 export interface Subscription {
   stop(): Promise<void>;
 }
@@ -18,6 +29,7 @@ export interface Subscription {
 export interface EventBus {
   publish(event: EventEnvelope): Promise<void>;
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  listen(opts: ListenOptions): Promise<Subscription>;
   close(): Promise<void>;
   readonly kind: 'nats' | 'in-process';
 }

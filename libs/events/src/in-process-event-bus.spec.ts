@@ -91,6 +91,27 @@ describe('InProcessEventBus', () => {
     expect(second.seen.map((x) => x.id)).toEqual([whileStopped.id]);
   });
 
+  it('listen: every listener gets each live matching event once, no history; a failing listener loses only its own copy', async () => {
+    await bus.publish(event('exchange.identity.agent.frozen')); // before listening: never delivered
+    const a = collector();
+    const b = collector();
+    const failing = await bus.listen({ subjects: ['exchange.identity.agent.*'], handler: async () => Promise.reject(new Error('boom')) });
+    const subA = await bus.listen({ subjects: ['exchange.identity.agent.*'], handler: a.handler });
+    await bus.listen({ subjects: ['exchange.identity.agent.*'], handler: b.handler });
+    const live = event('exchange.identity.agent.unfrozen');
+    await bus.publish(live);
+    await bus.publish(live); // a duplicate id is dropped, as for durables
+    await bus.publish(event('exchange.market.contract.created'));
+    await Promise.all([a.until(1), b.until(1)]);
+    await subA.stop();
+    await bus.publish(event('exchange.identity.agent.key_revoked'));
+    await b.until(2);
+    await failing.stop();
+    expect(a.seen.map((e) => e.type)).toEqual(['exchange.identity.agent.unfrozen']);
+    expect(b.seen.map((e) => e.type)).toEqual(['exchange.identity.agent.unfrozen', 'exchange.identity.agent.key_revoked']);
+    expect(b.seen[0]).not.toBe(a.seen[0]);
+  });
+
   it('hands subscribers a copy, not the publisher object', async () => {
     const c = collector();
     await bus.subscribe({ durable: 'copy', subjects: ['exchange.>'], handler: c.handler });

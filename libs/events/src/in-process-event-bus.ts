@@ -1,6 +1,6 @@
 import type { Logger } from '@exchange/platform';
 import type { EventEnvelope } from './envelope';
-import type { EventBus, EventHandler, SubscribeOptions, Subscription } from './event-bus';
+import type { EventBus, EventHandler, ListenOptions, SubscribeOptions, Subscription } from './event-bus';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
 
@@ -33,6 +33,7 @@ export class InProcessEventBus implements EventBus {
   private readonly log: EventEnvelope[] = [];
   private readonly seenIds = new Set<string>();
   private readonly durables = new Map<string, Durable>();
+  private readonly listeners = new Set<ListenOptions>();
   private closed = false;
 
   constructor(private readonly opts: InProcessEventBusOptions) {}
@@ -46,6 +47,25 @@ export class InProcessEventBus implements EventBus {
       if (!matchesAny(durable.subjects, copy.type)) continue;
       durable.queue.push(copy);
       this.drain(durable);
+    }
+    for (const listener of this.listeners) {
+      if (matchesAny(listener.subjects, copy.type)) setImmediate(() => this.notify(listener, copy));
+    }
+  }
+
+  async listen(opts: ListenOptions): Promise<Subscription> {
+    if (this.closed) throw new Error('event bus closed');
+    const listener = { subjects: [...opts.subjects], handler: opts.handler };
+    this.listeners.add(listener);
+    return { stop: async () => void this.listeners.delete(listener) };
+  }
+
+  private async notify(listener: ListenOptions, event: EventEnvelope): Promise<void> {
+    if (!this.listeners.has(listener)) return;
+    try {
+      await listener.handler(structuredClone(event));
+    } catch (err) {
+      this.opts.logger.warn({ type: event.type, err: (err as Error).message }, 'live event listener failed; event dropped');
     }
   }
 
@@ -80,6 +100,7 @@ export class InProcessEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.listeners.clear();
     for (const durable of this.durables.values()) {
       durable.handler = null;
       for (const timer of durable.retryTimers) clearTimeout(timer);

@@ -14,7 +14,7 @@ import {
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@exchange/platform';
 import { parseEnvelope, type EventEnvelope } from './envelope';
-import type { EventBus, SubscribeOptions, Subscription } from './event-bus';
+import type { EventBus, ListenOptions, SubscribeOptions, Subscription } from './event-bus';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
 
@@ -126,6 +126,33 @@ export class NatsEventBus implements EventBus {
     };
     this.subscriptions.add(subscription);
     logger.info({ durable: opts.durable, subjects: opts.subjects }, 'subscribed');
+    return subscription;
+  }
+
+  async listen(opts: ListenOptions): Promise<Subscription> {
+    const { logger } = this.settings;
+    // Core NATS subscriptions: a JetStream publish is an ordinary message on its subject, so every
+    // connection subscribed to it gets a copy (a shared durable would give each event to one replica).
+    const subs = opts.subjects.map((subject) => this.nc.subscribe(subject));
+    const loops = subs.map(async (sub) => {
+      for await (const msg of sub) {
+        try {
+          await opts.handler(parseEnvelope(msg.string()));
+        } catch (err) {
+          logger.warn({ subject: msg.subject, err: (err as Error).message }, 'live event listener failed; event dropped');
+        }
+      }
+    });
+    await this.nc.flush(); // the server knows the interest before listen() returns
+    const subscription: Subscription = {
+      stop: async () => {
+        this.subscriptions.delete(subscription);
+        for (const sub of subs) sub.unsubscribe();
+        await Promise.all(loops);
+      },
+    };
+    this.subscriptions.add(subscription);
+    logger.info({ subjects: opts.subjects }, 'listening');
     return subscription;
   }
 

@@ -3,7 +3,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type pg from 'pg';
 import { describeWithNats, testLogger } from '@exchange/testing';
-import { createEventBus, idempotentConsumer, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
+import { createEventBus, idempotentConsumer, newEvent, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
 import { createOutboxDatabase, enqueueInTransaction, sideEffects, testEvent } from './outbox-fixture';
 import { waitFor } from './wait-for';
 
@@ -53,6 +53,26 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
     expect(info.config.subjects).toEqual([`${prefix}.>`]);
     expect(info.config.storage).toBe('file');
     expect(info.config.duplicate_window).toBeGreaterThanOrEqual(120 * 1e9);
+  });
+
+  it('listen: each connection (replica) gets every live event once, unlike a shared durable', async () => {
+    const other = await createEventBus({ natsUrl, logger: testLogger, streamName, subjectPrefix: prefix });
+    const here: EventEnvelope[] = [];
+    const there: EventEnvelope[] = [];
+    // Own subjects: the later durable tests read this stream's whole history of test.thing.*.
+    const subject = `${prefix}.live.thing.*`;
+    const live = (verb: string) => newEvent({ type: `${prefix}.live.thing.${verb}`, source: 'test', subjectId: 'thing_1', data: {} });
+    const subs = [await bus.listen({ subjects: [subject], handler: async (e) => void here.push(e) }), await other.listen({ subjects: [subject], handler: async (e) => void there.push(e) })];
+    try {
+      const events = [live('frozen'), live('unfrozen')];
+      for (const e of events) await bus.publish(e);
+      await waitFor('both listeners', () => here.length === 2 && there.length === 2);
+      expect(here.map((e) => e.id)).toEqual(events.map((e) => e.id));
+      expect(there.map((e) => e.id)).toEqual(events.map((e) => e.id));
+    } finally {
+      for (const sub of subs) await sub.stop();
+      await other.close();
+    }
   });
 
   it('delivers committed outbox events to a durable consumer, not rolled-back ones', async () => {

@@ -18,6 +18,7 @@ class SwitchableBus implements EventBus {
     await this.inner.publish(event);
   }
   subscribe: EventBus['subscribe'] = (opts) => this.inner.subscribe(opts);
+  listen: EventBus['listen'] = (opts) => this.inner.listen(opts);
   close = () => this.inner.close();
 }
 

@@ -83,6 +83,7 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
         WALLET_LEDGER_GRPC_URL: { value: 'wallet-ledger:50051' },
         MARKET_GRPC_URL: { value: 'market:50051' },
         REGISTRY_GRPC_URL: { value: 'registry:50051' },
+        NATS_URL: { value: 'nats://nats:4222' },
         OPERATOR_TOKENS: { secret: expect.stringMatching(/^gateway-secrets/), key: 'OPERATOR_TOKENS' },
         EXCHANGE_SIGNING_KEY: { secret: expect.stringMatching(/^gateway-secrets/), key: 'EXCHANGE_SIGNING_KEY' },
       });
@@ -134,10 +135,10 @@ describeWithExecutable('every overlay', 'kubectl', 'apt-get install -y kubectl',
       expect(isFlowAllowed(objects, walletLedger, gateway, { port: 8080, portName: 'http' })).toBe(false);
       expect(isFlowAllowed(objects, gateway, identity, { port: 50051, portName: 'grpc' })).toBe(true);
       expect(isFlowAllowed(objects, identity, nats, { port: 4222, portName: 'client' })).toBe(true);
-      // Only the gateway reaches identity; the gateway uses no bus; nothing reaches in from outside.
+      // Only the gateway reaches identity; the gateway listens to NATS (its agent cache); nothing reaches in from outside.
       expect(isFlowAllowed(objects, 'external', identity, { port: 50051, portName: 'grpc' })).toBe(false);
       expect(isFlowAllowed(objects, nats, identity, { port: 50051, portName: 'grpc' })).toBe(false);
-      expect(isFlowAllowed(objects, gateway, nats, { port: 4222, portName: 'client' })).toBe(false);
+      expect(isFlowAllowed(objects, gateway, nats, { port: 4222, portName: 'client' })).toBe(true);
       expect(isFlowAllowed(objects, 'external', nats, { port: 4222, portName: 'client' })).toBe(false);
       expect(isFlowAllowed(objects, identity, gateway, { port: 8080, portName: 'http' })).toBe(false);
     });

@@ -4,7 +4,7 @@
  * own outbox does in production. Everything else (the workflows service's outbox relay, its
  * durable consumer) goes straight to the inner bus and sees the outage as it is.
  */
-import type { EventBus, EventEnvelope, SubscribeOptions, Subscription } from '@exchange/events';
+import type { EventBus, EventEnvelope, ListenOptions, SubscribeOptions, Subscription } from '@exchange/events';
 
 export class HoldingBus implements EventBus {
   private holding = false;
@@ -59,6 +59,10 @@ export class HoldingBus implements EventBus {
 
   subscribe(opts: SubscribeOptions): Promise<Subscription> {
     return this.inner.subscribe(opts);
+  }
+
+  listen(opts: ListenOptions): Promise<Subscription> {
+    return this.inner.listen(opts);
   }
 
   /** The inner bus is the test's to close. */

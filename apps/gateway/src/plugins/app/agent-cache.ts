@@ -5,11 +5,12 @@ import fp from 'fastify-plugin';
 
 // The agent cache of the rate-limit tier, the frozen check and local signature verification:
 // identity-client's AgentCache over the gateway's identity channel, AGENT_CACHE_TTL_MS (staleness:
-// see there). With an event bus (the all-in-one launcher shares its own), every identity agent
+// see there). With an event bus (NATS_URL, or the all-in-one launcher's own), every identity agent
 // event (registered, level changed, key revoked, frozen, unfrozen) replaces a cached agent by the
 // one it carries at once, so a change made around this gateway (another replica, identity
 // directly) is seen without waiting for the TTL; an older answer never replaces it (updatedAt),
-// and an agent not cached stays out (a replayed old event brings nothing back).
+// and an agent not cached stays out (a replayed old event brings nothing back). The bus's live
+// fan-out (`listen`) gives every replica every event; a shared durable would give each to one.
 
 export const IDENTITY_AGENT_EVENTS = 'exchange.identity.agent.*';
 
@@ -22,8 +23,6 @@ declare module 'fastify' {
 export interface AgentCacheOptions {
   ttlMs: number;
   events?: EventBus;
-  /** Durable consumer name on the bus (one per gateway). */
-  durable?: string;
 }
 
 export default fp<AgentCacheOptions>(
@@ -32,8 +31,7 @@ export default fp<AgentCacheOptions>(
     const cache = AgentCache.of(identity, opts.ttlMs);
     fastify.decorate('agentCache', cache);
     if (opts.events) {
-      const subscription = await opts.events.subscribe({
-        durable: opts.durable ?? 'gateway-agent-cache',
+      const subscription = await opts.events.listen({
         subjects: [IDENTITY_AGENT_EVENTS],
         handler: async (event) => {
           const data = event.data as { agent?: unknown } | null;
