@@ -23,7 +23,11 @@ const tsxCli = require.resolve('tsx/cli');
 // Opt-in only, so that a stale local dist never runs in place of the sources.
 const fromDist = process.env.SERVICES_FROM_DIST === '1';
 const bundlePath = (app: string) => join(repoRoot, 'dist', 'apps', app, 'main.js');
-const launchArgs = (app: string) => (fromDist ? [bundlePath(app)] : [tsxCli, `apps/${app}/src/main.ts`]);
+// SERVICES_CPU_PROF_DIR=<dir> (with SERVICES_FROM_DIST=1; under tsx only its launcher would be
+// profiled): each process writes a V8 CPU profile to <dir>/<app>/ when it exits (tools/bench).
+const profDir = fromDist ? process.env.SERVICES_CPU_PROF_DIR : undefined;
+const profArgs = (app: string) => (profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(profDir), app)}`] : []);
+const launchArgs = (app: string) => (fromDist ? [...profArgs(app), bundlePath(app)] : [tsxCli, `apps/${app}/src/main.ts`]);
 
 /** Every bundle is checked before any process starts, so a missing one never leaves half a stack running. */
 function checkBundles(apps: string[]) {

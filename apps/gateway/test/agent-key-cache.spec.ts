@@ -102,7 +102,64 @@ describe('agent signatures verified against the agent cache', () => {
   });
 });
 
+describe('GET /v1/agents/{id} from the agent cache', () => {
+  const getAgentCalls = () => h.identity.calls.filter((c) => c.method === 'getAgent').length;
+  const read = async (agent: TestAgent) => {
+    const res = await h.app.inject({ method: 'GET', url: `/v1/agents/${agent.agentId}`, headers: operator() });
+    expect(res.statusCode).toBe(200);
+    return res.json() as { agent_id: string; status: string };
+  };
+
+  it("should answer from identity's cached answer, and show a change through this gateway at once", async () => {
+    const hana = new TestAgent(uniqueAgentId('hana'));
+    await registerAgent(h.app, hana);
+    const before = getAgentCalls();
+    expect(await read(hana)).toMatchObject({ agent_id: hana.agentId, status: 'active' });
+    expect(await read(hana)).toMatchObject({ status: 'active' });
+    expect(getAgentCalls()).toBe(before); // the registration cached identity's answer
+    expect((await h.app.inject({ method: 'POST', url: `/v1/agents/${hana.agentId}/freeze`, headers: operator(), payload: { reason: 'review' } })).statusCode).toBe(200);
+    expect(await read(hana)).toMatchObject({ status: 'frozen' });
+    expect(getAgentCalls()).toBe(before);
+  });
+
+  it("should show a change made elsewhere once identity's event arrives", async () => {
+    const ivan = new TestAgent(uniqueAgentId('ivan'));
+    await registerAgent(h.app, ivan);
+    const stored = h.identity.agents.get(ivan.agentId)!;
+    stored.status = identityV1.AgentStatus.AGENT_STATUS_FROZEN;
+    stored.updatedAt = new Date(stored.updatedAt!.getTime() + 1000);
+    await publishFrozen(structuredClone(stored));
+    await until(() => h.app.agentCache.peek(ivan.agentId, 600_000)?.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN);
+    expect(await read(ivan)).toMatchObject({ status: 'frozen' });
+  });
+
+  it('should ask identity for an agent it does not hold, then keep the answer', async () => {
+    const jane = new TestAgent(uniqueAgentId('jane'));
+    await registerAgent(h.app, jane);
+    h.app.agentCache.invalidate(jane.agentId);
+    const before = getAgentCalls();
+    await read(jane);
+    await read(jane);
+    expect(getAgentCalls()).toBe(before + 1);
+    expectProblem(await h.app.inject({ method: 'GET', url: `/v1/agents/${uniqueAgentId('nobody')}`, headers: operator() }), 404, 'agent_not_found');
+  });
+});
+
 describe('AGENT_KEY_CACHE_TTL_MS=0', () => {
+  it('should read every agent from identity', async () => {
+    const own = await startHarness({ env: { AGENT_KEY_CACHE_TTL_MS: '0' } });
+    try {
+      const kim = new TestAgent(uniqueAgentId('kim'));
+      await registerAgent(own.app, kim);
+      const calls = () => own.identity.calls.filter((c) => c.method === 'getAgent').length;
+      const before = calls();
+      for (let i = 0; i < 2; i++) expect((await own.app.inject({ method: 'GET', url: `/v1/agents/${kim.agentId}`, headers: operator() })).statusCode).toBe(200);
+      expect(calls()).toBe(before + 2);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('should have identity verify every signature', async () => {
     const own = await startHarness({ env: { AGENT_KEY_CACHE_TTL_MS: '0' } });
     try {

@@ -43,18 +43,18 @@ describe('operator token', () => {
       ['alice-token-0123456789', 'operator:ops-alice'],
       ['bob-token-0123456789abc', 'operator:ops-bob'],
     ]) {
-      const res = await h.app.inject({ method: 'GET', url: `/v1/agents/${alice.agentId}`, headers: { authorization: `Bearer ${token}` } });
+      const res = await h.app.inject({ method: 'GET', url: `/v1/agents/${alice.agentId}/identity_transitions`, headers: { authorization: `Bearer ${token}` } });
       expect(res.statusCode).toBe(200);
-      const call = h.identity.calls.filter((c) => c.method === 'getAgent').at(-1)!;
+      const call = h.identity.calls.filter((c) => c.method === 'listIdentityTransitions').at(-1)!;
       expect(call.ctx.actor).toBe(actor);
       expect(call.ctx.agentId).toBeNull();
     }
   });
 
   it('should pass X-Agent-Id with an operator token as the acting agent, and validate its shape', async () => {
-    const res = await h.app.inject({ method: 'GET', url: `/v1/agents/${bob.agentId}`, headers: operator({ 'x-agent-id': alice.agentId }) });
+    const res = await h.app.inject({ method: 'GET', url: `/v1/agents/${bob.agentId}/identity_transitions`, headers: operator({ 'x-agent-id': alice.agentId }) });
     expect(res.statusCode).toBe(200);
-    const call = h.identity.calls.filter((c) => c.method === 'getAgent').at(-1)!;
+    const call = h.identity.calls.filter((c) => c.method === 'listIdentityTransitions').at(-1)!;
     expect(call.ctx).toMatchObject({ actor: 'operator:default', agentId: alice.agentId });
     const bad = expectProblem(
       await h.app.inject({ method: 'GET', url: `/v1/agents/${bob.agentId}`, headers: operator({ 'x-agent-id': 'Nope' }) }),
@@ -71,8 +71,11 @@ describe('agent-signed requests', () => {
     const res = await h.app.inject({ method: 'GET', url, headers: alice.signedHeaders('GET', url) });
     expect(res.statusCode).toBe(200);
     expect(res.json().agent_id).toBe(alice.agentId);
-    const getCall = h.identity.calls.filter((c) => c.method === 'getAgent').at(-1)!;
-    expect(getCall.ctx).toMatchObject({ actor: `agent:${alice.agentId}`, agentId: alice.agentId });
+    // The agent read may come from the agent cache; a read that reaches identity carries the actor.
+    const transitions = `/v1/agents/${alice.agentId}/identity_transitions`;
+    expect((await h.app.inject({ method: 'GET', url: transitions, headers: alice.signedHeaders('GET', transitions) })).statusCode).toBe(200);
+    const call = h.identity.calls.filter((c) => c.method === 'listIdentityTransitions').at(-1)!;
+    expect(call.ctx).toMatchObject({ actor: `agent:${alice.agentId}`, agentId: alice.agentId });
   });
 
   it('should sign the path with its query string', async () => {

@@ -58,7 +58,8 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
     return agent;
   };
   const touch = (agent: identityV1.Agent) => {
-    agent.updatedAt = new Date();
+    // Every change moves updatedAt forward, as identity's does (registrations are stamped ahead).
+    agent.updatedAt = new Date(Math.max(Date.now(), (agent.updatedAt?.getTime() ?? 0) + 1));
     return structuredClone(agent);
   };
 

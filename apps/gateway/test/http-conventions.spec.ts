@@ -20,9 +20,9 @@ afterAll(async () => {
 
 describe('x-request-id', () => {
   it('should echo a sane incoming request id and send it to the service', async () => {
-    const res = await h.app.inject({ method: 'GET', url: `/v1/agents/${agent.agentId}`, headers: operator({ 'x-request-id': 'client-abc.123' }) });
+    const res = await h.app.inject({ method: 'GET', url: `/v1/agents/${agent.agentId}/identity_transitions`, headers: operator({ 'x-request-id': 'client-abc.123' }) });
     expect(res.headers['x-request-id']).toBe('client-abc.123');
-    const call = h.identity.calls.filter((c) => c.method === 'getAgent').at(-1)!;
+    const call = h.identity.calls.filter((c) => c.method === 'listIdentityTransitions').at(-1)!;
     expect(call.ctx.requestId).toBe('client-abc.123');
     expect(call.ctx.traceId).toBe('client-abc.123');
   });
@@ -59,10 +59,11 @@ describe('unknown routes and methods', () => {
 });
 
 describe('gRPC error mapping', () => {
-  const get = () => h.app.inject({ method: 'GET', url: `/v1/agents/${agent.agentId}`, headers: operator() });
+  // A read that always reaches identity (GET /v1/agents/{id} may answer from the agent cache).
+  const get = () => h.app.inject({ method: 'GET', url: `/v1/agents/${agent.agentId}/identity_transitions`, headers: operator() });
 
   it('should never leak the message of an internal error', async () => {
-    h.identity.failNext('getAgent', new Error('relation "agents" does not exist: SELECT * FROM agents'));
+    h.identity.failNext('listIdentityTransitions', new Error('relation "agents" does not exist: SELECT * FROM agents'));
     const problem = expectProblem(await get(), 500, 'internal');
     expect(problem.detail).toBe('internal error');
     expect(JSON.stringify(problem)).not.toMatch(/SELECT|relation|stack|at /);
@@ -70,7 +71,7 @@ describe('gRPC error mapping', () => {
 
   it('should map caps (RESOURCE_EXHAUSTED *_cap_exceeded) to 403 and copy details into the problem', async () => {
     h.identity.failNext(
-      'getAgent',
+      'listIdentityTransitions',
       errors.resourceExhausted('faucet_cap_exceeded', 'faucet cap of 200 CREDIT per day reached', { resets_at: '2026-11-22T00:00:00.000Z' }),
     );
     const problem = expectProblem(await get(), 403, 'faucet_cap_exceeded');
@@ -78,7 +79,7 @@ describe('gRPC error mapping', () => {
   });
 
   it('should map other RESOURCE_EXHAUSTED to 429 and keep reserved problem members from details', async () => {
-    h.identity.failNext('getAgent', errors.resourceExhausted('quota_exhausted', 'too many', { status: 999, code: 'evil', left: 0 }));
+    h.identity.failNext('listIdentityTransitions', errors.resourceExhausted('quota_exhausted', 'too many', { status: 999, code: 'evil', left: 0 }));
     const problem = expectProblem(await get(), 429, 'quota_exhausted');
     expect(problem.left).toBe(0);
   });
@@ -92,13 +93,13 @@ describe('gRPC error mapping', () => {
     [status.FAILED_PRECONDITION, 409],
     [status.ABORTED, 409],
   ])('should map gRPC status %s to HTTP %s with the code from x-error-code', async (grpcCode, httpStatus) => {
-    h.identity.failNext('getAgent', new DomainError(grpcCode, 'some_code', 'some detail'));
+    h.identity.failNext('listIdentityTransitions', new DomainError(grpcCode, 'some_code', 'some detail'));
     const problem = expectProblem(await get(), httpStatus, 'some_code');
     expect(problem.detail).toBe('some detail');
   });
 
   it('should keep a deliberate UNAVAILABLE code (read_only) as 503', async () => {
-    h.identity.failNext('getAgent', errors.unavailable('read_only', 'the exchange is in read-only mode'));
+    h.identity.failNext('listIdentityTransitions', errors.unavailable('read_only', 'the exchange is in read-only mode'));
     const problem = expectProblem(await get(), 503, 'read_only');
     expect(problem.detail).toBe('the exchange is in read-only mode');
   });

@@ -29,8 +29,17 @@ const READ_ERRORS = problemResponses(400, 401, 403, 429, 503, 504);
 const ONE_ERRORS = problemResponses(400, 401, 403, 404, 429, 503, 504);
 const WRITE_ERRORS = problemResponses(400, 401, 403, 404, 409, 413, 415, 429, 503, 504);
 
-const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+export interface AgentsRoutesOptions {
+  /**
+   * How old a cached agent may be to answer GET /v1/agents/{id} without asking identity (0: always
+   * ask). Changes through this gateway and identity's agent events replace entries at once.
+   */
+  readCacheMs?: number;
+}
+
+const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fastify, opts) => {
   const { identity, agentCache } = fastify;
+  const readCacheMs = opts.readCacheMs ?? 0;
 
   // A change made through this gateway refreshes its rate-limit/frozen cache at once.
   const changedAgent = (res: { agent?: Parameters<typeof agentToJson>[0] }) => {
@@ -109,14 +118,21 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         tags,
         operationId: 'getAgent',
         summary: 'Read an agent identity',
-        description: 'Any authenticated agent may read an agent (its public keys are needed to verify its signatures).',
+        description:
+          'Any authenticated agent may read an agent (its public keys are needed to verify its signatures). ' +
+          "The gateway may answer from identity's answer of the last `AGENT_KEY_CACHE_TTL_MS` (2 s); a change made through the exchange (registration, level, freeze, unfreeze, revocation) replaces it at once.",
         security: SECURITY.operator_or_agent,
         params: AgentParams,
         response: { 200: Agent, ...ONE_ERRORS },
       },
     },
     async (request) => {
+      // The hottest read: an agent cached from identity's own answer (GetAgent, a verification, a
+      // change through this gateway, an identity event) within readCacheMs is that answer.
+      const cached = readCacheMs > 0 ? agentCache.peek(request.params.agent_id, readCacheMs) : undefined;
+      if (cached) return agentToJson(cached);
       const res = await identity.getAgent({ agentId: request.params.agent_id }, request.auth.callOptions);
+      if (res.agent) agentCache.put(res.agent);
       return agentToJson(res.agent);
     },
   );

@@ -89,7 +89,15 @@ export default fp<RateLimitOptions>(
     if (opts.redisUrl) {
       // No offline queue: while Redis is unreachable each command fails at once (limits fail
       // open, signed mutations are refused) instead of waiting for reconnection attempts.
-      redis = new Redis(opts.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+      // Auto-pipelining: every request sends 2–3 commands (failure budget, limit, nonce); those
+      // issued in one tick leave in one write, which was the gateway's largest syscall cost.
+      redis = new Redis(opts.redisUrl, {
+        connectTimeout: 500,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        lazyConnect: false,
+        enableAutoPipelining: true,
+      });
       redis.on('error', (err) => fastify.log.warn({ err: { message: err.message } }, 'rate-limit redis error'));
       fastify.addHook('onClose', async () => {
         await redis?.quit().catch(() => redis?.disconnect());
