@@ -100,6 +100,9 @@ async function exchangeRows(mode: Mode): Promise<Row[]> {
     const walletPath = `/v1/wallets/${segment(agent.agentId)}`;
     const scenarios: HttpScenario[] = [
       http('GET /v1/agents/{id} (operator)', exchange.url + agentPath, { type: 'static' }, operator),
+      // The same auth and hooks with one identity call per request (the agent read above may come
+      // from the gateway's agent cache): the gateway's own cost over (b).
+      http('GET /v1/agents/{id}/identity_transitions (operator)', exchange.url + agentPath + '/identity_transitions', { type: 'static' }, operator),
       http('GET /v1/agents/{id} (agent-signed)', exchange.url + agentPath, { type: 'signed-get', path: agentPath, agent }),
       http('GET /v1/wallets/{id} (agent-signed)', exchange.url + walletPath, { type: 'signed-get', path: walletPath, agent }),
       http('POST /v1/agents (fresh key + proof)', exchange.url, { type: 'register', operatorToken: token, namespace: `${ns}r` }),
