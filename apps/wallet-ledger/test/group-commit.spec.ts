@@ -197,13 +197,16 @@ describe('group commit on PostgreSQL', () => {
       const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
       const [waiter] = await waitForLockWaiters(other, 1);
       await other.query('SELECT pg_terminate_backend($1)', [waiter]);
-      // Nothing of the killed batch is visible: agent_a's balance is still the funding.
+      // Nothing of the killed batch is visible (it had not committed): agent_a's balance is still the funding.
       expect((await other.query(`SELECT balance::text FROM accounts WHERE account_id = $1`, [`agent_a/${CUR}/available`])).rows).toEqual([{ balance: '1000' }]);
       await other.query('COMMIT');
       expect(await result).toEqual(expected);
     } finally {
       other.release();
     }
+    // The batch was sent and killed; its plans then ran one by one (the server ended the session:
+    // a DatabaseError, 57P01), which is why every plan got its own outcome.
+    expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply', 'wallet_apply']);
     expect(await state(batched)).toEqual(await state(oracle));
     expect((await checkLedger(batched.pool, NOW)).ok).toBe(true);
   });

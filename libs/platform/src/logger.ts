@@ -33,8 +33,19 @@ export function createLogger(opts: { name: string; level?: string; destination?:
  * written every 100 ms, when full, and synchronously at exit (pino registers that flush), so a
  * line waits at most 100 ms; only a SIGKILL can lose the last ones.
  */
+type Destination = ReturnType<typeof pino.destination>;
+let sharedStdout: Destination | undefined;
+// SonicBoom sets `destroyed` (its flush throws afterwards) but its types leave it out.
+const isDestroyed = (stream: Destination) => (stream as unknown as { destroyed: boolean }).destroyed;
+
+/** One buffer per process: every logger on fd 1 (all-in-one makes several) shares it, so lines keep their order. */
 function bufferedStdout(): pino.DestinationStream {
+  if (sharedStdout && !isDestroyed(sharedStdout)) return sharedStdout;
   const stream = pino.destination({ dest: 1, minLength: 4096, sync: false });
-  setInterval(() => stream.flush(), 100).unref();
+  const timer = setInterval(() => {
+    if (isDestroyed(stream)) clearInterval(timer);
+    else stream.flush();
+  }, 100).unref();
+  sharedStdout = stream;
   return stream;
 }

@@ -37,10 +37,12 @@ const settle = async (work: Promise<ApplyOutcome>): Promise<Settled<ApplyOutcome
 /**
  * Commits plans in one transaction and one round trip (wallet_apply_batch, in order), retried on
  * serialization failures and deadlocks like a single plan. If PostgreSQL raises anything else
- * (a CHECK backstop, a unique violation, retries used up), nothing of the batch committed: its
- * plans run again one by one, in order, through the single path, so each caller gets exactly
- * what it would have got alone and the innocent plans still commit. A lost connection fails
- * every caller, as it would have failed each alone.
+ * (a CHECK backstop, a unique violation, retries used up, the server ending the session), nothing
+ * of the batch committed: its plans run again one by one, in order, through the single path, so
+ * each caller gets exactly what it would have got alone and the innocent plans still commit. A
+ * connection lost below PostgreSQL (a socket error, not a DatabaseError) fails every caller, as it
+ * would have failed each alone; a plan run again after an unclear commit meets its own idempotency
+ * key and the journal's entry_id key.
  */
 export async function commitBatch(deps: BatchDeps, plans: MutationPlan[]): Promise<Array<Settled<ApplyOutcome>>> {
   if (plans.length === 1) return [await settle(deps.applyAlone(plans[0]))];
@@ -59,7 +61,6 @@ export async function commitBatch(deps: BatchDeps, plans: MutationPlan[]): Promi
     for (const plan of plans) settled.push(await settle(deps.applyAlone(plan)));
     return settled;
   }
-  if (rows.length !== plans.length) throw new Error(`wallet_apply_batch returned ${rows.length} rows for ${plans.length} plans`);
   return rows.map((row) => {
     try {
       return { value: toOutcome(row) };

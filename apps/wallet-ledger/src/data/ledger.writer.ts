@@ -8,8 +8,6 @@ import { GroupCommitter, type GroupCommitOptions } from './group-commit';
 import { withRetries } from './retry';
 import { APPLY, applyArguments, toOutcome, type ApplyRow } from './wallet-apply';
 
-export { applyArguments } from './wallet-apply';
-
 /**
  * wallet_apply() checks balances before writing, so the CHECK constraint (23514) is a backstop:
  * should it ever fire, the client still sees insufficient_funds, never an internal error.

@@ -1,5 +1,5 @@
 import { faucetPostings } from '../domain/postings';
-import { applyArguments } from './ledger.writer';
+import { applyArguments } from './wallet-apply';
 
 describe('applyArguments', () => {
   it('should spell a plan as wallet_apply()\'s 24 arguments', () => {
