@@ -1,4 +1,5 @@
 import { findFreePort } from '@exchange/db';
+import { pathSegment } from '@exchange/sdk';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -63,9 +64,6 @@ const http = (name: string, url: string, generator: HttpScenario['generator'], h
   generator,
 });
 
-/** A path segment as agents send it: `:` stays literal (agent ids use it), as in the SDK. */
-const segment = (v: string) => encodeURIComponent(v).replace(/%3A/gi, ':');
-
 async function baselines(): Promise<Row[]> {
   const rows: Row[] = [];
   const helloPort = await findFreePort();
@@ -96,8 +94,8 @@ async function exchangeRows(mode: Mode): Promise<Row[]> {
     const [agent] = await createAgents(exchange.url, token, { namespace: ns, name: 'a', count: 1, fund: '1' });
     const classify = exchangeClassifier({ sutGroup: exchange.pgid, dbPrefix: exchange.dbPrefix });
     const operator = { authorization: `Bearer ${token}` };
-    const agentPath = `/v1/agents/${segment(agent.agentId)}`;
-    const walletPath = `/v1/wallets/${segment(agent.agentId)}`;
+    const agentPath = `/v1/agents/${pathSegment(agent.agentId)}`;
+    const walletPath = `/v1/wallets/${pathSegment(agent.agentId)}`;
     const scenarios: HttpScenario[] = [
       http('GET /v1/agents/{id} (operator)', exchange.url + agentPath, { type: 'static' }, operator),
       // The same auth and hooks with one identity call per request (the agent read above may come

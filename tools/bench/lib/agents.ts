@@ -1,3 +1,4 @@
+import { pathSegment } from '@exchange/sdk';
 import type { Agent } from './scenario';
 import { registration } from './signing';
 
@@ -21,7 +22,7 @@ export async function createAgents(url: string, token: string, opts: { namespace
         await post(url, token, '/v1/agents', body, 201);
         if (opts.fund) {
           const faucet = JSON.stringify({ amount: opts.fund, currency: 'CREDIT', category: 'bench', idempotency_key: `fund-${agentId}` });
-          await post(url, token, `/v1/wallets/${encodeURIComponent(agentId)}/faucet`, faucet, 201);
+          await post(url, token, `/v1/wallets/${pathSegment(agentId)}/faucet`, faucet, 201);
         }
         agents[i] = { agentId, seed };
       }

@@ -1,6 +1,6 @@
 import { canonicalBytes } from '@exchange/crypto';
 import { sign, type KeyObject } from 'node:crypto';
-import { closedLoop } from './closed-loop';
+import { measuredLoop, type Phase } from './closed-loop';
 import type { ContractsScenario, LoadResult, StepFigures } from './scenario';
 import { keyFromSeed, signedHeaders } from './signing';
 import { summarize } from './stats';
@@ -10,7 +10,7 @@ import { summarize } from './stats';
 // held), the seller delivers, the buyer signs a passing report (settles), and a read of the
 // contract confirms `settled`. Each step's latency is recorded separately.
 
-export const STEPS = ['create', 'offer', 'award', 'deliver', 'verify', 'read settled'] as const;
+const STEPS = ['create', 'offer', 'award', 'deliver', 'verify', 'read settled'] as const;
 type Step = (typeof STEPS)[number];
 
 interface Party {
@@ -18,7 +18,7 @@ interface Party {
   key: KeyObject;
 }
 
-export async function contractsLoad(s: ContractsScenario, phase: (p: 'measure-start' | 'measure-end') => void): Promise<LoadResult> {
+export async function contractsLoad(s: ContractsScenario, phase: (p: Phase) => void): Promise<LoadResult> {
   const pairs = s.pairs.map((p) => ({
     buyer: { agentId: p.buyer.agentId, key: keyFromSeed(p.buyer.seed) },
     seller: { agentId: p.seller.agentId, key: keyFromSeed(p.seller.seed) },
@@ -64,12 +64,11 @@ export async function contractsLoad(s: ContractsScenario, phase: (p: 'measure-st
     if (settled.status !== 'settled') throw new Error(`contract ${id} is ${String(settled.status)} after a passing report, not settled`);
   }
 
-  if (s.warmupSeconds > 0) await closedLoop('warm-up', { concurrency: s.inFlight, seconds: s.warmupSeconds }, flow);
-  recording = true;
-  phase('measure-start');
-  const figures = await closedLoop(s.name, { concurrency: s.inFlight, seconds: s.seconds }, flow);
-  phase('measure-end');
-  recording = false;
+  // Step latencies are recorded over the measured window only.
+  const figures = await measuredLoop(s.name, { concurrency: s.inFlight, seconds: s.seconds, warmupSeconds: s.warmupSeconds }, flow, (p) => {
+    recording = p === 'measure-start';
+    phase(p);
+  });
   const steps: Record<string, StepFigures> = {};
   for (const [step, values] of samples) steps[step] = summarize(values);
   return { ...figures, steps };

@@ -14,14 +14,14 @@ export interface ProcInfo {
 }
 
 export interface CpuReport {
-  seconds: number;
   /** Busy share of the whole machine, 100% = one core. */
   machinePct: number;
   cores: number;
   byLabel: Array<{ label: string; pct: number }>;
 }
 
-function readStat(pid: number): (ProcInfo & { ticks: number; startTicks: number }) | undefined {
+/** Fields 5 (pgrp), 14 + 15 (utime + stime) and 22 (starttime) of /proc/<pid>/stat; undefined once the process is gone. */
+function readStat(pid: number): { pgrp: number; comm: string; ticks: number; startTicks: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // comm is in parentheses and may hold spaces: the fields after its closing one are fixed.
@@ -29,9 +29,15 @@ function readStat(pid: number): (ProcInfo & { ticks: number; startTicks: number 
     const comm = stat.slice(stat.indexOf('(') + 1, close);
     const f = stat.slice(close + 2).split(' ');
     // f[0] is field 3 (state): pgrp is field 5, utime 14, stime 15, starttime 22.
-    const ticks = Number(f[11]) + Number(f[12]);
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-    return { pid, pgrp: Number(f[2]), comm, cmdline, ticks, startTicks: Number(f[19]) };
+    return { pgrp: Number(f[2]), comm, ticks: Number(f[11]) + Number(f[12]), startTicks: Number(f[19]) };
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+function readCmdline(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
   } catch {
     return undefined; // gone meanwhile
   }
@@ -53,12 +59,15 @@ export class CpuSampler {
   private windowStartTicks = 0;
   private machineStart = { busy: 0, total: 0 };
   private readonly seen = new Map<number, { label: string; first: number; last: number }>();
+  /** Pids `classify` turned down: their cmdline and stat are read once, on first sight. */
+  private readonly rejected = new Set<number>();
 
   constructor(private readonly classify: (p: ProcInfo) => string | undefined) {}
 
   start(): void {
     if (process.platform !== 'linux') return;
     this.seen.clear();
+    this.rejected.clear();
     this.startedAt = performance.now();
     this.windowStartTicks = uptimeTicks();
     this.machineStart = machineTicks();
@@ -83,23 +92,28 @@ export class CpuSampler {
     // What nobody sampled used: other work on the machine (noise), the kernel, short-lived processes.
     const other = machinePct - byLabel.reduce((s, p) => s + p.pct, 0);
     if (other > 0) byLabel.push({ label: 'everything else on the machine', pct: other });
-    return { seconds, cores, machinePct, byLabel: byLabel.sort((a, b) => b.pct - a.pct) };
+    return { cores, machinePct, byLabel: byLabel.sort((a, b) => b.pct - a.pct) };
   }
 
   private sample(initial: boolean): void {
     for (const name of readdirSync('/proc')) {
       const pid = Number(name);
       if (!Number.isInteger(pid)) continue;
+      if (this.rejected.has(pid)) continue;
       const known = this.seen.get(pid);
+      const stat = readStat(pid);
       if (known) {
-        const stat = readStat(pid);
         if (stat) known.last = stat.ticks;
         continue;
       }
-      const stat = readStat(pid);
       if (!stat) continue;
-      const label = this.classify(stat);
-      if (label === undefined) continue;
+      const cmdline = readCmdline(pid);
+      if (cmdline === undefined) continue;
+      const label = this.classify({ pid, pgrp: stat.pgrp, comm: stat.comm, cmdline });
+      if (label === undefined) {
+        this.rejected.add(pid);
+        continue;
+      }
       // A process born inside the window counts from zero; one found later than that, from now.
       const first = !initial && stat.startTicks >= this.windowStartTicks ? 0 : stat.ticks;
       this.seen.set(pid, { label, first, last: stat.ticks });
@@ -108,10 +122,8 @@ export class CpuSampler {
 }
 
 /** What the benches care about: the exchange's processes by app, PostgreSQL, NATS, the load generator. */
-export function exchangeClassifier(ctx: { sutGroup?: number; dbPrefix?: string; named?: Map<number, string> }): (p: ProcInfo) => string | undefined {
+export function exchangeClassifier(ctx: { sutGroup?: number; dbPrefix?: string }): (p: ProcInfo) => string | undefined {
   return (p) => {
-    const named = ctx.named?.get(p.pid);
-    if (named) return named;
     if (p.comm === 'postgres' || p.cmdline.startsWith('postgres:')) {
       const backend = /^postgres: (?:[^:]+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(p.cmdline);
       if (!backend) return 'postgres (server: wal, checkpoints…)';

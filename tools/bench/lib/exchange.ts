@@ -18,7 +18,6 @@ export type Mode = 'distributed' | 'all-in-one';
 export interface RunningExchange {
   url: string;
   token: string;
-  mode: Mode;
   tree: string;
   /** Process group of every process the exchange started (for CPU sampling). */
   pgid: number;
@@ -125,7 +124,6 @@ export async function startExchange(opts: { mode: Mode; token: string; label: st
   return {
     url,
     token: opts.token,
-    mode: opts.mode,
     tree,
     pgid,
     dbPrefix,

@@ -1,5 +1,7 @@
+import { pathSegment } from '@exchange/sdk';
 import autocannon from 'autocannon';
 import type { KeyObject } from 'node:crypto';
+import { randomPair, type Phase } from './closed-loop';
 import type { HttpScenario, LoadResult } from './scenario';
 import { keyFromSeed, registration, signedHeaders } from './signing';
 
@@ -8,12 +10,6 @@ import { keyFromSeed, registration, signedHeaders } from './signing';
 // setupRequest, so its cost is the load generator's, measured, and never the exchange's.
 
 type SetupRequest = NonNullable<autocannon.Request['setupRequest']>;
-
-function randomPair(count: number): [number, number] {
-  const from = Math.floor(Math.random() * count);
-  const to = (from + 1 + Math.floor(Math.random() * (count - 1))) % count;
-  return [from, to];
-}
 
 function setupFor(s: HttpScenario): SetupRequest | undefined {
   const g = s.generator;
@@ -37,7 +33,7 @@ function setupFor(s: HttpScenario): SetupRequest | undefined {
         return {
           ...req,
           method: 'POST',
-          path: `/v1/wallets/${encodeURIComponent(g.wallets[from])}/transfer`,
+          path: `/v1/wallets/${pathSegment(g.wallets[from])}/transfer`,
           headers: { authorization: `Bearer ${g.operatorToken}`, 'x-agent-id': g.wallets[from], 'content-type': 'application/json' },
           body: JSON.stringify({ to_agent_id: g.wallets[to], amount: g.amount, currency: 'CREDIT', idempotency_key: `bench-${run}-${seq++}` }),
         };
@@ -46,7 +42,7 @@ function setupFor(s: HttpScenario): SetupRequest | undefined {
   }
 }
 
-export async function httpLoad(s: HttpScenario, phase: (p: 'measure-start' | 'measure-end') => void): Promise<LoadResult> {
+export async function httpLoad(s: HttpScenario, phase: (p: Phase) => void): Promise<LoadResult> {
   const setupRequest = setupFor(s);
   const opts = (duration: number): autocannon.Options => ({
     url: s.url,

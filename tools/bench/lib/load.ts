@@ -14,14 +14,14 @@ export interface Measured {
   cpu?: CpuReport;
 }
 
-export function runLoad(scenario: Scenario, classify: (p: ProcInfo, loadgenPid: number) => string | undefined): Promise<Measured> {
+export function runLoad(scenario: Scenario, classify: (p: ProcInfo) => string | undefined): Promise<Measured> {
   const child = fork(join(__dirname, 'loadgen.ts'), [JSON.stringify(scenario)], {
     cwd: repoRoot,
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const pid = child.pid ?? -1;
-  const sampler = new CpuSampler((p) => (p.pid === pid ? 'load generator' : classify(p, pid)));
+  const sampler = new CpuSampler((p) => (p.pid === pid ? 'load generator' : classify(p)));
   let cpu: CpuReport | undefined;
   let stdout = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,6 +1,6 @@
 import { createServiceClient } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
-import { closedLoop } from './closed-loop';
+import { measuredLoop, randomPair, type Phase } from './closed-loop';
 import { contractsLoad } from './contract-flow';
 import { httpLoad } from './http-load';
 import type { GrpcTransferScenario, LoadResult, PgTransferScenario, Scenario } from './scenario';
@@ -10,17 +10,10 @@ import { setupSqlTransfers } from './sql-transfer';
 // scenario and prints one JSON LoadResult on stdout. Forked by the harness (lib/load.ts), it also
 // tells it over IPC when the measured window starts and ends, so CPU is sampled over that window.
 
-type Phase = 'measure-start' | 'measure-end';
 // A harness that went away (interrupted) leaves no channel: the generator then just runs out its time.
 const phase = (p: Phase) => {
   if (process.connected) process.send?.({ phase: p });
 };
-
-function randomPair(count: number): [number, number] {
-  const from = Math.floor(Math.random() * count);
-  const to = (from + 1 + Math.floor(Math.random() * (count - 1))) % count;
-  return [from, to];
-}
 
 async function grpcTransfers(s: GrpcTransferScenario): Promise<LoadResult> {
   // One channel, as the gateway has one per service.
@@ -32,11 +25,7 @@ async function grpcTransfers(s: GrpcTransferScenario): Promise<LoadResult> {
     await client.transfer({ agentId: s.wallets[from], toAgentId: s.wallets[to], amount: s.amount, currency: 'CREDIT', memo: undefined, idempotencyKey: `bench-${run}-g${seq++}` });
   };
   try {
-    if (s.warmupSeconds > 0) await closedLoop('warm-up', { concurrency: s.concurrency, seconds: s.warmupSeconds }, op);
-    phase('measure-start');
-    const figures = await closedLoop(s.name, { concurrency: s.concurrency, seconds: s.seconds }, op);
-    phase('measure-end');
-    return figures;
+    return await measuredLoop(s.name, s, op, phase);
   } finally {
     client.close();
   }
@@ -50,10 +39,7 @@ async function pgTransfers(s: PgTransferScenario): Promise<LoadResult> {
       const [from, to] = randomPair(s.accounts);
       await sql.transfer(from, to);
     };
-    if (s.warmupSeconds > 0) await closedLoop('warm-up', { concurrency: s.concurrency, seconds: s.warmupSeconds }, op);
-    phase('measure-start');
-    const figures = await closedLoop(s.name, { concurrency: s.concurrency, seconds: s.seconds }, op);
-    phase('measure-end');
+    const figures = await measuredLoop(s.name, s, op, phase);
     if ((await sql.total()) !== before) throw new Error('raw SQL baseline: the sum of balances changed');
     return figures;
   } finally {
