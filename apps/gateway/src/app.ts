@@ -54,7 +54,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(jsonBody);
   await fastify.register(grpcClients, { addresses: config });
   await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS, events: opts.events });
-  await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now, keyCacheMs: Math.min(config.AGENT_KEY_CACHE_TTL_MS, config.AGENT_CACHE_TTL_MS) });
+  await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now, keyCacheMs: config.AGENT_KEY_CACHE_TTL_MS });
   await fastify.register(integrityGuard, { ttlMs: config.GATEWAY_INTEGRITY_CACHE_MS });
   fastify.addSchema(Problem);
 

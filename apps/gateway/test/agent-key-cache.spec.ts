@@ -95,7 +95,9 @@ describe('agent signatures verified against the agent cache', () => {
     const old = structuredClone(h.identity.agents.get(frank.agentId)!);
     h.app.agentCache.invalidate(frank.agentId);
     await publishFrozen({ ...old, status: identityV1.AgentStatus.AGENT_STATUS_FROZEN });
-    await publishFrozen({ ...old, agentId: frank.agentId }); // a second event, so the first was handled
+    // The in-process bus hands the event to each listener in a setImmediate queued at publish:
+    // one more turn, and the gateway's listener has handled it.
+    await new Promise((r) => setImmediate(r));
     const before = verifyCalls();
     expect((await signedRequest(h.app, frank, 'GET', `/v1/agents/${frank.agentId}`)).statusCode).toBe(200);
     expect(verifyCalls()).toBe(before + 1); // not cached: identity was asked

@@ -41,8 +41,8 @@ const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fast
   const { identity, agentCache } = fastify;
   const readCacheMs = opts.readCacheMs ?? 0;
 
-  // A change made through this gateway refreshes its rate-limit/frozen cache at once.
-  const changedAgent = (res: { agent?: Parameters<typeof agentToJson>[0] }) => {
+  // Identity's answer (a change through this gateway, a read) refreshes the agent cache at once.
+  const cachedAnswer = (res: { agent?: Parameters<typeof agentToJson>[0] }) => {
     if (res.agent) agentCache.put(res.agent);
     return agentToJson(res.agent);
   };
@@ -79,7 +79,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fast
         },
         request.auth.callOptions,
       );
-      return reply.code(201).send(changedAgent(res));
+      return reply.code(201).send(cachedAnswer(res));
     },
   );
 
@@ -131,9 +131,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fast
       // change through this gateway, an identity event) within readCacheMs is that answer.
       const cached = readCacheMs > 0 ? agentCache.peek(request.params.agent_id, readCacheMs) : undefined;
       if (cached) return agentToJson(cached);
-      const res = await identity.getAgent({ agentId: request.params.agent_id }, request.auth.callOptions);
-      if (res.agent) agentCache.put(res.agent);
-      return agentToJson(res.agent);
+      return cachedAnswer(await identity.getAgent({ agentId: request.params.agent_id }, request.auth.callOptions));
     },
   );
 
@@ -161,7 +159,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fast
         },
         request.auth.callOptions,
       );
-      return changedAgent(res);
+      return cachedAnswer(res);
     },
   );
 
@@ -209,7 +207,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fast
         { agentId: request.params.agent_id, pubkey: normalizePubkeyParam(request.params.pubkey), reason: request.body.reason },
         request.auth.callOptions,
       );
-      return changedAgent(res);
+      return cachedAnswer(res);
     },
   );
 
@@ -240,7 +238,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fast
         },
       },
       async (request) =>
-        changedAgent(await call({ agentId: request.params.agent_id, reason: request.body.reason }, request.auth.callOptions)),
+        cachedAnswer(await call({ agentId: request.params.agent_id, reason: request.body.reason }, request.auth.callOptions)),
     );
   }
 };

@@ -7,6 +7,6 @@ export default defineArea({
   prefix: '/v1/agents',
   routes,
   // GET /v1/agents/{id} answers from the agent cache within the key TTL (see agents.routes.ts).
-  options: (ctx) => ({ readCacheMs: Math.min(ctx.config.AGENT_KEY_CACHE_TTL_MS, ctx.config.AGENT_CACHE_TTL_MS) }),
+  options: (ctx) => ({ readCacheMs: ctx.config.AGENT_KEY_CACHE_TTL_MS }),
   schemas: [agentsSchemas],
 });

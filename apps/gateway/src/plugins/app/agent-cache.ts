@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 // and an agent not cached stays out (a replayed old event brings nothing back). The bus's live
 // fan-out (`listen`) gives every replica every event; a shared durable would give each to one.
 
-export const IDENTITY_AGENT_EVENTS = 'exchange.identity.agent.*';
+const IDENTITY_AGENT_EVENTS = 'exchange.identity.agent.*';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,7 +36,7 @@ export default fp<AgentCacheOptions>(
         handler: async (event) => {
           const data = event.data as { agent?: unknown } | null;
           if (data?.agent) cache.refresh(identityV1.Agent.fromJSON(data.agent));
-          else cache.invalidate(event.subject_id);
+          else cache.invalidate(event.subject_id); // every agent event carries the agent today; one that does not still drops the stale entry
         },
       });
       fastify.addHook('onClose', async () => subscription.stop());
