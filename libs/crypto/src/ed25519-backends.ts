@@ -8,10 +8,8 @@
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { verify as opensslVerify } from 'node:crypto';
-import { passesVerifyPolicy } from './ed25519-policy';
+import { L, numberLE, passesVerifyPolicy } from './ed25519-policy';
 import { KeyObjectCache } from './key-object-cache';
-
-const L = 0x1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3edn;
 
 const keyObjects = new KeyObjectCache(1024);
 
@@ -23,12 +21,6 @@ export function verifyNative(signature: Uint8Array, message: Uint8Array, publicK
   } catch {
     return false;
   }
-}
-
-function numberLE(bytes: Uint8Array): bigint {
-  let value = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i]);
-  return value;
 }
 
 /** Pure JavaScript (noble's point arithmetic): for runtimes without ed25519 in node:crypto. */

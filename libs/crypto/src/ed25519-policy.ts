@@ -5,11 +5,28 @@
 // backends decode the same way; the backends then compute the same cofactorless equation (see
 // ed25519-backends.ts), so a signature valid for one is valid for the other.
 
-/** Group order L = 2^252 + 27742317777372353535851937790883648493, little-endian. */
-const L_LE = littleEndian(0x1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3edn);
+/** Group order L = 2^252 + 27742317777372353535851937790883648493. */
+export const L = 0x1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3edn;
 
-/** Field prime p = 2^255 − 19, little-endian. */
-const P_LE = littleEndian(0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffedn);
+/** Field prime p = 2^255 − 19. */
+export const P = 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffedn;
+
+/** `value` (0 ≤ value < 2^256) as 32 little-endian bytes, the encoding of scalars and field elements. */
+export function littleEndian(value: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++, value >>= 8n) out[i] = Number(value & 0xffn);
+  return out;
+}
+
+/** The unsigned little-endian number in `bytes` (any length). */
+export function numberLE(bytes: Uint8Array): bigint {
+  let value = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i]);
+  return value;
+}
+
+const L_LE = littleEndian(L);
+const P_LE = littleEndian(P);
 
 /**
  * y-coordinates of the 8 small-order points (sign bit cleared): y = 0 (the two points of order 4),
@@ -24,12 +41,6 @@ const SMALL_ORDER_Y_LE: readonly Uint8Array[] = [
   0x05fc536d880238b13933c6d305acdfd5f098eff289f4c345b027b2c28f95e826n,
   0x7a03ac9277fdc74ec6cc392cfa53202a0f67100d760b3cba4fd84d3d706a17c7n,
 ].map(littleEndian);
-
-function littleEndian(value: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++, value >>= 8n) out[i] = Number(value & 0xffn);
-  return out;
-}
 
 /** a < b for 32-byte little-endian numbers, ignoring bit 255 of `a` when `maskTop`. */
 function lessThan(a: Uint8Array, offset: number, b: Uint8Array, maskTop: boolean): boolean {
@@ -62,16 +73,23 @@ export function isAcceptablePointEncoding(bytes: Uint8Array, offset = 0): boolea
   return true;
 }
 
+/**
+ * The policy's checks on a public key A alone: 32 bytes with an acceptable point encoding. Byte
+ * comparisons only (no point decompression), so cheap enough for every verification; whether A is
+ * on the curve is left to verification, which fails for a non-point (isValidPublicKey checks it).
+ */
+export function passesKeyPolicy(publicKey: unknown): publicKey is Uint8Array {
+  return publicKey instanceof Uint8Array && publicKey.length === 32 && isAcceptablePointEncoding(publicKey);
+}
+
 /** Lengths, canonical S, and acceptable A and R encodings. Anything else verifies as false. */
 export function passesVerifyPolicy(signature: unknown, message: unknown, publicKey: unknown): boolean {
   return (
     signature instanceof Uint8Array &&
     signature.length === 64 &&
-    publicKey instanceof Uint8Array &&
-    publicKey.length === 32 &&
     message instanceof Uint8Array &&
+    passesKeyPolicy(publicKey) &&
     isCanonicalScalar(signature) &&
-    isAcceptablePointEncoding(publicKey) &&
     isAcceptablePointEncoding(signature, 0)
   );
 }

@@ -1,20 +1,14 @@
 import { fromBase64, toBase64 } from './encoding';
-import { generateKeyPair, publicKeyFromPrivate, sign, signCanonical, verify, verifyCanonical } from './ed25519';
+import { generateKeyPair, publicKeyFromPrivate, sign, signCanonical, verify, verifyCanonical, verifyWithAnyKey } from './ed25519';
+import { L, littleEndian, numberLE } from './ed25519-policy';
 import { CryptoFormatError } from './errors';
 
 const message = new TextEncoder().encode('hello');
 
-// Group order L of edwards25519, little-endian, for the malleability test.
-const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+/** S + L: the malleated twin of a signature. */
 function addLToS(signature: Uint8Array): Uint8Array {
   const out = Uint8Array.from(signature);
-  let s = 0n;
-  for (let i = 31; i >= 0; i--) s = (s << 8n) | BigInt(out[32 + i]);
-  s += L;
-  for (let i = 0; i < 32; i++) {
-    out[32 + i] = Number(s & 0xffn);
-    s >>= 8n;
-  }
+  out.set(littleEndian(numberLE(signature.subarray(32)) + L), 32);
   return out;
 }
 
@@ -98,5 +92,33 @@ describe('signCanonical / verifyCanonical', () => {
     expect(verifyCanonical({ a: 1 }, toBase64(new Uint8Array(64)), publicKeyB64)).toBe(false);
     expect(verifyCanonical({ a: 1 }, signature, toBase64(publicKey.slice(0, 31)))).toBe(false);
     expect(verifyCanonical({ a: Number.NaN }, signature, publicKeyB64)).toBe(false);
+  });
+});
+
+describe('verifyWithAnyKey', () => {
+  const keys = [generateKeyPair(), generateKeyPair(), generateKeyPair()];
+  const keysB64 = keys.map((k) => toBase64(k.publicKey));
+  const signedBy = (i: number) => toBase64(sign(message, keys[i].privateKey));
+
+  it('should return the key that verifies, whichever position it has', () => {
+    expect(verifyWithAnyKey(signedBy(0), message, keysB64)).toBe(keysB64[0]);
+    expect(verifyWithAnyKey(signedBy(2), message, keysB64)).toBe(keysB64[2]);
+    expect(verifyWithAnyKey(signedBy(1), message, [keysB64[1]])).toBe(keysB64[1]);
+  });
+
+  it('should return null for a key not offered, another message, a malleated signature or no keys', () => {
+    expect(verifyWithAnyKey(signedBy(2), message, keysB64.slice(0, 2))).toBeNull();
+    expect(verifyWithAnyKey(signedBy(0), new TextEncoder().encode('hellO'), keysB64)).toBeNull();
+    expect(verifyWithAnyKey(toBase64(addLToS(fromBase64(signedBy(0)))), message, keysB64)).toBeNull();
+    expect(verifyWithAnyKey(signedBy(0), message, [])).toBeNull();
+  });
+
+  it('should return null, never throw, for a malformed signature or key', () => {
+    const signature = signedBy(1);
+    for (const bad of ['', 'not base64!', signature.replace(/=+$/, ''), toBase64(new Uint8Array(63)), toBase64(new Uint8Array(65))]) {
+      expect(verifyWithAnyKey(bad, message, keysB64)).toBeNull();
+    }
+    // Malformed keys before the good one are skipped, not fatal.
+    expect(verifyWithAnyKey(signature, message, ['%%%', toBase64(new Uint8Array(31)), toBase64(new Uint8Array(32)), keysB64[1]])).toBe(keysB64[1]);
   });
 });

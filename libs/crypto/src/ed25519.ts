@@ -52,6 +52,29 @@ export function signCanonical(value: unknown, privateKey: Uint8Array): string {
   return toBase64(sign(canonicalBytes(value), privateKey));
 }
 
+/**
+ * The first of `publicKeysB64` (strict base64) that verifies `signatureB64` (strict base64 of 64
+ * bytes) over `message`, or null: also for a malformed signature or key, never throws. Callers pass
+ * only the keys that may sign (an agent's active keys).
+ */
+export function verifyWithAnyKey(signatureB64: string, message: Uint8Array, publicKeysB64: readonly string[]): string | null {
+  let signature: Uint8Array;
+  try {
+    signature = fromBase64(signatureB64);
+  } catch {
+    return null;
+  }
+  if (signature.length !== SIGNATURE_LENGTH) return null;
+  for (const publicKeyB64 of publicKeysB64) {
+    try {
+      if (verify(signature, message, fromBase64(publicKeyB64))) return publicKeyB64;
+    } catch {
+      // a malformed key verifies nothing
+    }
+  }
+  return null;
+}
+
 /** False (never throws) for bad base64, wrong lengths, values that cannot be canonicalized. */
 export function verifyCanonical(value: unknown, signatureB64: string, publicKeyB64: string): boolean {
   try {

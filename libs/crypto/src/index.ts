@@ -11,7 +11,10 @@ export {
   signCanonical,
   verify,
   verifyCanonical,
+  verifyWithAnyKey,
 } from './ed25519';
+export { passesKeyPolicy } from './ed25519-policy';
+export { ed25519PublicKeyObject } from './key-object-cache';
 export { isValidPublicKey } from './public-key';
 export {
   bodySha256,

@@ -4,6 +4,14 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /**
+ * A node:crypto KeyObject for a raw 32-byte ed25519 public key. No policy check (see
+ * passesKeyPolicy / isValidPublicKey); throws when node:crypto refuses the bytes.
+ */
+export function ed25519PublicKeyObject(publicKey: Uint8Array): KeyObject {
+  return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' });
+}
+
+/**
  * Bounded LRU of node:crypto KeyObjects by raw public key: createPublicKey parses DER and allocates
  * an OpenSSL key on every call, which costs a large share of one verification.
  */
@@ -25,7 +33,7 @@ export class KeyObjectCache {
       this.entries.set(id, hit);
       return hit;
     }
-    const key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' });
+    const key = ed25519PublicKeyObject(publicKey);
     if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(id, key);
     return key;

@@ -1,5 +1,5 @@
 import * as ed from '@noble/ed25519';
-import { isAcceptablePointEncoding } from './ed25519-policy';
+import { passesKeyPolicy } from './ed25519-policy';
 
 /**
  * A key worth registering: 32 bytes, y < p, not small-order (the checks verify() makes) and on the
@@ -7,7 +7,7 @@ import { isAcceptablePointEncoding } from './ed25519-policy';
  * since both verify() backends use the cofactorless equation. Every key [a]B of an honest keygen passes.
  */
 export function isValidPublicKey(publicKey: Uint8Array): boolean {
-  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32 || !isAcceptablePointEncoding(publicKey)) return false;
+  if (!passesKeyPolicy(publicKey)) return false;
   try {
     ed.Point.fromBytes(publicKey, false);
     return true;

@@ -3,25 +3,14 @@
 // cofactorless one refuses. Built from the curve itself (noble's Point API), not from constants.
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
+import { L, littleEndian as le, numberLE as numLE } from '../src/ed25519-policy';
+
+export { L, P, littleEndian as le, numberLE as numLE } from '../src/ed25519-policy';
 
 export type Point = InstanceType<typeof ed.Point>;
 export const { Point } = ed;
 export const B = ed.Point.BASE;
 export const I = ed.Point.ZERO;
-export const L = 0x1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3edn;
-export const P = 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffedn;
-
-export function le(value: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++, value >>= 8n) out[i] = Number(value & 0xffn);
-  return out;
-}
-
-export function numLE(bytes: Uint8Array): bigint {
-  let value = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i]);
-  return value;
-}
 
 /** [n]p for any n ≥ 0 below the group order (noble refuses n ≥ L). */
 export const mul = (p: Point, n: bigint): Point => p.multiply(n, false);

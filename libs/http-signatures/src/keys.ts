@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, createSecretKey, KeyObject, type JsonWebKey } from 'node:crypto';
-import { isValidPublicKey } from '@exchange/crypto';
+import { ed25519PublicKeyObject, passesKeyPolicy } from '@exchange/crypto';
 
 /** RFC 9421 §3.3 algorithm names this library signs and verifies with. */
 export type SignatureAlgorithm = 'ecdsa-p256-sha256' | 'ecdsa-p384-sha384' | 'ed25519' | 'hmac-sha256';
@@ -37,12 +37,13 @@ export function toKeyObject(key: KeyInput, use: 'sign' | 'verify'): KeyObject {
 
 /**
  * OpenSSL verifies against any 32 bytes that decode, and a small-order key (or y ≥ p) lets one
- * forged signature pass for every message; the exchange's ed25519 policy (libs/crypto README)
- * refuses such keys, here as everywhere else. Other key types pass through unchanged.
+ * forged signature pass for every message; the key checks of the exchange's ed25519 policy
+ * (passesKeyPolicy, libs/crypto README: byte comparisons, cheap enough per verification) refuse
+ * such keys, as verify() does. Other key types pass through unchanged.
  */
 export function checkedVerificationKey(key: KeyObject): KeyObject {
   if (key.asymmetricKeyType !== 'ed25519') return key;
-  if (!isValidPublicKey(ed25519RawPublicKey(key))) throw new Error('ed25519 key is a small-order or non-canonical point');
+  if (!passesKeyPolicy(ed25519RawPublicKey(key))) throw new Error('ed25519 key is a small-order or non-canonical point');
   return key;
 }
 
@@ -58,9 +59,8 @@ export function algorithmOf(key: KeyObject): SignatureAlgorithm | null {
   return null;
 }
 
-// PKCS#8 / SPKI prefixes of a raw ed25519 key (RFC 8410), so raw 32-byte keys load into node:crypto.
+// PKCS#8 prefix of a raw ed25519 seed (RFC 8410), so a raw 32-byte seed loads into node:crypto.
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 export function ed25519PrivateKeyFromSeed(seed: Uint8Array): KeyObject {
   if (seed.length !== 32) throw new Error('ed25519 seed must be 32 bytes');
@@ -69,12 +69,12 @@ export function ed25519PrivateKeyFromSeed(seed: Uint8Array): KeyObject {
 
 export function ed25519PublicKeyFromRaw(raw: Uint8Array): KeyObject {
   if (raw.length !== 32) throw new Error('ed25519 public key must be 32 bytes');
-  if (!isValidPublicKey(raw)) throw new Error('ed25519 key is a small-order or non-canonical point');
-  return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+  if (!passesKeyPolicy(raw)) throw new Error('ed25519 key is a small-order or non-canonical point');
+  return ed25519PublicKeyObject(raw);
 }
 
 export function ed25519RawPublicKey(key: KeyObject): Buffer {
   // createPublicKey derives the public half of a private key but refuses a public KeyObject.
   const spki = (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'der', type: 'spki' });
-  return spki.subarray(ED25519_SPKI_PREFIX.length);
+  return spki.subarray(spki.length - 32); // the raw key ends the SPKI (RFC 8410)
 }

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, KeyObject, randomBytes, sign as edSign, timingSafeEqual, verify as edVerify } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, KeyObject, randomBytes, sign as edSign, timingSafeEqual, verify as edVerify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { bodyBytes, nowSeconds, type BodyInput, type Clock } from './body';
 import { headerValue, type HeaderMap } from './headers';
@@ -28,7 +28,7 @@ function parseKey(key: StandardWebhookKey): ParsedKey {
   if (key instanceof KeyObject) {
     if (key.type === 'secret') return { version: 'v1', webhook: new Webhook(new Uint8Array(key.export()), { format: 'raw' }) };
     if (key.asymmetricKeyType !== 'ed25519') throw new Error('v1a keys are ed25519');
-    return key.type === 'private' ? { version: 'v1a', publicKey: ed25519PublicKeyFromRaw(ed25519RawPublicKey(key)), privateKey: key } : { version: 'v1a', publicKey: checkedVerificationKey(key) };
+    return key.type === 'private' ? { version: 'v1a', publicKey: createPublicKey(key), privateKey: key } : { version: 'v1a', publicKey: checkedVerificationKey(key) };
   }
   if (typeof key !== 'string' || !key) throw new Error('empty key');
   if (key.startsWith('whpk_')) return { version: 'v1a', publicKey: ed25519PublicKeyFromRaw(decodeBase64(key.slice(5))) };
@@ -36,7 +36,7 @@ function parseKey(key: StandardWebhookKey): ParsedKey {
     const raw = decodeBase64(key.slice(5));
     if (raw.length !== 32 && raw.length !== 64) throw new Error('whsk_ key must hold 32 or 64 bytes');
     const privateKey = ed25519PrivateKeyFromSeed(raw.subarray(0, 32));
-    return { version: 'v1a', publicKey: ed25519PublicKeyFromRaw(ed25519RawPublicKey(privateKey)), privateKey };
+    return { version: 'v1a', publicKey: createPublicKey(privateKey), privateKey };
   }
   return { version: 'v1', webhook: new Webhook(key) };
 }

@@ -1,11 +1,11 @@
 import { decodeCursor, newId, resolveLimit, toPage, type CursorKey } from '@exchange/platform';
-import { fromBase64, verify } from '@exchange/crypto';
+import { verifyWithAnyKey } from '@exchange/crypto';
 import type { Agent, AgentStatus, ExchangeEnvironment, IdentityLevel, IdentityTransition, Page } from './agent.model';
 import { planFreeze, planKeyRevocation, planLevelChange, planUnfreeze } from './agent-changes';
 import type { AgentEvents, AgentReader, AgentWriter, Caller } from './agent.ports';
 import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from './identity.errors';
 import { assertRegistrationProof, validateRegistration, type RegistrationInput } from './registration';
-import { SIGNATURE_BYTES, assertReason, normalizePublicKey, validationFailed } from './validation';
+import { assertReason, normalizePublicKey, validationFailed } from './validation';
 
 /** `E`: the outbox event, built by `events` and stored by `writer` (opaque to the domain). */
 export interface AgentServiceDeps<E = unknown> {
@@ -156,19 +156,9 @@ export class AgentService<E = unknown> {
   async verifySignature(agentId: string, message: Uint8Array, signature: string): Promise<SignatureCheck> {
     const agent = await this.deps.reader.get(agentId);
     if (!agent) return { valid: false, pubkey: '', agent: null };
-    let signatureBytes: Uint8Array;
-    try {
-      signatureBytes = fromBase64(signature);
-    } catch {
-      return { valid: false, pubkey: '', agent };
-    }
-    if (signatureBytes.length !== SIGNATURE_BYTES) return { valid: false, pubkey: '', agent };
-    for (const key of agent.keys) {
-      if (key.status === 'active' && verify(signatureBytes, message, fromBase64(key.pubkey))) {
-        return { valid: true, pubkey: key.pubkey, agent };
-      }
-    }
-    return { valid: false, pubkey: '', agent };
+    const active = agent.keys.filter((key) => key.status === 'active').map((key) => key.pubkey);
+    const pubkey = verifyWithAnyKey(signature, message, active);
+    return pubkey === null ? { valid: false, pubkey: '', agent } : { valid: true, pubkey, agent };
   }
 
   private async mutate(agentId: string, plan: Parameters<AgentWriter<E>['change']>[1], caller: Caller): Promise<Agent> {
