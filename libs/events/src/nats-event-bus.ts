@@ -46,6 +46,9 @@ export async function createNatsEventBus(opts: NatsEventBusOptions): Promise<Nat
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1_000,
     waitOnFirstConnect: true,
+    // Otherwise every request (each JetStream publish) builds an Error up front for a stack trace
+    // it rarely needs: ~3% of wallet-ledger's CPU under the ledger bench.
+    noAsyncTraces: true,
   });
   void watchStatus(nc, logger);
   const jsm = await jetstreamManager(nc);

@@ -135,16 +135,9 @@ export class OutboxRelay {
         [this.batchSize],
       );
       fetched = rows.length;
-      // In order, stopping at the first failure, so later events never overtake an earlier one.
-      for (const row of rows) {
-        try {
-          await this.opts.bus.publish(row.payload);
-        } catch (err) {
-          error = err;
-          break;
-        }
-        published.push(row.id);
-      }
+      const failure = await this.publishInOrder(rows.map((row) => row.payload));
+      published.push(...rows.slice(0, failure?.index ?? rows.length).map((row) => row.id));
+      error = failure?.error ?? null;
       if (published.length > 0) {
         await client.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::text[])', [published]);
       }
@@ -157,6 +150,31 @@ export class OutboxRelay {
     }
     client.release();
     return { published: published.length, fetched, error };
+  }
+
+  /**
+   * Publishes `events` in order; the first failure (its index and error) or null. While the bus is
+   * healthy every publish is sent at once: one connection keeps them in order on the wire, so the
+   * stream stores them in order, and a round costs one round trip instead of one per event. After
+   * a failed round they go one by one, stopping at the first failure, so an event the bus keeps
+   * refusing is not followed, round after round, by copies of the events behind it (the bus only
+   * deduplicates ids within its window). Only the acknowledged prefix is marked published.
+   */
+  private async publishInOrder(events: EventEnvelope[]): Promise<{ index: number; error: unknown } | null> {
+    const { bus } = this.opts;
+    if (this.consecutiveFailures === 0) {
+      const results = await Promise.allSettled(events.map((event) => bus.publish(event)));
+      const index = results.findIndex((result) => result.status === 'rejected');
+      return index < 0 ? null : { index, error: (results[index] as PromiseRejectedResult).reason };
+    }
+    for (let index = 0; index < events.length; index++) {
+      try {
+        await bus.publish(events[index]);
+      } catch (error) {
+        return { index, error };
+      }
+    }
+    return null;
   }
 
   private recordFailure(err: unknown): void {

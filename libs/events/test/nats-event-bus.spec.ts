@@ -89,6 +89,17 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
     expect(seen).toEqual([committed]);
   });
 
+  it('a relay round sent at once reaches a durable in commit order', async () => {
+    const seen: string[] = [];
+    const sub = await bus.subscribe({ durable: `d_order_${suffix}`, subjects: [`${prefix}.test.thing.ordered`], handler: async (e) => void seen.push(e.id) });
+    const events = Array.from({ length: 60 }, () => testEvent(prefix, 'ordered'));
+    for (const event of events) await enqueueInTransaction(fixture.pool, event);
+    relay.start();
+    await waitFor('all sixty', () => seen.length === 60);
+    await sub.stop();
+    expect(seen).toEqual(events.map((e) => e.id));
+  });
+
   it('stores an event published twice once (Nats-Msg-Id) and processes a redelivery once', async () => {
     const consumer = recording(fixture.pool, 'redelivery');
     let deliveries = 0;

@@ -10,12 +10,22 @@ import { waitFor } from './wait-for';
 class SwitchableBus implements EventBus {
   readonly kind = 'in-process' as const;
   available = true;
+  /** Event ids this bus refuses, as a broker refuses one message (too large, say). */
+  readonly refused = new Set<string>();
   readonly publishedIds: string[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
   constructor(private readonly inner: InProcessEventBus) {}
   async publish(event: EventEnvelope): Promise<void> {
     if (!this.available) throw new Error('broker unavailable');
+    if (this.refused.has(event.id)) throw new Error(`refused ${event.id}`);
     this.publishedIds.push(event.id);
-    await this.inner.publish(event);
+    this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+    try {
+      await this.inner.publish(event);
+    } finally {
+      this.inFlight -= 1;
+    }
   }
   subscribe: EventBus['subscribe'] = (opts) => this.inner.subscribe(opts);
   listen: EventBus['listen'] = (opts) => this.inner.listen(opts);
@@ -83,6 +93,35 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
     await waitFor('all five published', () => relay.status().published === 5);
     expect(relay.status().rounds).toBe(roundsBefore + 1);
     expect(bus.publishedIds).toEqual(events.map((e) => e.id));
+  });
+
+  it('sends a round\'s events at once while the bus is healthy, in their order', async () => {
+    const events = Array.from({ length: 8 }, (_, i) => testEvent('exchange', `at_once_${i}`));
+    for (const event of events) await enqueueInTransaction(fixture.pool, event);
+    const relay = newRelay();
+    relay.start();
+    await waitFor('all eight published', async () => (await unpublishedCount(fixture.pool)) === 0);
+    expect(bus.publishedIds).toEqual(events.map((e) => e.id));
+    expect(bus.maxInFlight).toBe(8);
+  });
+
+  it('marks only the prefix before a refused event, then goes one by one until it passes', async () => {
+    const events = Array.from({ length: 4 }, (_, i) => testEvent('exchange', `prefix_${i}`));
+    for (const event of events) await enqueueInTransaction(fixture.pool, event);
+    bus.refused.add(events[1].id);
+    const relay = newRelay();
+    relay.start();
+    await waitFor('three failed rounds', () => relay.status().failedRounds >= 3);
+    // First round: all sent at once, only events[0] acknowledged before the refusal gets marked;
+    // events[2..3] went out once. Later rounds stop at the refused event: no further copies.
+    expect(await unpublishedCount(fixture.pool)).toBe(3);
+    expect(bus.publishedIds).toEqual([events[0].id, events[2].id, events[3].id]);
+    expect(relay.status().lastError).toBe(`refused ${events[1].id}`);
+
+    bus.refused.clear();
+    await waitFor('the outbox to drain', async () => (await unpublishedCount(fixture.pool)) === 0);
+    // The copies of events[2..3] are the bus's to deduplicate (same ids).
+    expect(bus.publishedIds).toEqual([events[0].id, events[2].id, events[3].id, events[1].id, events[2].id, events[3].id]);
   });
 
   it('publishes nothing for a rolled-back transaction', async () => {
