@@ -3,7 +3,7 @@ import { marketV1 } from '@exchange/proto';
 import { testLogger } from '@exchange/testing';
 import { readTelemetryConfig, startTelemetry } from '../src/index';
 import { startEventConsumer } from '../src/ingest/event-consumer.handlers';
-import { ingestEvents } from '../src/ingest/event-store.repo';
+import { ingestBatch, ingestEvents } from '../src/ingest/event-store.repo';
 import { contractEvent, envelope, newParties } from './ingest-fixtures';
 import { allRecorded, migratedStore, recorded, until, type StoreDb } from './ingest-support';
 
@@ -76,6 +76,16 @@ describe('telemetry event consumer (in-process bus)', () => {
     await sub.stop();
   });
 
+  it('records a batch in one transaction: an event that cannot be recorded rolls back the batch, not only itself', async () => {
+    const good = lifecycle('batch');
+    const badAmount = contractEvent(newParties('batch_poison'), 'created');
+    (badAmount.data as { contract: { budget: { amount: string } } }).contract.budget.amount = 'lots';
+    await expect(ingestBatch(store.pool, [...good.slice(0, 2), badAmount, ...good.slice(2)])).rejects.toThrow();
+    expect((await recorded(store.pool, ids(good))).size).toBe(0);
+    expect(await ingestBatch(store.pool, good)).toBe(4);
+    expect(await ingestBatch(store.pool, good)).toBe(0); // once by id
+  });
+
   it('a database failure is not acknowledged: the event comes back and is recorded once', async () => {
     let failures = 0;
     // Counts the handler's failures (each one the bus redelivers).
@@ -84,8 +94,13 @@ describe('telemetry event consumer (in-process bus)', () => {
       publish: (e) => bus.publish(e),
       close: async () => undefined,
       listen: (opts) => bus.listen(opts),
-      subscribe: (opts: SubscribeOptions) =>
-        bus.subscribe({ ...opts, handler: async (e) => opts.handler(e).catch((err) => ((failures += 1), Promise.reject(err))) }),
+      subscribe: (opts: SubscribeOptions) => {
+        const counted =
+          <T>(fn: (x: T) => Promise<void>) =>
+          (x: T) =>
+            fn(x).catch((err) => ((failures += 1), Promise.reject(err)));
+        return bus.subscribe({ ...opts, handler: counted(opts.handler), batch: opts.batch && { ...opts.batch, handler: counted(opts.batch.handler) } });
+      },
     };
     const sub = await startEventConsumer({ bus: counting, pool: store.pool, logger: testLogger, notify: () => undefined, durable: 'telemetry-events-dbfail' });
     await store.pool.query('ALTER TABLE events RENAME TO events_away');

@@ -9,7 +9,18 @@ export interface SubscribeOptions {
   subjects: string[];
   /** Resolving acknowledges the event; throwing redelivers it later with backoff. */
   handler: EventHandler;
+  /**
+   * Optional, for a consumer whose cost is per transaction rather than per event (telemetry): the
+   * bus hands it the events already waiting for this durable, up to `max` (64) in order, in one
+   * call instead of calling `handler` for each. Resolving acknowledges all of them; throwing
+   * redelivers all of them later, so it must be idempotent per event, as every handler is.
+   */
+  batch?: { handler: BatchHandler; max?: number };
 }
+
+export type BatchHandler = (events: EventEnvelope[]) => Promise<void>;
+
+export const DEFAULT_MAX_BATCH = 64;
 
 /**
  * Live fan-out: every listener — every replica of a service — receives each event published

@@ -75,6 +75,35 @@ describe('InProcessEventBus', () => {
     expect(failures).toBe(-1);
   });
 
+  it('a batch subscriber gets the waiting events in order, at most `max` at a time; a throw retries the whole batch', async () => {
+    const events = Array.from({ length: 7 }, () => event('exchange.test.thing.batched'));
+    for (const e of events) await bus.publish(e);
+    const calls: string[][] = [];
+    let failed = false;
+    const single: EventEnvelope[] = [];
+    await bus.subscribe({
+      durable: 'batched',
+      subjects: ['exchange.>'],
+      handler: async (e) => void single.push(e),
+      batch: {
+        max: 3,
+        handler: async (batch) => {
+          calls.push(batch.map((e) => e.id));
+          if (!failed) {
+            failed = true;
+            throw new Error('database down');
+          }
+        },
+      },
+    });
+    const ids = events.map((e) => e.id);
+    const deadline = Date.now() + 2_000;
+    while (calls.flat().length < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The failed first batch comes back after the others, whole.
+    expect(calls).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6), ids.slice(0, 3)]);
+    expect(single).toEqual([]);
+  });
+
   it('gives a new durable the retained history and keeps events for a stopped durable', async () => {
     const early = event('exchange.a.b.early');
     await bus.publish(early);

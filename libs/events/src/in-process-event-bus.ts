@@ -1,6 +1,6 @@
 import type { Logger } from '@exchange/platform';
 import type { EventEnvelope } from './envelope';
-import type { EventBus, EventHandler, ListenOptions, SubscribeOptions, Subscription } from './event-bus';
+import { DEFAULT_MAX_BATCH, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
 
@@ -15,7 +15,9 @@ export interface InProcessEventBusOptions {
 interface Durable {
   name: string;
   subjects: string[];
-  handler: EventHandler | null;
+  /** The subscriber's handler as a batch one (a plain handler gets batches of one). */
+  handler: BatchHandler | null;
+  maxBatch: number;
   queue: EventEnvelope[];
   attempts: Map<string, number>;
   retryTimers: Set<NodeJS.Timeout>;
@@ -25,8 +27,8 @@ interface Durable {
 /**
  * The bus of the all-in-one mode (no NATS_URL), with JetStream's semantics where they matter:
  * publish deduplicates by event id, durables get the retained history on first subscribe and
- * keep receiving (queued) while stopped, delivery is asynchronous, one event at a time per
- * durable, and a failing handler is retried with backoff for as long as the process lives.
+ * keep receiving (queued) while stopped, delivery is asynchronous, one event (or one batch, for
+ * a batch subscriber) at a time per durable, and a failing handler is retried with backoff for as long as the process lives.
  */
 export class InProcessEventBus implements EventBus {
   readonly kind = 'in-process' as const;
@@ -77,6 +79,7 @@ export class InProcessEventBus implements EventBus {
         name: opts.durable,
         subjects: [...opts.subjects],
         handler: null,
+        maxBatch: 1,
         queue: this.log.filter((event) => matchesAny(opts.subjects, event.type)),
         attempts: new Map(),
         retryTimers: new Set(),
@@ -86,13 +89,15 @@ export class InProcessEventBus implements EventBus {
     } else if (durable.handler) {
       throw new Error(`durable ${opts.durable} already has an active subscriber`);
     }
+    const handler: BatchHandler = opts.batch?.handler ?? ((events) => opts.handler(events[0]));
     durable.subjects = [...opts.subjects];
-    durable.handler = opts.handler;
+    durable.handler = handler;
+    durable.maxBatch = opts.batch ? Math.max(1, opts.batch.max ?? DEFAULT_MAX_BATCH) : 1;
     this.drain(durable);
     const subscribed = durable;
     return {
       stop: async () => {
-        if (subscribed.handler === opts.handler) subscribed.handler = null;
+        if (subscribed.handler === handler) subscribed.handler = null;
         await subscribed.draining;
       },
     };
@@ -125,12 +130,12 @@ export class InProcessEventBus implements EventBus {
       // Yield first: delivery always happens after publish() returns, as with a real broker.
       await new Promise<void>((resolve) => setImmediate(resolve));
       while (durable.handler && durable.queue.length > 0) {
-        const event = durable.queue.shift() as EventEnvelope;
+        const events = durable.queue.splice(0, durable.maxBatch);
         try {
-          await durable.handler(event);
-          durable.attempts.delete(event.id);
+          await durable.handler(events);
+          for (const event of events) durable.attempts.delete(event.id);
         } catch (err) {
-          this.scheduleRetry(durable, event, err);
+          this.scheduleRetry(durable, events, err);
         }
       }
     })().finally(() => {
@@ -139,18 +144,31 @@ export class InProcessEventBus implements EventBus {
     });
   }
 
-  private scheduleRetry(durable: Durable, event: EventEnvelope, err: unknown): void {
-    const attempt = (durable.attempts.get(event.id) ?? 0) + 1;
-    durable.attempts.set(event.id, attempt);
+  private scheduleRetry(durable: Durable, events: EventEnvelope[], err: unknown): void {
+    let attempt = 0;
+    for (const event of events) {
+      const n = (durable.attempts.get(event.id) ?? 0) + 1;
+      durable.attempts.set(event.id, n);
+      attempt = Math.max(attempt, n);
+    }
     const delay = retryDelayMs(attempt, this.opts.retryBaseMs ?? 100, this.opts.retryMaxMs ?? 10_000);
+    const first = events[0];
     this.opts.logger.warn(
-      { durable: durable.name, event_id: event.id, type: event.type, attempt, retry_in_ms: delay, err: err instanceof Error ? err.message : String(err) },
+      {
+        durable: durable.name,
+        event_id: first.id,
+        type: first.type,
+        ...(events.length > 1 ? { events: events.length } : {}),
+        attempt,
+        retry_in_ms: delay,
+        err: err instanceof Error ? err.message : String(err),
+      },
       'event handler failed; will retry',
     );
     const timer = setTimeout(() => {
       durable.retryTimers.delete(timer);
       if (this.closed) return;
-      durable.queue.push(event);
+      durable.queue.push(...events);
       this.drain(durable);
     }, delay);
     durable.retryTimers.add(timer);

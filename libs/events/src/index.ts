@@ -1,7 +1,7 @@
 export { newEvent, parseEnvelope, type EventEnvelope } from './envelope';
 export { OUTBOX_PRISMA_MODELS, OUTBOX_SQL } from './outbox-sql';
 export { enqueueEvent, pgSqlExecutor, type SqlExecutor } from './enqueue-event';
-export type { EventBus, EventHandler, ListenOptions, SubscribeOptions, Subscription } from './event-bus';
+export type { BatchHandler, EventBus, EventHandler, ListenOptions, SubscribeOptions, Subscription } from './event-bus';
 export { createEventBus, type CreateEventBusOptions } from './create-event-bus';
 export { InProcessEventBus, type InProcessEventBusOptions } from './in-process-event-bus';
 export { NatsEventBus, createNatsEventBus, type NatsEventBusOptions } from './nats-event-bus';

@@ -14,7 +14,7 @@ import {
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@exchange/platform';
 import { parseEnvelope, type EventEnvelope } from './envelope';
-import type { EventBus, ListenOptions, SubscribeOptions, Subscription } from './event-bus';
+import { DEFAULT_MAX_BATCH, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
 
@@ -183,35 +183,105 @@ export class NatsEventBus implements EventBus {
 
   private async deliver(messages: ConsumerMessages, opts: SubscribeOptions): Promise<void> {
     const { logger } = this.settings;
-    for await (const msg of messages) {
-      let event: EventEnvelope;
-      try {
-        event = parseEnvelope(msg.string());
-      } catch (err) {
-        logger.error({ durable: opts.durable, subject: msg.subject, err: (err as Error).message }, 'dropping a message that is not an event envelope');
-        msg.term();
-        continue;
+    const batches = new MessageBatches(messages);
+    const max = opts.batch ? Math.max(1, opts.batch.max ?? DEFAULT_MAX_BATCH) : 1;
+    for (;;) {
+      const batch = await batches.take(max);
+      if (batch.length === 0) return;
+      const accepted: Delivery[] = [];
+      for (const msg of batch) {
+        let event: EventEnvelope;
+        try {
+          event = parseEnvelope(msg.string());
+        } catch (err) {
+          logger.error({ durable: opts.durable, subject: msg.subject, err: (err as Error).message }, 'dropping a message that is not an event envelope');
+          msg.term();
+          continue;
+        }
+        if (matchesAny(opts.subjects, msg.subject)) accepted.push({ msg, event });
+        else msg.ack();
       }
-      if (!matchesAny(opts.subjects, msg.subject)) {
-        msg.ack();
-        continue;
-      }
-      await this.handle(msg, event, opts);
+      if (accepted.length > 0) await this.handle(accepted, opts);
     }
   }
 
-  private async handle(msg: JsMsg, event: EventEnvelope, opts: SubscribeOptions): Promise<void> {
+  private async handle(batch: Delivery[], opts: SubscribeOptions): Promise<void> {
     try {
-      await opts.handler(event);
-      msg.ack(); // only after the handler's work is done (and committed)
+      if (opts.batch) await opts.batch.handler(batch.map((d) => d.event));
+      else await opts.handler(batch[0].event);
+      for (const { msg } of batch) msg.ack(); // only after the handler's work is done (and committed)
     } catch (err) {
-      const attempt = msg.info.deliveryCount;
+      const attempt = Math.max(...batch.map(({ msg }) => msg.info.deliveryCount));
       const delay = retryDelayMs(attempt, 200, 30_000);
+      const first = batch[0].event;
       this.settings.logger.warn(
-        { durable: opts.durable, event_id: event.id, type: event.type, attempt, retry_in_ms: delay, err: err instanceof Error ? err.message : String(err) },
+        {
+          durable: opts.durable,
+          event_id: first.id,
+          type: first.type,
+          ...(batch.length > 1 ? { events: batch.length } : {}),
+          attempt,
+          retry_in_ms: delay,
+          err: err instanceof Error ? err.message : String(err),
+        },
         'event handler failed; redelivery scheduled',
       );
-      msg.nak(delay);
+      for (const { msg } of batch) msg.nak(delay);
     }
+  }
+}
+
+interface Delivery {
+  msg: JsMsg;
+  event: EventEnvelope;
+}
+
+const NOT_YET = Symbol('not yet');
+const nextTurn = () => new Promise<typeof NOT_YET>((resolve) => setImmediate(resolve, NOT_YET));
+
+/**
+ * A consumer's messages in batches: wait for one, then add those already received, up to `max`.
+ * "Already received" is decided by racing the iterator against the next event-loop turn, not by
+ * the iterator's pending count, which can count callbacks that are not messages: a batch never
+ * waits for a message that has not arrived. A message that arrives after the race is kept for
+ * the next batch.
+ */
+class MessageBatches {
+  private readonly iterator: AsyncIterator<JsMsg>;
+  private ahead: Promise<IteratorResult<JsMsg>> | null = null;
+  private ended = false;
+
+  constructor(messages: AsyncIterable<JsMsg>) {
+    this.iterator = messages[Symbol.asyncIterator]();
+  }
+
+  /** The next batch; empty once the messages end (the subscription stopped). */
+  async take(max: number): Promise<JsMsg[]> {
+    if (this.ended) return [];
+    const first = await this.next();
+    if (first.done) return this.end([]);
+    const batch = [first.value];
+    while (batch.length < max) {
+      const pending = this.next();
+      const result = await Promise.race([pending, nextTurn()]);
+      if (result === NOT_YET) {
+        this.ahead = pending;
+        break;
+      }
+      if (result.done) return this.end(batch);
+      batch.push(result.value);
+    }
+    return batch;
+  }
+
+  private next(): Promise<IteratorResult<JsMsg>> {
+    const next = this.ahead ?? this.iterator.next();
+    this.ahead = null;
+    return next;
+  }
+
+  private end(batch: JsMsg[]): JsMsg[] {
+    this.ended = true;
+    return batch;
   }
 }

@@ -100,6 +100,39 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
     expect(seen).toEqual(events.map((e) => e.id));
   });
 
+  it('a batch durable gets the waiting events in order and in batches; a throw redelivers the whole batch', async () => {
+    const events = Array.from({ length: 40 }, () => testEvent(prefix, 'batched'));
+    for (const event of events) await bus.publish(event);
+    const calls: string[][] = [];
+    let failed = false;
+    const sub = await bus.subscribe({
+      durable: `d_batch_${suffix}`,
+      subjects: [`${prefix}.test.thing.batched`],
+      handler: async () => {
+        throw new Error('a batch durable is not called one event at a time');
+      },
+      batch: {
+        max: 16,
+        handler: async (batch) => {
+          calls.push(batch.map((e) => e.id));
+          if (!failed) {
+            failed = true;
+            throw new Error('database down');
+          }
+        },
+      },
+    });
+    const ids = events.map((e) => e.id);
+    await waitFor('every event acknowledged once', () => new Set(calls.slice(1).flat()).size === 40, 15_000);
+    await sub.stop();
+    const [rejected, ...accepted] = calls;
+    expect(rejected.length).toBeGreaterThan(1);
+    expect(calls.every((batch) => batch.length <= 16)).toBe(true);
+    // Everything after the failed batch arrives in stream order, the redelivered batch whole.
+    expect(accepted.flat().filter((id) => !rejected.includes(id))).toEqual(ids.filter((id) => !rejected.includes(id)));
+    expect(accepted.flat().filter((id) => rejected.includes(id))).toEqual(rejected);
+  });
+
   it('stores an event published twice once (Nats-Msg-Id) and processes a redelivery once', async () => {
     const consumer = recording(fixture.pool, 'redelivery');
     let deliveries = 0;

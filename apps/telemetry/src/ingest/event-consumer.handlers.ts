@@ -1,14 +1,15 @@
-import type { EventBus, Subscription } from '@exchange/events';
+import type { EventBus, EventEnvelope, Subscription } from '@exchange/events';
 import { DomainError, type Logger } from '@exchange/platform';
 import type pg from 'pg';
 import { malformedReason } from '../domain/event';
-import { ingestEvent } from './event-store.repo';
+import { ingestBatch, ingestEvent } from './event-store.repo';
 
-// The one durable consumer of every domain event (`exchange.>`, at least once): each event is
-// recorded in its own transaction, once by id, so a redelivery is acknowledged without doubling
-// anything. A malformed event (no id or type, a bad time or amount) is logged and acknowledged:
-// retrying cannot fix it and it must not hold up the stream. A database failure throws, and the
-// bus redelivers the event later.
+// The one durable consumer of every domain event (`exchange.>`, at least once). The bus hands it
+// the events waiting (up to 64) and they are recorded in one transaction, once by id, so a
+// redelivery is acknowledged without doubling anything. A malformed event (no id or type, a bad
+// time or amount) is logged and acknowledged: retrying cannot fix it and it must not hold up the
+// stream. When a batch fails, its events are recorded one by one, so one poison event costs only
+// itself; a database failure throws, and the bus redelivers the batch later.
 
 export const EVENTS_CONSUMER = 'telemetry-events';
 export const ALL_EVENTS = ['exchange.>'];
@@ -23,22 +24,41 @@ export interface EventConsumerOptions {
 
 export function startEventConsumer(opts: EventConsumerOptions): Promise<Subscription> {
   const durable = opts.durable ?? EVENTS_CONSUMER;
+  const wellFormed = (event: EventEnvelope): boolean => {
+    const reason = malformedReason(event);
+    if (reason === null) return true;
+    opts.logger.error({ durable, event_id: (event as { id?: unknown })?.id, reason }, 'dropping a malformed event');
+    return false;
+  };
+  const one = async (event: EventEnvelope): Promise<void> => {
+    try {
+      await ingestEvent(opts.pool, event);
+    } catch (err) {
+      // A DomainError is the payload's fault (e.g. invalid_amount): poison, not a database failure.
+      if (!(err instanceof DomainError)) throw err;
+      opts.logger.error({ durable, event_id: event.id, type: event.type, code: err.code, err: err.message }, 'dropping an event that cannot be recorded');
+    }
+  };
   return opts.bus.subscribe({
     durable,
     subjects: ALL_EVENTS,
     handler: async (event) => {
-      const reason = malformedReason(event);
-      if (reason !== null) {
-        opts.logger.error({ durable, event_id: (event as { id?: unknown })?.id, reason }, 'dropping a malformed event');
-        return;
-      }
-      try {
-        await ingestEvent(opts.pool, event);
-      } catch (err) {
-        // A DomainError is the payload's fault (e.g. invalid_amount): poison, not a database failure.
-        if (!(err instanceof DomainError)) throw err;
-        opts.logger.error({ durable, event_id: event.id, type: event.type, code: err.code, err: err.message }, 'dropping an event that cannot be recorded');
-      }
+      if (wellFormed(event)) await one(event);
+    },
+    batch: {
+      handler: async (events) => {
+        const valid = events.filter(wellFormed);
+        if (valid.length === 0) return;
+        if (valid.length > 1) {
+          try {
+            await ingestBatch(opts.pool, valid);
+            return;
+          } catch {
+            // Recorded one by one below: a poison event is dropped alone, a database failure throws.
+          }
+        }
+        for (const event of valid) await one(event);
+      },
     },
   });
 }

@@ -71,6 +71,19 @@ export async function ingestEvent(db: Queryable | PoolLike, event: StoreEvent): 
   return isPool(db) ? withTransaction(db, (client) => record(client, event)) : record(db, event);
 }
 
+/**
+ * Records `events` in order in ONE transaction (the event consumer's batches): a commit, and its
+ * WAL flush, per batch instead of per event. Each event sees the ones before it, as one by one.
+ * Any failure rolls the whole batch back. Returns how many were new.
+ */
+export async function ingestBatch(pool: PoolLike, events: readonly StoreEvent[]): Promise<number> {
+  return withTransaction(pool, async (client) => {
+    let created = 0;
+    for (const event of events) if (await record(client, event)) created++;
+    return created;
+  });
+}
+
 /** Records events one by one, in order (tests and benches); how many were new. */
 export async function ingestEvents(pool: PoolLike, events: readonly StoreEvent[]): Promise<number> {
   let created = 0;
