@@ -45,6 +45,35 @@ describe('createLogger', () => {
     expect((lines[0].headers as Record<string, unknown>).authorization).toBe('[REDACTED]');
   });
 
+  it('should redact two levels down, in arrays and in errors, and in child bindings, without touching the caller\'s objects', () => {
+    const { lines, destination } = capture();
+    const logged = {
+      items: [{ token: 'in-array' }, { name: 'kept' }],
+      err: Object.assign(new Error('boom'), { secret: 'on-error' }),
+      a: { b: { password: 'two-deep' }, c: 1 },
+      plain: { depth: { three: { token: 'three-deep-is-beyond-the-rule' } } },
+    };
+    const before = JSON.stringify(logged);
+    createLogger({ name: 't', destination }).child({ operator_token: 'bound' }).info(logged, 'x');
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['in-array', 'on-error', 'two-deep', 'bound']) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ items: [{ token: '[REDACTED]' }, { name: 'kept' }], a: { b: { password: '[REDACTED]' }, c: 1 } });
+    expect(lines[0].err).toMatchObject({ type: 'Error', message: 'boom', secret: '[REDACTED]' });
+    expect(lines[0].operator_token).toBe('[REDACTED]');
+    // The same reach as pino's paths `key`, `*.key`, `*.*.key`: deeper fields are not searched.
+    expect(text).toContain('three-deep-is-beyond-the-rule');
+    expect(JSON.stringify(logged)).toBe(before);
+    expect((logged.err as Error & { secret: string }).secret).toBe('on-error');
+  });
+
+  it('should log an error without secrets exactly as before (pino\'s serializer, same object)', () => {
+    const { lines, destination } = capture();
+    const err = new Error('plain');
+    createLogger({ name: 't', destination }).error({ err }, 'failed');
+    expect(lines[0].err).toMatchObject({ type: 'Error', message: 'plain' });
+    expect(String((lines[0].err as { stack: string }).stack)).toContain('plain');
+  });
+
   it('should honour the level', () => {
     const { lines, destination } = capture();
     const logger = createLogger({ name: 't', level: 'warn', destination });

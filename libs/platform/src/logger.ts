@@ -13,16 +13,48 @@ export const REDACTED_KEYS = [
   'privateKey',
 ] as const;
 
-const redactPaths = REDACTED_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+const SECRET_KEYS: ReadonlySet<string> = new Set(REDACTED_KEYS);
+const CENSOR = '[REDACTED]';
+/** Levels below the logged object that are searched: `key`, `*.key` and `*.*.key`. */
+const NESTED_LEVELS = 2;
+
+/**
+ * `value` with every secret field (REDACTED_KEYS, up to two levels down) censored; the same object
+ * when it holds none, which is nearly always. Copies only the objects on the way to a secret.
+ * pino's own `redact` with wildcard paths cost ~5% of a service's CPU: it runs on every line.
+ */
+export function redactSecrets<T>(value: T, level = 0): T {
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Date) return value;
+  let copy: Record<string, unknown> | null = null;
+  const source = value as Record<string, unknown>;
+  for (const key in source) {
+    if (!Object.prototype.hasOwnProperty.call(source, key)) continue;
+    const field = source[key];
+    const safe = SECRET_KEYS.has(key) ? CENSOR : level < NESTED_LEVELS ? redactSecrets(field, level + 1) : field;
+    if (safe === field) continue;
+    copy ??= copyOf(source);
+    copy[key] = safe;
+  }
+  return (copy ?? value) as T;
+}
+
+/** A shallow copy to censor: an array stays an array, an Error (or any class) keeps its prototype and own fields. */
+function copyOf(source: Record<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(source)) return [...source] as unknown as Record<string, unknown>;
+  if (Object.getPrototypeOf(source) === Object.prototype) return { ...source };
+  return Object.create(Object.getPrototypeOf(source), Object.getOwnPropertyDescriptors(source));
+}
 
 /** JSON-lines logger (pino) with secrets redacted; `destination` lets tests capture lines. */
 export function createLogger(opts: { name: string; level?: string; destination?: pino.DestinationStream }): Logger {
   const options: pino.LoggerOptions = {
     name: opts.name,
     level: opts.level ?? 'info',
-    redact: { paths: redactPaths, censor: '[REDACTED]' },
+    // Top-level paths only: pino checks those per key (child bindings included) at no cost; the
+    // nested reach is redactSecrets' (pino's wildcard paths ran on every line).
+    redact: { paths: [...REDACTED_KEYS], censor: CENSOR },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label) => ({ level: label }), log: redactSecrets },
   };
   return pino(options, opts.destination ?? bufferedStdout());
 }

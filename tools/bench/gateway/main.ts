@@ -23,6 +23,8 @@ const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const modeSetting = process.env.BENCH_MODE ?? 'both';
 const modes: Mode[] = modeSetting === 'both' ? ['distributed', 'all-in-one'] : [modeSetting as Mode];
+// Only the exchange rows whose name contains this text (e.g. "wallets" while profiling one path).
+const only = process.env.BENCH_ONLY ?? '';
 if (!modes.every((m) => m === 'distributed' || m === 'all-in-one')) throw new Error(`BENCH_MODE=${modeSetting}: distributed, all-in-one or both`);
 
 /** Goal per row name: share of (b), and p99 where it has one. */
@@ -106,7 +108,7 @@ async function exchangeRows(mode: Mode): Promise<Row[]> {
       http('POST /v1/agents (fresh key + proof)', exchange.url, { type: 'register', operatorToken: token, namespace: `${ns}r` }),
     ];
     const rows: Row[] = [];
-    for (const s of scenarios) rows.push({ mode, ...(await runLoad(s, classify)) });
+    for (const s of scenarios.filter((scenario) => scenario.name.includes(only))) rows.push({ mode, ...(await runLoad(s, classify)) });
     return rows;
   } finally {
     await exchange.stop();
