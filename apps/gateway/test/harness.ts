@@ -1,5 +1,6 @@
 import { canonicalBytes, generateKeyPair, publicKeyFromPrivate, sha256Hex, sign, signCanonical, toBase64 } from '@exchange/crypto';
 import type { EventBus } from '@exchange/events';
+import type { Logger } from '@exchange/platform';
 import { telemetryV1, workflowsV1 } from '@exchange/proto';
 import { startProtoFake, testLogger, type ProtoFake } from '@exchange/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -44,6 +45,8 @@ export async function startHarness(
     healthCheckDeadlineMs?: number;
     /** Identity's agent events for the agent cache (agent-key-cache.spec.ts). */
     events?: EventBus;
+    /** The gateway's logger (default: silent testLogger); specs of what is logged pass their own. */
+    logger?: Logger;
   } = {},
 ): Promise<Harness> {
   const identity = opts.identity ?? (await startFakeIdentity());
@@ -65,7 +68,7 @@ export async function startHarness(
     EXCHANGE_SIGNING_KEY: EXCHANGE_SEED_B64,
     ...opts.env,
   });
-  const app = await buildGateway({ config, logger: testLogger, now: opts.now, healthCheckDeadlineMs: opts.healthCheckDeadlineMs, events: opts.events });
+  const app = await buildGateway({ config, logger: opts.logger ?? testLogger, now: opts.now, healthCheckDeadlineMs: opts.healthCheckDeadlineMs, events: opts.events });
   await app.ready();
   return {
     app,

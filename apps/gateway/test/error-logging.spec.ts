@@ -1,0 +1,51 @@
+import { createLogger } from '@exchange/platform';
+import { Writable } from 'node:stream';
+import { initialSnapshot } from './fake-market-kit';
+import { expectProblem, operator, startHarness, type Harness } from './harness';
+
+// What the gateway logs for a 5xx: a deliberate answer (read-only mode) one info line with its
+// code and no stack; an unexpected failure the whole error, at error.
+
+const lines: Array<Record<string, unknown>> = [];
+const logger = createLogger({
+  name: 'gateway',
+  level: 'info',
+  destination: new Writable({
+    write(chunk, _enc, cb) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      cb();
+    },
+  }),
+});
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { GATEWAY_INTEGRITY_CACHE_MS: '0' }, logger });
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => {
+  lines.length = 0;
+});
+
+const logsOf = (requestId: string) => lines.filter((line) => line.request_id === requestId && line.msg !== 'request');
+
+it('logs a deliberate 503 (read_only) at info with its code, without a stack', async () => {
+  const snapshot = initialSnapshot();
+  h.market.part2.snapshot = { ...snapshot, killSwitches: snapshot.killSwitches.map((k) => (k.name === 'read_only' ? { ...k, enabled: true } : k)) };
+  const res = await h.app.inject({ method: 'POST', url: '/v1/wallets/ns:agent:x/faucet', headers: { ...operator(), 'x-request-id': 'deliberate-1' }, payload: { amount: '1', category: 'x' } });
+  expectProblem(res, 503, 'read_only');
+  expect(logsOf('deliberate-1')).toEqual([expect.objectContaining({ level: 'info', msg: 'request refused', code: 'read_only' })]);
+  expect(JSON.stringify(logsOf('deliberate-1'))).not.toContain('stack');
+  h.market.part2.snapshot = initialSnapshot();
+});
+
+it('logs an unexpected failure at error with the whole error', async () => {
+  h.identity.failNext('listIdentityTransitions', new Error('boom inside'));
+  const res = await h.app.inject({ method: 'GET', url: '/v1/agents/ns:agent:x/identity_transitions', headers: { ...operator(), 'x-request-id': 'unexpected-1' } });
+  expect(res.statusCode).toBeGreaterThanOrEqual(500);
+  const logged = logsOf('unexpected-1');
+  // The service keeps its own message to itself (INTERNAL); the gateway logs what it got, in full.
+  expect(logged).toEqual([expect.objectContaining({ level: 'error', msg: 'request failed', err: expect.objectContaining({ code: 13, stack: expect.any(String) }) })]);
+});
