@@ -109,6 +109,12 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
     async getAgent(req: identityV1.GetAgentRequest) {
       return { agent: structuredClone(find(req.agentId)) };
     },
+    // As identity: each agent found once, unknown ids absent, at most 1000 ids.
+    async getAgents(req: identityV1.GetAgentsRequest) {
+      if (req.agentIds.length > 1000) throw errors.invalidArgument('validation_failed', 'agent_ids must hold at most 1000 ids');
+      const found = [...new Set(req.agentIds)].map((id) => agents.get(id)).filter((a): a is identityV1.Agent => a !== undefined);
+      return { agents: structuredClone(found) };
+    },
     async listAgents(req: identityV1.ListAgentsRequest) {
       const rows = order
         .map((id) => agents.get(id)!)

@@ -65,6 +65,14 @@ describe('identity repositories on PostgreSQL', () => {
     expect(commits).toBe(before + 1);
   });
 
+  it('should read several agents in one query, unknown ids absent', async () => {
+    const [a, b] = [freshAgent(), freshAgent()];
+    for (const agent of [a, b]) await writer.create(agent, `n-${agent.agentId}`, (x) => recordingEvents.registered(x, caller));
+    const found = await reader.getMany([b.agentId, 'repo:agent:nobody', a.agentId]);
+    expect(found.sort((x, y) => x.agentId.localeCompare(y.agentId))).toEqual([a, b].sort((x, y) => x.agentId.localeCompare(y.agentId)));
+    expect(await reader.getMany(['repo:agent:nobody'])).toEqual([]);
+  });
+
   it('should map the agent_id unique violation to agent_id_exists and roll back', async () => {
     const agent = freshAgent();
     await writer.create(agent, `n1-${agent.agentId}`, (a) => recordingEvents.registered(a, caller));

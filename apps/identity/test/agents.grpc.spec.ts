@@ -7,7 +7,7 @@ const { IdentityLevel, AgentStatus } = identityV1;
 const ANY = { identityLevel: IdentityLevel.IDENTITY_LEVEL_UNSPECIFIED, status: AgentStatus.AGENT_STATUS_UNSPECIFIED };
 
 // A database of its own: the list assertions count every agent in it.
-describe('identity gRPC: GetAgent and ListAgents', () => {
+describe('identity gRPC: GetAgent, GetAgents and ListAgents', () => {
   let t: TestIdentity;
   const registered: string[] = [];
 
@@ -25,6 +25,26 @@ describe('identity gRPC: GetAgent and ListAgents', () => {
   it('should answer NOT_FOUND agent_not_found for an unknown agent', async () => {
     const err = await grpcError(t.client.getAgent({ agentId: 'nobody:agent:here' }));
     expect(err).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'agent_not_found', message: 'agent nobody:agent:here not found' });
+  });
+
+  it('should answer GetAgents with each agent found once — as GetAgent has it — unknown and malformed ids absent', async () => {
+    const [a, b] = registered;
+    const res = await t.client.getAgents({ agentIds: [b, 'nobody:agent:here', a, b, 'NOT AN ID', ''] });
+    const byId = new Map(res.agents.map((agent) => [agent.agentId, agent]));
+    expect([...byId.keys()].sort()).toEqual([a, b].sort());
+    expect(res.agents).toHaveLength(2);
+    expect(byId.get(a)).toEqual((await t.client.getAgent({ agentId: a })).agent);
+    expect(byId.get(b)).toEqual((await t.client.getAgent({ agentId: b })).agent);
+    expect((await t.client.getAgents({ agentIds: [] })).agents).toEqual([]);
+  });
+
+  it('should take 1000 ids in GetAgents and refuse 1001 with INVALID_ARGUMENT validation_failed', async () => {
+    const ids = (n: number) => [registered[0], ...Array.from({ length: n - 1 }, (_, i) => `nobody:agent:n${i}`)];
+    expect((await t.client.getAgents({ agentIds: ids(1000) })).agents.map((agent) => agent.agentId)).toEqual([registered[0]]);
+    expect(await grpcError(t.client.getAgents({ agentIds: ids(1001) }))).toMatchObject({
+      grpcCode: status.INVALID_ARGUMENT,
+      code: 'validation_failed',
+    });
   });
 
   it('should page newest first over 3 pages of 2 without duplicates or gaps', async () => {
@@ -55,6 +75,8 @@ describe('identity gRPC: GetAgent and ListAgents', () => {
     const [oldest, second] = registered;
     await t.client.changeIdentityLevel({ agentId: oldest, identityLevel: IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC, reason: 'test' });
     await t.client.freezeAgent({ agentId: second, reason: 'test' });
+    // The freeze that has answered is what the next batch read sees.
+    expect((await t.client.getAgents({ agentIds: [second] })).agents).toMatchObject([{ status: AgentStatus.AGENT_STATUS_FROZEN, frozenReason: 'test' }]);
 
     const basic = await t.client.listAgents({ page: undefined, ...ANY, identityLevel: IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC });
     expect(basic.agents.map((a) => a.agentId)).toEqual([oldest]);

@@ -1,7 +1,9 @@
-import { createServiceClient } from '@exchange/platform';
+import { status } from '@grpc/grpc-js';
+import { createServiceClient, errors } from '@exchange/platform';
 import { generateKeyPair, sign, toBase64 } from '@exchange/crypto';
 import { identityV1 } from '@exchange/proto';
-import { startFakeIdentity, testLogger, type FakeIdentity } from '@exchange/testing';
+import { startFakeIdentity, startProtoFake, testLogger, type FakeIdentity } from '@exchange/testing';
+import { PER_ID_FALLBACK_MS } from './agent-batcher';
 import { AgentDirectory, type IdentityClient } from './agent-directory';
 
 describe('AgentDirectory', () => {
@@ -47,14 +49,15 @@ describe('AgentDirectory', () => {
   it('should ask identity on every current() lookup and refresh the cache with the answer', async () => {
     let now = 0;
     const dir = new AgentDirectory(client, 1000, testLogger, () => now);
-    const before = identity.calls['GetAgent'] ?? 0;
+    const asked = () => (identity.calls['GetAgent'] ?? 0) + (identity.calls['GetAgents'] ?? 0);
+    const before = asked();
     await dir.get('a:1');
     await dir.current('a:1');
     await dir.current('a:1');
-    expect((identity.calls['GetAgent'] ?? 0) - before).toBe(3);
+    expect(asked() - before).toBe(3);
     now = 999;
     await dir.get('a:1'); // cached by the last current()
-    expect((identity.calls['GetAgent'] ?? 0) - before).toBe(3);
+    expect(asked() - before).toBe(3);
   });
 
   it('should map the agent with the mapping given', async () => {
@@ -67,5 +70,153 @@ describe('AgentDirectory', () => {
     const dir = new AgentDirectory(down, 0, testLogger);
     await expect(dir.get('a:1')).rejects.toMatchObject({ code: 'identity_unavailable' });
     down.close();
+  });
+});
+
+describe('AgentDirectory.current: one GetAgents per batch of concurrent lookups', () => {
+  let identity: FakeIdentity;
+  let client: IdentityClient;
+  const ids = (...names: string[]) => names.map((n) => `b:agent:${n}`);
+  const calls = (name: string) => identity.calls[name] ?? 0;
+  const nextTicks = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  beforeAll(async () => {
+    identity = await startFakeIdentity(ids('1', '2', '3').map((agentId) => ({ agentId })));
+    client = createServiceClient(identityV1.IdentityServiceService, identity.address);
+  });
+  afterEach(() => {
+    identity.onGetAgents = null;
+  });
+  afterAll(async () => {
+    client.close();
+    await identity.close();
+  });
+
+  it('should send the lookups of one tick as one GetAgents, each id once, and no GetAgent', async () => {
+    const dir = new AgentDirectory(client, 0, testLogger);
+    const [batches, single] = [identity.batches.length, calls('GetAgent')];
+    const [a, b, c] = ids('1', '2', '3');
+    const answers = await Promise.all([dir.current(a), dir.current(b), dir.current(a), dir.current(c)]);
+    expect(answers.map((x) => x.agentId)).toEqual([a, b, a, c]);
+    expect(identity.batches.slice(batches)).toEqual([[a, b, c]]);
+    expect(calls('GetAgent')).toBe(single);
+  });
+
+  it('should not answer a lookup made while a batch is in flight with that batch: it sees a freeze made meanwhile', async () => {
+    const [id] = ids('late');
+    identity.put({ agentId: id });
+    const dir = new AgentDirectory(client, 0, testLogger);
+    let entered: () => void = () => undefined;
+    let release: () => void = () => undefined;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    identity.onGetAgents = async () => {
+      identity.onGetAgents = null; // only the first batch is held
+      entered();
+      await held;
+    };
+    const batches = identity.batches.length;
+    const early = dir.current(id);
+    await inFlight; // identity has read the agent (active) and holds its answer
+    const late = dir.current(id);
+    await nextTicks(5);
+    expect(identity.batches.length - batches).toBe(1); // the late lookup waits for the batch out
+    identity.freeze(id);
+    release();
+    expect((await early).frozen).toBe(false);
+    expect((await late).frozen).toBe(true);
+    expect(identity.batches.slice(batches)).toEqual([[id], [id]]);
+  });
+
+  it('should answer agent_not_found to the caller of an unknown id only', async () => {
+    const dir = new AgentDirectory(client, 0, testLogger);
+    const batches = identity.batches.length;
+    const [a, b] = ids('1', '2');
+    const [first, unknown, second] = await Promise.allSettled([dir.current(a), dir.current('b:agent:nobody'), dir.current(b)]);
+    expect(first).toMatchObject({ status: 'fulfilled', value: { agentId: a } });
+    expect(second).toMatchObject({ status: 'fulfilled', value: { agentId: b } });
+    expect(unknown).toMatchObject({ status: 'rejected', reason: { grpcCode: status.NOT_FOUND, code: 'agent_not_found' } });
+    expect(identity.batches.length - batches).toBe(1);
+  });
+
+  it('should answer identity_unavailable to every caller of a failed batch, log it once, and send the next batch', async () => {
+    const logger = testLogger.child({});
+    const warn = jest.spyOn(logger, 'warn');
+    const dir = new AgentDirectory(client, 0, logger);
+    identity.onGetAgents = () => {
+      identity.onGetAgents = null;
+      throw errors.unavailable('db_down', 'identity database unavailable (test)');
+    };
+    const [a, b] = ids('1', '2');
+    const failed = await Promise.allSettled([dir.current(a), dir.current(b), dir.current(a)]);
+    expect(failed.map((r) => (r.status === 'rejected' ? (r.reason as { code: string }).code : 'fulfilled'))).toEqual([
+      'identity_unavailable',
+      'identity_unavailable',
+      'identity_unavailable',
+    ]);
+    expect(failed[0]).toMatchObject({ reason: { grpcCode: status.UNAVAILABLE } });
+    expect(warn).toHaveBeenCalledTimes(1);
+    await expect(dir.current(a)).resolves.toMatchObject({ agentId: a });
+  });
+
+  it('should split a batch of more than 1000 ids into GetAgents calls of at most 1000', async () => {
+    const dir = new AgentDirectory(client, 0, testLogger);
+    const batches = identity.batches.length;
+    const many = [...ids('1'), ...Array.from({ length: 2498 }, (_, i) => `b:agent:n${i}`), ...ids('2')];
+    const settled = await Promise.allSettled(many.map((id) => dir.current(id)));
+    expect(identity.batches.slice(batches).map((b) => b.length)).toEqual([1000, 1000, 500]);
+    expect(identity.batches.slice(batches).flat()).toEqual(many);
+    expect(settled.filter((r) => r.status === 'fulfilled').map((r) => r.value.agentId)).toEqual(ids('1', '2'));
+    expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(2498);
+  });
+});
+
+describe('AgentDirectory.current against an identity without GetAgents (rolling upgrade)', () => {
+  const agent = (agentId: string, frozen: boolean): identityV1.Agent => ({
+    agentId,
+    primaryPubkey: '',
+    keys: [],
+    identityLevel: identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED,
+    status: frozen ? identityV1.AgentStatus.AGENT_STATUS_FROZEN : identityV1.AgentStatus.AGENT_STATUS_ACTIVE,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  });
+
+  it('should fall back to GetAgent per id for that batch, remember it for a while (warning once), then try GetAgents again', async () => {
+    const old = await startProtoFake(
+      identityV1.IdentityServiceService,
+      {
+        getAgent: ({ agentId }) => {
+          if (agentId === 'o:agent:nobody') throw errors.notFound('agent', agentId);
+          return { agent: agent(agentId, agentId === 'o:agent:frozen') };
+        },
+      },
+      { missing: 'unimplemented' },
+    );
+    const oldClient = createServiceClient(identityV1.IdentityServiceService, old.address);
+    try {
+      let now = 0;
+      const logger = testLogger.child({});
+      const warn = jest.spyOn(logger, 'warn');
+      const dir = new AgentDirectory(oldClient, 0, logger, () => now);
+      const first = await Promise.allSettled([dir.current('o:agent:a'), dir.current('o:agent:frozen'), dir.current('o:agent:nobody')]);
+      expect(first[0]).toMatchObject({ status: 'fulfilled', value: { agentId: 'o:agent:a', frozen: false } });
+      expect(first[1]).toMatchObject({ status: 'fulfilled', value: { agentId: 'o:agent:frozen', frozen: true } });
+      expect(first[2]).toMatchObject({ status: 'rejected', reason: { code: 'agent_not_found' } });
+      expect([old.log.count('getAgents'), old.log.count('getAgent')]).toEqual([1, 3]);
+
+      now = PER_ID_FALLBACK_MS - 1; // remembered: straight to GetAgent
+      await Promise.all([dir.current('o:agent:a'), dir.current('o:agent:b')]);
+      expect([old.log.count('getAgents'), old.log.count('getAgent')]).toEqual([1, 5]);
+
+      now = PER_ID_FALLBACK_MS; // identity may have been upgraded since: asked again
+      await dir.current('o:agent:a');
+      expect([old.log.count('getAgents'), old.log.count('getAgent')]).toEqual([2, 6]);
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      oldClient.close();
+      await old.stop();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { status } from '@grpc/grpc-js';
 import { errorInfoFromGrpc, errors, type Logger, type PromiseClient } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
+import { AgentBatcher } from './agent-batcher';
+import { identityUnavailable } from './identity-errors';
 
 export type IdentityClient = PromiseClient<typeof identityV1.IdentityServiceService>;
 
@@ -23,17 +25,19 @@ export function agentInfo(agent: identityV1.Agent): AgentInfo {
 
 /** Bounded so a flood of distinct agent ids cannot grow memory without limit. */
 const MAX_ENTRIES = 10_000;
-const identityUnavailable = () => errors.unavailable('identity_unavailable', 'identity service unavailable');
 
 /**
  * Agents from identity over gRPC, each answer reused for `ttlMs` (AGENT_CACHE_TTL_MS; a freeze
  * takes effect within it). Concurrent lookups of one agent share one call; failures are not
  * cached. `current` always asks identity (for what must see a freeze at once, e.g. the owner of
- * a money movement). Signatures are never cached: each report is checked against identity's
- * current keys. `toInfo` maps identity's agent (default: AgentInfo).
+ * a money movement): the `current` lookups made together go as one GetAgents, and each is
+ * answered only by a call sent after it was made (`AgentBatcher`). Signatures are never cached:
+ * each report is checked against identity's current keys. `toInfo` maps identity's agent
+ * (default: AgentInfo).
  */
 export class AgentDirectory<A extends AgentBasics = AgentInfo> {
   private readonly cache = new Map<string, { expires: number; agent: Promise<A> }>();
+  private readonly batcher: AgentBatcher;
 
   constructor(
     private readonly client: IdentityClient,
@@ -42,7 +46,9 @@ export class AgentDirectory<A extends AgentBasics = AgentInfo> {
     private readonly now: () => number = Date.now,
     // The default fits the default A only; a service choosing its own A passes its mapping.
     private readonly toInfo: (agent: identityV1.Agent) => A = agentInfo as unknown as (agent: identityV1.Agent) => A,
-  ) {}
+  ) {
+    this.batcher = new AgentBatcher(client, logger, now);
+  }
 
   /** Possibly cached: 404 agent_not_found for an unknown agent, 503 identity_unavailable. */
   get(agentId: string): Promise<A> {
@@ -60,10 +66,13 @@ export class AgentDirectory<A extends AgentBasics = AgentInfo> {
     return agent;
   }
 
-  /** Identity's answer now, never a cached one (it refreshes the cache). */
+  /** Identity's answer now, never a cached one (it refreshes the cache); errors as `get`. */
   current(agentId: string): Promise<A> {
-    // Never joins a lookup already in flight: it may have started before the freeze answered.
-    const agent = this.fetch(agentId);
+    // Never joins a lookup already in flight (the batcher's rule): it may have started before the freeze answered.
+    const agent = this.batcher.lookup(agentId).then((found) => {
+      if (!found) throw errors.notFound('agent', agentId);
+      return this.toInfo(found);
+    });
     if (this.ttlMs > 0) {
       agent.then(
         () => {

@@ -1,3 +1,4 @@
+import { status } from '@grpc/grpc-js';
 import { createServiceClient, errorInfoFromGrpc } from '@exchange/platform';
 import { generateKeyPair, sign, toBase64, verifyCanonical } from '@exchange/crypto';
 import { identityV1 } from '@exchange/proto';
@@ -32,6 +33,30 @@ describe('startFakeIdentity', () => {
   it('answers NOT_FOUND agent_not_found for an unknown agent', async () => {
     const err = await client.getAgent({ agentId: 'acme:agent:nobody' }).catch((e: unknown) => e);
     expect(errorInfoFromGrpc(err).code).toBe('agent_not_found');
+  });
+
+  it('serves GetAgents as identity: each agent found once, unknown ids absent, more than 1000 ids refused', async () => {
+    const { AgentStatus } = identityV1;
+    fake.put({ agentId: 'acme:agent:carol' });
+    const seen: string[][] = [];
+    fake.onGetAgents = (ids) => {
+      seen.push(ids);
+      fake.freeze('acme:agent:carol', true); // after the read: not in this answer, in the next one
+    };
+    try {
+      const ids = ['acme:agent:carol', 'acme:agent:nobody', 'acme:agent:carol'];
+      const first = await client.getAgents({ agentIds: ids });
+      expect(first.agents.map((a) => [a.agentId, a.status])).toEqual([['acme:agent:carol', AgentStatus.AGENT_STATUS_ACTIVE]]);
+      const second = await client.getAgents({ agentIds: ids });
+      expect(second.agents.map((a) => [a.agentId, a.status])).toEqual([['acme:agent:carol', AgentStatus.AGENT_STATUS_FROZEN]]);
+      expect(seen).toEqual([ids, ids]);
+      expect(fake.batches.slice(-2)).toEqual([ids, ids]);
+      const tooMany = await client.getAgents({ agentIds: Array.from({ length: 1001 }, (_, i) => `acme:agent:n${i}`) }).catch((e: unknown) => e);
+      expect(errorInfoFromGrpc(tooMany)).toMatchObject({ grpcCode: status.INVALID_ARGUMENT, code: 'validation_failed' });
+      expect(fake.calls.GetAgents).toBe(3);
+    } finally {
+      fake.onGetAgents = null;
+    }
   });
 
   it('verifies signatures against the agent keys only', async () => {

@@ -7,7 +7,7 @@ import { testLogger } from './test-logger';
 
 // A real gRPC IdentityService holding agents in memory, for services whose integration tests need
 // identity as a collaborator (wallet-ledger, market…) without importing another service's app.
-// GetAgent, ListAgents and VerifyAgentSignature behave as identity's; MintPartyAlias and
+// GetAgent, GetAgents, ListAgents and VerifyAgentSignature behave as identity's; MintPartyAlias and
 // MintIdentityReveal keep aliases in memory and sign with a key of their own (no registry); the
 // rest is UNIMPLEMENTED.
 
@@ -33,10 +33,20 @@ export interface FakeIdentity {
   failMints(n?: number): void;
   /** How often each RPC was called (to assert caching). */
   calls: Record<string, number>;
+  /** The ids each GetAgents call asked for, in call order (to assert batching). */
+  batches: string[][];
+  /**
+   * Runs when a GetAgents call has read its agents, before it answers: may hold that answer back
+   * (return a promise; a freeze made meanwhile is not in it, as with a slow identity) or fail the
+   * call (throw a DomainError).
+   */
+  onGetAgents: ((agentIds: string[]) => void | Promise<void>) | null;
   close(): Promise<void>;
 }
 
 const EPOCH = new Date(0);
+/** As identity: GetAgents takes at most this many ids. */
+const AGENT_BATCH_MAX = 1000;
 
 function toAgent(a: FakeAgent): identityV1.Agent {
   const keys = a.pubkeys ?? [];
@@ -62,6 +72,7 @@ function toAgent(a: FakeAgent): identityV1.Agent {
 export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<FakeIdentity> {
   const agents = new Map<string, FakeAgent>(initial.map((a) => [a.agentId, { ...a }]));
   const calls: Record<string, number> = {};
+  const batches: string[][] = [];
   const count = (name: string) => (calls[name] = (calls[name] ?? 0) + 1);
   const find = (agentId: string): FakeAgent => {
     const agent = agents.get(agentId);
@@ -85,6 +96,16 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
     getAgent: unary(testLogger, 'GetAgent', async (req: identityV1.GetAgentRequest) => {
       count('GetAgent');
       return { agent: toAgent(find(req.agentId)) };
+    }),
+    getAgents: unary(testLogger, 'GetAgents', async (req: identityV1.GetAgentsRequest) => {
+      count('GetAgents');
+      batches.push([...req.agentIds]);
+      if (req.agentIds.length > AGENT_BATCH_MAX) throw errors.invalidArgument('validation_failed', `agent_ids must hold at most ${AGENT_BATCH_MAX} ids`);
+      // Each agent once, unknown ones absent.
+      const found = [...new Set(req.agentIds)].map((id) => agents.get(id)).filter((a): a is FakeAgent => a !== undefined);
+      const answer = { agents: found.map(toAgent) };
+      await fake.onGetAgents?.(req.agentIds);
+      return answer;
     }),
     listAgents: unary(testLogger, 'ListAgents', async () => {
       count('ListAgents');
@@ -144,7 +165,7 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
   });
   server.setServing();
 
-  return {
+  const fake: FakeIdentity = {
     address: `127.0.0.1:${server.port}`,
     put: (agent) => void agents.set(agent.agentId, { ...agent }),
     freeze: (agentId, frozen = true) => void (find(agentId).frozen = frozen),
@@ -153,8 +174,11 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
     exchangePublicKey: toBase64(exchangeKeys.publicKey),
     failMints: (n = 1) => void (mintFailures += n),
     calls,
+    batches,
+    onGetAgents: null,
     close: () => server.shutdown(0),
   };
+  return fake;
 }
 
 /** Base64 of 32 bytes, usable as a fake agent's public key. */

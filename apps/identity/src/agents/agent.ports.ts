@@ -19,6 +19,8 @@ export interface AgentListQuery {
 /** Reads: one SQL round trip each (the gateway calls `get` on most requests). */
 export interface AgentReader {
   get(agentId: string): Promise<Agent | null>;
+  /** The agents among `agentIds` (distinct ids), in no particular order; unknown ids are absent. */
+  getMany(agentIds: string[]): Promise<Agent[]>;
   list(query: AgentListQuery): Promise<Agent[]>;
   listTransitions(agentId: string, after: CursorKey | null, take: number): Promise<IdentityTransition[]>;
   isNonceUsed(nonce: string): Promise<boolean>;

@@ -14,6 +14,7 @@ export type AgentsRpcs = Pick<
   identityV1.IdentityServiceServer,
   | 'registerAgent'
   | 'getAgent'
+  | 'getAgents'
   | 'listAgents'
   | 'changeIdentityLevel'
   | 'listIdentityTransitions'
@@ -44,6 +45,10 @@ export function agentsHandlers(service: AgentService, logger: Logger): AgentsRpc
 
     getAgent: unary(logger, 'GetAgent', async (req: identityV1.GetAgentRequest) => ({
       agent: toProtoAgent(await service.get(req.agentId)),
+    })),
+
+    getAgents: unary(logger, 'GetAgents', async (req: identityV1.GetAgentsRequest) => ({
+      agents: (await service.getMany(req.agentIds)).map(toProtoAgent),
     })),
 
     listAgents: unary(logger, 'ListAgents', async (req: identityV1.ListAgentsRequest) => {

@@ -7,6 +7,8 @@ import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow
 // Named statements are parsed and planned once per pooled connection; GetAgent and
 // VerifyAgentSignature (the gateway's hot path) run this one.
 const GET_AGENT = { name: 'identity_get_agent', text: `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.agent_id = $1` };
+// GetAgents: the owners of a batch of wallet-ledger's money movements in one statement.
+const GET_AGENTS = { name: 'identity_get_agents', text: `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.agent_id = ANY($1::text[])` };
 const NONCE_USED = { name: 'identity_nonce_used', text: 'SELECT 1 FROM proof_nonces WHERE nonce = $1' };
 const BOUND_PUBKEYS = { name: 'identity_bound_pubkeys', text: 'SELECT pubkey FROM agent_keys WHERE pubkey = ANY($1::text[])' };
 const REGISTRATION_CONFLICTS = {
@@ -23,6 +25,11 @@ export class PgAgentReader implements AgentReader {
   async get(agentId: string): Promise<Agent | null> {
     const { rows } = await this.pool.query<AgentRow>({ ...GET_AGENT, values: [agentId] });
     return rows.length === 0 ? null : toAgent(rows[0]);
+  }
+
+  async getMany(agentIds: string[]): Promise<Agent[]> {
+    const { rows } = await this.pool.query<AgentRow>({ ...GET_AGENTS, values: [agentIds] });
+    return rows.map(toAgent);
   }
 
   async list(query: AgentListQuery): Promise<Agent[]> {

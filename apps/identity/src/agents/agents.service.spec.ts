@@ -1,3 +1,4 @@
+import { status } from '@grpc/grpc-js';
 import { DomainError } from '@exchange/platform';
 import { sign, toBase64 } from '@exchange/crypto';
 import { newKey, signedRegistration } from '../../test/factories/agent.factory';
@@ -125,6 +126,23 @@ describe(AgentService.name, () => {
       await sut.freeze(a.agentId, 'review', operator);
       const page = await sut.list({ limit: null, cursor: null }, { identityLevel: null, status: 'frozen' });
       expect(page.data.map((x) => x.agentId)).toEqual([a.agentId]);
+    });
+
+    it('should answer a batch with each agent found once, unknown and malformed ids absent', async () => {
+      const a = await sut.register(signedRegistration().input, operator);
+      const b = await sut.register(signedRegistration().input, operator);
+      await sut.freeze(b.agentId, 'review', operator);
+      const found = await sut.getMany([a.agentId, 'acme:agent:nobody', b.agentId, a.agentId, 'not an id', '']);
+      expect(found.map((x) => [x.agentId, x.status]).sort()).toEqual([[a.agentId, 'active'], [b.agentId, 'frozen']].sort());
+      expect(await sut.getMany([])).toEqual([]);
+    });
+
+    it('should take 1000 ids in a batch and refuse 1001 with validation_failed', async () => {
+      const a = await sut.register(signedRegistration().input, operator);
+      const ids = (n: number) => [a.agentId, ...Array.from({ length: n - 1 }, (_, i) => `acme:agent:n${i}`)];
+      expect((await sut.getMany(ids(1000))).map((x) => x.agentId)).toEqual([a.agentId]);
+      const err = await rejection(sut.getMany(ids(1001)));
+      expect([err.grpcCode, err.code, err.details]).toEqual([status.INVALID_ARGUMENT, 'validation_failed', { errors: [{ pointer: '/agent_ids', message: 'must hold at most 1000 ids' }] }]);
     });
 
     it('should refuse limit 201 and a forged cursor', async () => {

@@ -5,7 +5,7 @@ import { planFreeze, planKeyRevocation, planLevelChange, planUnfreeze } from './
 import type { AgentEvents, AgentReader, AgentWriter, Caller } from './agent.ports';
 import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from './identity.errors';
 import { assertRegistrationProof, validateRegistration, type RegistrationInput } from './registration';
-import { assertReason, normalizePublicKey, validationFailed } from './validation';
+import { AGENT_BATCH_MAX, assertReason, normalizePublicKey, validationFailed } from './validation';
 
 /** `E`: the outbox event, built by `events` and stored by `writer` (opaque to the domain). */
 export interface AgentServiceDeps<E = unknown> {
@@ -86,6 +86,18 @@ export class AgentService<E = unknown> {
     const agent = await this.deps.reader.get(agentId);
     if (!agent) throw agentNotFound(agentId);
     return agent;
+  }
+
+  /**
+   * The agents found among `agentIds`, each once. Like `get`, an id is not checked for shape: a
+   * malformed one is simply not found, so it is absent rather than failing its batch-mates.
+   */
+  async getMany(agentIds: string[]): Promise<Agent[]> {
+    if (agentIds.length > AGENT_BATCH_MAX) {
+      throw validationFailed([{ pointer: '/agent_ids', message: `must hold at most ${AGENT_BATCH_MAX} ids` }]);
+    }
+    const distinct = [...new Set(agentIds)];
+    return distinct.length === 0 ? [] : this.deps.reader.getMany(distinct);
   }
 
   async list(

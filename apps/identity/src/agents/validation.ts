@@ -11,6 +11,8 @@ export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}:agent:[a-z0-9][a-z0-
 export const PUBLIC_KEY_BYTES = 32;
 export const SIGNATURE_BYTES = 64;
 export const REASON_MAX_LENGTH = 500;
+/** GetAgents: ids per call (bounds the SQL array and the answer). */
+export const AGENT_BATCH_MAX = 1000;
 
 /** 400 `validation_failed`, carrying every field error so the gateway can list them in `errors[]`. */
 export function validationFailed(fieldErrors: FieldError[]): DomainError {

@@ -22,6 +22,10 @@ export class InMemoryAgents implements AgentReader, AgentWriter {
     return this.agents.get(agentId) ?? null;
   }
 
+  async getMany(agentIds: string[]) {
+    return agentIds.flatMap((id) => this.agents.get(id) ?? []);
+  }
+
   async list(q: AgentListQuery) {
     return [...this.agents.values()]
       .filter((a) => (q.identityLevel === null || a.identityLevel === q.identityLevel) && (q.status === null || a.status === q.status))

@@ -17,13 +17,17 @@ function agent(agentId: string, frozen = false): identityV1.Agent {
   };
 }
 
-/** A fake identity client: `answers` per call, counting calls. */
+/** A fake identity client: `answer` per agent for GetAgent (`get`) and GetAgents (`current`), counting calls of both. */
 function fakeClient(answer: (agentId: string) => Promise<identityV1.Agent>) {
   let calls = 0;
   const client = {
     getAgent: async ({ agentId }: { agentId: string }) => {
       calls++;
       return { agent: await answer(agentId) };
+    },
+    getAgents: async ({ agentIds }: { agentIds: string[] }) => {
+      calls++;
+      return { agents: await Promise.all(agentIds.map(answer)) };
     },
   } as unknown as IdentityClient;
   return { client, calls: () => calls };
@@ -74,14 +78,25 @@ describe('CachedAgentDirectory', () => {
     expect(fake.calls()).toBe(3);
   });
 
+  it('should ask identity once for the current() lookups of one tick, each mapped to the wallet view', async () => {
+    const fake = fakeClient(async (id) => agent(id, id === 'a:agent:frozen'));
+    const directory = new CachedAgentDirectory(fake.client, 0, testLogger);
+    const answers = await Promise.all(['a:agent:b', 'a:agent:frozen', 'a:agent:b'].map((id) => directory.current(id)));
+    expect(answers.map((a) => [a.agentId, a.frozen, a.pubkeys])).toEqual([['a:agent:b', false, ['pk']], ['a:agent:frozen', true, ['pk']], ['a:agent:b', false, ['pk']]]);
+    expect(fake.calls()).toBe(1);
+  });
+
   it('should not let current() join a lookup that was already in flight', async () => {
     let release: (a: identityV1.Agent) => void = () => undefined;
     let calls = 0;
     const client = {
-      getAgent: async ({ agentId }: { agentId: string }) => {
+      getAgent: async () => {
         calls++;
-        if (calls === 1) return { agent: await new Promise<identityV1.Agent>((r) => (release = r)) };
-        return { agent: agent(agentId, true) };
+        return { agent: await new Promise<identityV1.Agent>((r) => (release = r)) };
+      },
+      getAgents: async ({ agentIds }: { agentIds: string[] }) => {
+        calls++;
+        return { agents: agentIds.map((id) => agent(id, true)) };
       },
     } as unknown as IdentityClient;
     const directory = new CachedAgentDirectory(client, 60_000, testLogger);

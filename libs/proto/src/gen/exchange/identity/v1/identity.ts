@@ -257,6 +257,16 @@ export interface GetAgentResponse {
   agent: Agent | undefined;
 }
 
+export interface GetAgentsRequest {
+  /** At most 1000 ids; an empty list answers an empty list. */
+  agentIds: string[];
+}
+
+export interface GetAgentsResponse {
+  /** The agents found, each once, in no particular order. */
+  agents: Agent[];
+}
+
 export interface ListAgentsRequest {
   page:
     | PageRequest
@@ -1306,6 +1316,146 @@ export const GetAgentResponse: MessageFns<GetAgentResponse> = {
   fromPartial(object: DeepPartial<GetAgentResponse>): GetAgentResponse {
     const message = createBaseGetAgentResponse();
     message.agent = (object.agent !== undefined && object.agent !== null) ? Agent.fromPartial(object.agent) : undefined;
+    return message;
+  },
+};
+
+function createBaseGetAgentsRequest(): GetAgentsRequest {
+  return { agentIds: [] };
+}
+
+export const GetAgentsRequest: MessageFns<GetAgentsRequest> = {
+  encode(message: GetAgentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.agentIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAgentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAgentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.agentIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAgentsRequest {
+    return {
+      agentIds: globalThis.Array.isArray(object?.agentIds)
+        ? object.agentIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.agent_ids)
+        ? object.agent_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetAgentsRequest): unknown {
+    const obj: any = {};
+    if (message.agentIds?.length) {
+      obj.agentIds = message.agentIds;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetAgentsRequest>): GetAgentsRequest {
+    return GetAgentsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetAgentsRequest>): GetAgentsRequest {
+    const message = createBaseGetAgentsRequest();
+    message.agentIds = object.agentIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetAgentsResponse(): GetAgentsResponse {
+  return { agents: [] };
+}
+
+export const GetAgentsResponse: MessageFns<GetAgentsResponse> = {
+  encode(message: GetAgentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.agents) {
+      Agent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAgentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAgentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.agents.push(Agent.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAgentsResponse {
+    return { agents: globalThis.Array.isArray(object?.agents) ? object.agents.map((e: any) => Agent.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: GetAgentsResponse): unknown {
+    const obj: any = {};
+    if (message.agents?.length) {
+      obj.agents = message.agents.map((e) => Agent.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetAgentsResponse>): GetAgentsResponse {
+    return GetAgentsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetAgentsResponse>): GetAgentsResponse {
+    const message = createBaseGetAgentsResponse();
+    message.agents = object.agents?.map((e) => Agent.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3088,6 +3238,22 @@ export const IdentityServiceService = {
     responseSerialize: (value: GetAgentResponse): Buffer => Buffer.from(GetAgentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetAgentResponse => GetAgentResponse.decode(value),
   },
+  /**
+   * Internal batch read for services (wallet-ledger asks it for the owners of concurrent money
+   * movements: one call and one SQL query per batch instead of one per transfer). Unknown ids are
+   * simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad id
+   * must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
+   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed.
+   */
+  getAgents: {
+    path: "/exchange.identity.v1.IdentityService/GetAgents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAgentsRequest): Buffer => Buffer.from(GetAgentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAgentsRequest => GetAgentsRequest.decode(value),
+    responseSerialize: (value: GetAgentsResponse): Buffer => Buffer.from(GetAgentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAgentsResponse => GetAgentsResponse.decode(value),
+  },
   listAgents: {
     path: "/exchange.identity.v1.IdentityService/ListAgents" as const,
     requestStream: false as const,
@@ -3201,6 +3367,14 @@ export const IdentityServiceService = {
 export interface IdentityServiceServer extends UntypedServiceImplementation {
   registerAgent: handleUnaryCall<RegisterAgentRequest, RegisterAgentResponse>;
   getAgent: handleUnaryCall<GetAgentRequest, GetAgentResponse>;
+  /**
+   * Internal batch read for services (wallet-ledger asks it for the owners of concurrent money
+   * movements: one call and one SQL query per batch instead of one per transfer). Unknown ids are
+   * simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad id
+   * must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
+   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed.
+   */
+  getAgents: handleUnaryCall<GetAgentsRequest, GetAgentsResponse>;
   listAgents: handleUnaryCall<ListAgentsRequest, ListAgentsResponse>;
   changeIdentityLevel: handleUnaryCall<ChangeIdentityLevelRequest, ChangeIdentityLevelResponse>;
   listIdentityTransitions: handleUnaryCall<ListIdentityTransitionsRequest, ListIdentityTransitionsResponse>;
@@ -3257,6 +3431,28 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAgentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Internal batch read for services (wallet-ledger asks it for the owners of concurrent money
+   * movements: one call and one SQL query per batch instead of one per transfer). Unknown ids are
+   * simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad id
+   * must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
+   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed.
+   */
+  getAgents(
+    request: GetAgentsRequest,
+    callback: (error: ServiceError | null, response: GetAgentsResponse) => void,
+  ): ClientUnaryCall;
+  getAgents(
+    request: GetAgentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAgentsResponse) => void,
+  ): ClientUnaryCall;
+  getAgents(
+    request: GetAgentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAgentsResponse) => void,
   ): ClientUnaryCall;
   listAgents(
     request: ListAgentsRequest,
