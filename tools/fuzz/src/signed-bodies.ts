@@ -1,10 +1,12 @@
 // Bodies that carry a signature over their own content (a registration proof, a signed object):
 // no schema or example can produce a valid one, so the SDK signs them, with generated content.
 // A correctly signed object whose payload is hostile reaches the registry, not just the gateway.
-// (Workflow bodies that name the acting agent's own run and events are picked here too.)
+// (Workflow bodies that name the acting agent's own run and events, and new contracts of the
+// acting agent, are picked here too.)
 import { buildRegistrationBody, generateAgentKeys, IDENTITY_LEVELS, signObjectPayload } from '@exchange/sdk';
 import fc from 'fast-check';
 import { checkoutBody, mandateBody } from './commerce-bodies';
+import { contractBody } from './contract-bodies';
 import type { CommerceContext } from './commerce-fixtures';
 import type { Pools } from './id-pools';
 import { casefileExportBody, emitBody, ingestBody, projectionBody, proxyCallBody } from './metering-bodies';
@@ -52,6 +54,7 @@ export function signedBodyArbitrary(op: Operation, ctx: SigningContext, signerId
   if (op.key === 'POST /v1/mandates' && key && ctx.commerce) return mandateBody(ctx.commerce, [...ctx.commerce.mandateFor.keys()], signerId, key, ctx.now);
   if (op.key === 'POST /v1/commerce/ucp/checkout/create' && ctx.commerce) return checkoutBody(ctx.commerce, signerId);
   const own = ctx.actorPools?.get(signerId) ?? {};
+  if (op.key === 'POST /v1/contracts') return contractBody(signerId, ctx.now);
   if (op.key === 'POST /v1/workflows/runs') return runBody(signerId);
   if (op.key === 'POST /v1/workflows/tasks/subscriptions') return subscriptionBody(own);
   if (op.key === 'POST /v1/workflows/tasks/subscriptions/{subscription_id}/events/consume') return consumeBody(own);
