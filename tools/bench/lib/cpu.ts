@@ -127,7 +127,9 @@ export function exchangeClassifier(ctx: { sutGroup?: number; dbPrefix?: string }
     if (p.comm === 'postgres' || p.cmdline.startsWith('postgres:')) {
       const backend = /^postgres: (?:[^:]+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(p.cmdline);
       if (!backend) return 'postgres (server: wal, checkpoints…)';
-      return ctx.dbPrefix && backend[1].startsWith(ctx.dbPrefix) ? 'postgres (bench backends)' : 'postgres (other clients)';
+      // The run's databases are <prefix><service>: each service's share of PostgreSQL's work.
+      if (ctx.dbPrefix && backend[1].startsWith(ctx.dbPrefix)) return `postgres (${backend[1].slice(ctx.dbPrefix.length) || 'bench'} db)`;
+      return 'postgres (other clients)';
     }
     if (p.comm === 'nats-server') return 'nats-server';
     if (ctx.sutGroup !== undefined && p.pgrp === ctx.sutGroup) {
