@@ -1,14 +1,14 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 
-// DER SubjectPublicKeyInfo header for an Ed25519 key (RFC 8410); the raw 32-byte key follows.
-const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-
 /**
  * A node:crypto KeyObject for a raw 32-byte ed25519 public key. No policy check (see
- * passesKeyPolicy / isValidPublicKey); throws when node:crypto refuses the bytes.
+ * passesKeyPolicy / isValidPublicKey); throws when node:crypto refuses the bytes. Imported as a
+ * JWK (RFC 8037 OKP): the same raw key OpenSSL gets from the DER SubjectPublicKeyInfo, at ~10 µs
+ * instead of ~80 µs, which is most of a first verification (a registration's new key, a cache miss).
  */
 export function ed25519PublicKeyObject(publicKey: Uint8Array): KeyObject {
-  return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' });
+  const x = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64url');
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
 }
 
 /**
