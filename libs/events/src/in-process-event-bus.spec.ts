@@ -1,6 +1,7 @@
 import { testLogger } from '@exchange/testing';
 import { newEvent, type EventEnvelope } from './envelope';
 import { InProcessEventBus } from './in-process-event-bus';
+import { failingFirstBatch } from '../test/failing-first-batch';
 
 const event = (type: string, data: unknown = {}) => newEvent({ type, source: 'test', subjectId: 'x', data });
 
@@ -78,24 +79,9 @@ describe('InProcessEventBus', () => {
   it('a batch subscriber gets the waiting events in order, at most `max` at a time; a throw retries the whole batch', async () => {
     const events = Array.from({ length: 7 }, () => event('exchange.test.thing.batched'));
     for (const e of events) await bus.publish(e);
-    const calls: string[][] = [];
-    let failed = false;
+    const { calls, handler } = failingFirstBatch();
     const single: EventEnvelope[] = [];
-    await bus.subscribe({
-      durable: 'batched',
-      subjects: ['exchange.>'],
-      handler: async (e) => void single.push(e),
-      batch: {
-        max: 3,
-        handler: async (batch) => {
-          calls.push(batch.map((e) => e.id));
-          if (!failed) {
-            failed = true;
-            throw new Error('database down');
-          }
-        },
-      },
-    });
+    await bus.subscribe({ durable: 'batched', subjects: ['exchange.>'], handler: async (e) => void single.push(e), batch: { max: 3, handler } });
     const ids = events.map((e) => e.id);
     const deadline = Date.now() + 2_000;
     while (calls.flat().length < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,6 +1,7 @@
 import type { Logger } from '@exchange/platform';
 import type { EventEnvelope } from './envelope';
 import { DEFAULT_MAX_BATCH, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
+import { deliveryFailureFields } from './delivery-failure';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
 
@@ -152,19 +153,7 @@ export class InProcessEventBus implements EventBus {
       attempt = Math.max(attempt, n);
     }
     const delay = retryDelayMs(attempt, this.opts.retryBaseMs ?? 100, this.opts.retryMaxMs ?? 10_000);
-    const first = events[0];
-    this.opts.logger.warn(
-      {
-        durable: durable.name,
-        event_id: first.id,
-        type: first.type,
-        ...(events.length > 1 ? { events: events.length } : {}),
-        attempt,
-        retry_in_ms: delay,
-        err: err instanceof Error ? err.message : String(err),
-      },
-      'event handler failed; will retry',
-    );
+    this.opts.logger.warn(deliveryFailureFields(durable.name, events, attempt, delay, err), 'event handler failed; will retry');
     const timer = setTimeout(() => {
       durable.retryTimers.delete(timer);
       if (this.closed) return;

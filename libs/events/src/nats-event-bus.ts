@@ -15,6 +15,7 @@ import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@exchange/platform';
 import { parseEnvelope, type EventEnvelope } from './envelope';
 import { DEFAULT_MAX_BATCH, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
+import { deliveryFailureFields } from './delivery-failure';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
 
@@ -213,19 +214,8 @@ export class NatsEventBus implements EventBus {
     } catch (err) {
       const attempt = Math.max(...batch.map(({ msg }) => msg.info.deliveryCount));
       const delay = retryDelayMs(attempt, 200, 30_000);
-      const first = batch[0].event;
-      this.settings.logger.warn(
-        {
-          durable: opts.durable,
-          event_id: first.id,
-          type: first.type,
-          ...(batch.length > 1 ? { events: batch.length } : {}),
-          attempt,
-          retry_in_ms: delay,
-          err: err instanceof Error ? err.message : String(err),
-        },
-        'event handler failed; redelivery scheduled',
-      );
+      const fields = deliveryFailureFields(opts.durable, batch.map((d) => d.event), attempt, delay, err);
+      this.settings.logger.warn(fields, 'event handler failed; redelivery scheduled');
       for (const { msg } of batch) msg.nak(delay);
     }
   }

@@ -4,6 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import type pg from 'pg';
 import { describeWithNats, testLogger } from '@exchange/testing';
 import { createEventBus, idempotentConsumer, newEvent, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
+import { failingFirstBatch } from './failing-first-batch';
 import { createOutboxDatabase, enqueueInTransaction, sideEffects, testEvent } from './outbox-fixture';
 import { waitFor } from './wait-for';
 
@@ -103,24 +104,13 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
   it('a batch durable gets the waiting events in order and in batches; a throw redelivers the whole batch', async () => {
     const events = Array.from({ length: 40 }, () => testEvent(prefix, 'batched'));
     for (const event of events) await bus.publish(event);
-    const calls: string[][] = [];
-    let failed = false;
+    const { calls, handler } = failingFirstBatch();
+    const single: string[] = [];
     const sub = await bus.subscribe({
       durable: `d_batch_${suffix}`,
       subjects: [`${prefix}.test.thing.batched`],
-      handler: async () => {
-        throw new Error('a batch durable is not called one event at a time');
-      },
-      batch: {
-        max: 16,
-        handler: async (batch) => {
-          calls.push(batch.map((e) => e.id));
-          if (!failed) {
-            failed = true;
-            throw new Error('database down');
-          }
-        },
-      },
+      handler: async (e) => void single.push(e.id),
+      batch: { max: 16, handler },
     });
     const ids = events.map((e) => e.id);
     await waitFor('every event acknowledged once', () => new Set(calls.slice(1).flat()).size === 40, 15_000);
@@ -131,6 +121,7 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
     // Everything after the failed batch arrives in stream order, the redelivered batch whole.
     expect(accepted.flat().filter((id) => !rejected.includes(id))).toEqual(ids.filter((id) => !rejected.includes(id)));
     expect(accepted.flat().filter((id) => rejected.includes(id))).toEqual(rejected);
+    expect(single).toEqual([]);
   });
 
   it('stores an event published twice once (Nats-Msg-Id) and processes a redelivery once', async () => {
