@@ -66,6 +66,28 @@ describe('createLogger', () => {
     expect((logged.err as Error & { secret: string }).secret).toBe('on-error');
   });
 
+  it('should censor read-only, getter-only and frozen secret fields instead of throwing', () => {
+    const { lines, destination } = capture();
+    class Creds {
+      constructor(readonly user: string, readonly secret: string) {}
+    }
+    const readOnly = Object.defineProperty(new Error('ro'), 'token', { value: 'ro-token', enumerable: true });
+    const getterOnly = Object.defineProperty(new Creds('u', 'x'), 'password', { get: () => 'getter-pass', enumerable: true });
+    const frozen = Object.freeze(new Creds('v', 'frozen-secret'));
+    createLogger({ name: 't', destination }).info({ err: readOnly, getterOnly, nested: { frozen } }, 'x');
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['ro-token', 'getter-pass', 'frozen-secret']) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ err: { type: 'Error', message: 'ro', token: '[REDACTED]' }, nested: { frozen: { user: 'v', secret: '[REDACTED]' } } });
+    expect(frozen.secret).toBe('frozen-secret');
+  });
+
+  it('should censor nested secrets in a child\'s bindings', () => {
+    const { lines, destination } = capture();
+    createLogger({ name: 't', destination }).child({ user: { token: 'bound-deep' } }).child({ other: 1 }).info('x');
+    expect(JSON.stringify(lines[0])).not.toContain('bound-deep');
+    expect(lines[0]).toMatchObject({ user: { token: '[REDACTED]' }, other: 1 });
+  });
+
   it('should log an error without secrets exactly as before (pino\'s serializer, same object)', () => {
     const { lines, destination } = capture();
     const err = new Error('plain');

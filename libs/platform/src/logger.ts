@@ -23,40 +23,58 @@ const NESTED_LEVELS = 2;
  * when it holds none, which is nearly always. Copies only the objects on the way to a secret.
  * pino's own `redact` with wildcard paths cost ~5% of a service's CPU: it runs on every line.
  */
-export function redactSecrets<T>(value: T, level = 0): T {
+function redactSecrets<T>(value: T, level = 0): T {
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Date) return value;
-  let copy: Record<string, unknown> | null = null;
+  let censored: Map<string, unknown> | null = null;
   const source = value as Record<string, unknown>;
   for (const key in source) {
     if (!Object.prototype.hasOwnProperty.call(source, key)) continue;
     const field = source[key];
     const safe = SECRET_KEYS.has(key) ? CENSOR : level < NESTED_LEVELS ? redactSecrets(field, level + 1) : field;
-    if (safe === field) continue;
-    copy ??= copyOf(source);
-    copy[key] = safe;
+    if (safe !== field) (censored ??= new Map()).set(key, safe);
   }
-  return (copy ?? value) as T;
+  return censored === null ? value : (copyWith(source, censored) as T);
 }
 
-/** A shallow copy to censor: an array stays an array, an Error (or any class) keeps its prototype and own fields. */
-function copyOf(source: Record<string, unknown>): Record<string, unknown> {
-  if (Array.isArray(source)) return [...source] as unknown as Record<string, unknown>;
-  if (Object.getPrototypeOf(source) === Object.prototype) return { ...source };
-  return Object.create(Object.getPrototypeOf(source), Object.getOwnPropertyDescriptors(source));
+/**
+ * A copy of `source` with the `censored` fields replaced: an array stays an array, an Error (or
+ * any class) keeps its prototype and own fields. The replaced fields are redefined, not assigned:
+ * a read-only, getter-only or frozen field must be censored, not throw from a log call.
+ */
+function copyWith(source: Record<string, unknown>, censored: Map<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(source)) {
+    const copy = [...source] as unknown as Record<string, unknown>;
+    for (const [key, safe] of censored) copy[key] = safe;
+    return copy;
+  }
+  const descriptors = Object.getOwnPropertyDescriptors(source);
+  for (const [key, safe] of censored) descriptors[key] = { value: safe, enumerable: true, writable: true, configurable: true };
+  return Object.create(Object.getPrototypeOf(source), descriptors);
 }
 
-/** JSON-lines logger (pino) with secrets redacted; `destination` lets tests capture lines. */
+/**
+ * JSON-lines logger (pino) with secrets redacted; `destination` lets tests capture lines. Reach:
+ * the logged object and a child's bindings to two levels below them; not `%j`/`%o` format
+ * arguments (pino's top-level paths only: log objects, not format strings).
+ */
 export function createLogger(opts: { name: string; level?: string; destination?: pino.DestinationStream }): Logger {
   const options: pino.LoggerOptions = {
     name: opts.name,
     level: opts.level ?? 'info',
-    // Top-level paths only: pino checks those per key (child bindings included) at no cost; the
-    // nested reach is redactSecrets' (pino's wildcard paths ran on every line).
+    // Top-level paths only: pino checks those per key at no cost; the nested reach is
+    // redactSecrets' (pino's wildcard paths ran on every line).
     redact: { paths: [...REDACTED_KEYS], censor: CENSOR },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }), log: redactSecrets },
   };
-  return pino(options, opts.destination ?? bufferedStdout());
+  const logger = pino(options, opts.destination ?? bufferedStdout());
+  // Bindings bypass formatters.log (pino resets the bindings formatter for children): censored
+  // once per child here; children inherit this method.
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, childOptions) {
+    return child.call(this, redactSecrets(bindings), childOptions);
+  } as typeof logger.child;
+  return logger;
 }
 
 /**
