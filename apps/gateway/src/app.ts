@@ -10,7 +10,8 @@ import errorMapping, { isGrpcError } from './plugins/app/error-mapping';
 import grpcClients from './plugins/app/grpc-clients';
 import integrityGuard from './plugins/app/integrity-guard';
 import jsonBody from './plugins/app/json-body';
-import problemPlugin, { HttpProblem, problem } from './plugins/app/problem';
+import problemPlugin, { problem } from './plugins/app/problem';
+import { isDeliberateRefusal, markDeliberateRefusal } from './deliberate-refusal';
 import requestContext from './plugins/app/request-context';
 import rateLimit from './plugins/external/rate-limit';
 import swagger from './plugins/external/swagger';
@@ -68,18 +69,19 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   fastify.addHook('onRequest', async (_request, reply) => {
     if (closing) {
       reply.header('connection', 'close');
-      throw problem(503, 'service_unavailable', 'the gateway is shutting down; retry on another connection');
+      throw problem(503, 'service_unavailable', 'the gateway is shutting down; retry on another connection', { deliberate: true });
     }
   });
 
   fastify.setErrorHandler((error, request, reply) => {
     const problem = fastify.problemFromError(error);
     if (problem.status >= 500) {
-      // A deliberate answer (read-only mode, a kill switch, shutting down) is no failure: its code
-      // says it all, no stack. Anything else is logged in full here, never sent: the client sees
-      // only code + generic detail.
-      if (error instanceof HttpProblem) request.log.info({ code: problem.code }, 'request refused');
-      else if (isGrpcError(error) && problem.status !== 500) request.log.warn({ grpc_code: error.code, code: problem.code }, 'backing service failed');
+      // A deliberate refusal (deliberate-refusal.ts) is no failure: its code says it all, no stack.
+      // Anything else is logged in full here, never sent: the client sees only code + generic detail.
+      if (isDeliberateRefusal(error, problem)) {
+        markDeliberateRefusal(request);
+        request.log.info({ code: problem.code, detail: problem.detail }, 'request refused');
+      } else if (isGrpcError(error) && problem.status !== 500) request.log.warn({ grpc_code: error.code, code: problem.code }, 'backing service failed');
       else request.log.error({ err: error }, 'request failed');
     }
     return reply.sendProblem(problem);

@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { wasDeliberateRefusal } from './deliberate-refusal';
 
 // One log line per request, written when the response is done: method, url, status, ms and the
 // request id (bound on request.log). Fastify's own "incoming request" / "request completed" pair
@@ -19,7 +20,7 @@ export class OneLinePerRequest extends LogController {
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };
-    if (error || reply.statusCode >= 500) request.log.warn(line, 'request');
+    if ((error || reply.statusCode >= 500) && !wasDeliberateRefusal(request)) request.log.warn(line, 'request');
     else request.log.info(line, 'request');
   }
 

@@ -14,4 +14,6 @@ export interface ProblemInit {
   extras?: Record<string, unknown>;
   errors?: ValidationErrorItem[];
   headers?: Record<string, string>;
+  /** A 5xx answered on purpose (shutting down): logged at info, not as a failure. Never sent. */
+  deliberate?: true;
 }
