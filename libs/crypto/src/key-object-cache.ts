@@ -7,13 +7,14 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
  * instead of ~80 µs, which is most of a first verification (a registration's new key, a cache miss).
  */
 export function ed25519PublicKeyObject(publicKey: Uint8Array): KeyObject {
-  const x = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64url');
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+  return keyObjectFromBase64url(Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64url'));
 }
 
+const keyObjectFromBase64url = (x: string): KeyObject => createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+
 /**
- * Bounded LRU of node:crypto KeyObjects by raw public key: createPublicKey parses DER and allocates
- * an OpenSSL key on every call, which costs a large share of one verification.
+ * Bounded LRU of node:crypto KeyObjects by raw public key: createPublicKey imports and allocates
+ * an OpenSSL key on every call, a share of one verification worth keeping for the next.
  */
 export class KeyObjectCache {
   private readonly entries = new Map<string, KeyObject>();
@@ -25,7 +26,8 @@ export class KeyObjectCache {
   }
 
   get(publicKey: Uint8Array): KeyObject {
-    const id = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64');
+    // The JWK's `x` doubles as the cache id: one encoding per lookup.
+    const id = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64url');
     const hit = this.entries.get(id);
     if (hit) {
       // Re-insert so Map order stays least-recently-used first.
@@ -33,7 +35,7 @@ export class KeyObjectCache {
       this.entries.set(id, hit);
       return hit;
     }
-    const key = ed25519PublicKeyObject(publicKey);
+    const key = keyObjectFromBase64url(id);
     if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(id, key);
     return key;

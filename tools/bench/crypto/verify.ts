@@ -1,5 +1,5 @@
 import * as ed from '@noble/ed25519';
-import { generateKeyPair, sign, verify } from '@exchange/crypto';
+import { ed25519PublicKeyObject, generateKeyPair, sign, verify } from '@exchange/crypto';
 import { createPublicKey, verify as opensslVerify } from 'node:crypto';
 import { cpus } from 'node:os';
 // The backends are internal to libs/crypto (callers use verify()); the benchmark compares them.
@@ -30,13 +30,15 @@ const cases: Case[] = Array.from({ length: KEYS }, (_, i) => {
 });
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-const opensslUncached = (c: Case) =>
+const opensslDer = (c: Case) =>
   opensslVerify(null, c.message, createPublicKey({ key: Buffer.concat([SPKI_PREFIX, c.publicKey]), format: 'der', type: 'spki' }), c.signature);
+const opensslJwk = (c: Case) => opensslVerify(null, c.message, ed25519PublicKeyObject(c.publicKey), c.signature);
 
 const rows: Array<[string, (c: Case) => boolean]> = [
   ['noble ed.verify (zip215: false), the old verify()', (c) => ed.verify(c.signature, c.message, c.publicKey, { zip215: false })],
   ['verifyPortable (noble points, cofactorless)', (c) => verifyPortable(c.signature, c.message, c.publicKey)],
-  ['OpenSSL, createPublicKey per call', opensslUncached],
+  ['OpenSSL, DER SPKI import per call (before 975cad4)', opensslDer],
+  ['OpenSSL, JWK import per call (a first verification)', opensslJwk],
   ['verifyNative (policy + cached KeyObject)', (c) => verifyNative(c.signature, c.message, c.publicKey)],
   [`verify() (backend: ${verifyBackend})`, (c) => verify(c.signature, c.message, c.publicKey)],
 ];
