@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { contractBody } from './contract-bodies';
 
-// A new contract of the acting agent: its own buyer id or none, a future deadline, a small CREDIT
-// budget, no verifier, and a key never used before (the example's key is reused: 400 mismatch).
+// A new contract of the acting agent: its own buyer id or none, a deadline at least a day ahead, a
+// small CREDIT budget, no verifier, and a fresh idempotency key.
 
 describe('contractBody', () => {
   it('names only the acting buyer, sets a deadline after now and a fresh idempotency key each time', () => {
@@ -12,7 +12,7 @@ describe('contractBody', () => {
     expect(keys.size).toBe(bodies.length);
     for (const b of bodies) {
       expect(b.buyer_id === undefined || b.buyer_id === 'fz:agent:buyer').toBe(true);
-      expect(Date.parse(b.deadline)).toBeGreaterThan(now);
+      expect(Date.parse(b.deadline)).toBeGreaterThan(now + 86_400_000);
       expect(b.budget.currency).toBe('CREDIT');
       expect(['buyer', 'auto']).toContain(b.verification_mode);
       expect(b.verifier_id).toBeUndefined();

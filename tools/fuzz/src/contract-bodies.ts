@@ -1,10 +1,11 @@
 // POST /v1/contracts bodies the market accepts: schema-generated ones and the document's example
-// mostly stop at 400 (a verifier that is the buyer or not registered, a deadline in the past, the
-// example's idempotency key reused with another body: idempotency_key_mismatch). These are a new
-// contract of the acting agent: a fresh key, a deadline after `now`, a budget its balance covers.
+// mostly stop at 400 (the example's verifier mode names a placeholder verifier; generated ones a
+// verifier that is the buyer or not registered, or a deadline in the past). These are a new
+// contract of the acting agent: a fresh key, a deadline a day or more after the run's start (still
+// ahead on the longest runs), buyer or auto verification (no verifier). Creating holds nothing.
 import fc from 'fast-check';
 
-let contracts = 0;
+const DAY_MS = 86_400_000;
 
 /** A contract of `buyerId` (named or left to the signature), in buyer or auto verification, 201 expected. */
 export function contractBody(buyerId: string, now: number): fc.Arbitrary<unknown> {
@@ -18,17 +19,18 @@ export function contractBody(buyerId: string, now: number): fc.Arbitrary<unknown
       tags: fc.option(fc.subarray(['nlp', 'summaries', 'fuzz', 'code']), { nil: undefined }),
       labels: fc.option(fc.constantFrom({ project: 'fuzz' }, { stage: 'a', shard: '1' }), { nil: undefined }),
       privateBuyer: fc.option(fc.boolean(), { nil: undefined }),
+      key: fc.uuid(),
     })
     .map((v) => ({
       ...(v.named ? { buyer_id: buyerId } : {}),
       title: v.title,
       budget: { amount: v.amount, currency: 'CREDIT' },
-      deadline: new Date(now + v.hours * 3_600_000).toISOString(),
+      deadline: new Date(now + DAY_MS + v.hours * 3_600_000).toISOString(),
       acceptance_criteria: 'Every item answered',
       verification_mode: v.mode,
       ...(v.tags ? { tags: v.tags } : {}),
       ...(v.labels ? { labels: v.labels } : {}),
       ...(v.privateBuyer !== undefined ? { buyer_private: v.privateBuyer } : {}),
-      idempotency_key: `fuzz-contract-${++contracts}`,
+      idempotency_key: `fuzz-contract-${v.key}`,
     }));
 }
