@@ -108,7 +108,9 @@ async function exchangeRows(mode: Mode): Promise<Row[]> {
       http('POST /v1/agents (fresh key + proof)', exchange.url, { type: 'register', operatorToken: token, namespace: `${ns}r` }),
     ];
     const rows: Row[] = [];
-    for (const s of scenarios.filter((scenario) => scenario.name.includes(only))) rows.push({ mode, ...(await runLoad(s, classify)) });
+    const chosen = scenarios.filter((scenario) => scenario.name.includes(only));
+    if (chosen.length === 0) throw new Error(`BENCH_ONLY="${only}" matches no row: ${scenarios.map((x) => x.name).join('; ')}`);
+    for (const s of chosen) rows.push({ mode, ...(await runLoad(s, classify)) });
     return rows;
   } finally {
     await exchange.stop();
@@ -135,7 +137,7 @@ function report(rows: Row[]): string[] {
   ]);
   const lines = [
     `Gateway benchmark: ${connections} connections (autocannon in its own process), ${seconds} s per row after a ${warmup} s warm-up`,
-    ...runContext({ tree: benchTree(), mode: modes.join(' + ') }),
+    ...runContext({ tree: benchTree(), mode: modes.join(' + ') + (only ? `, rows containing "${only}" only (BENCH_ONLY)` : '') }),
     '',
     ...table(['scenario', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'vs (b)', 'errors', 'goal (vs b)'], body),
     '',
