@@ -1,4 +1,5 @@
 import { canonicalize, fromBase64, generateKeyPair, registrationProofPayload, sha256Hex, signCanonical, toBase64, verify, verifyCanonical } from '@exchange/crypto';
+import { AGENT_BATCH_MAX } from '@exchange/identity-client';
 import { errors } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import { startProtoFake, type ProtoFake } from '@exchange/testing';
@@ -109,9 +110,12 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
     async getAgent(req: identityV1.GetAgentRequest) {
       return { agent: structuredClone(find(req.agentId)) };
     },
-    // As identity: each agent found once, unknown ids absent, at most 1000 ids.
+    // As identity: each agent found once, unknown ids absent, at most AGENT_BATCH_MAX ids (same refusal).
     async getAgents(req: identityV1.GetAgentsRequest) {
-      if (req.agentIds.length > 1000) throw errors.invalidArgument('validation_failed', 'agent_ids must hold at most 1000 ids');
+      if (req.agentIds.length > AGENT_BATCH_MAX) {
+        const message = `must hold at most ${AGENT_BATCH_MAX} ids`;
+        throw errors.invalidArgument('validation_failed', `agent_ids ${message}`, { errors: [{ pointer: '/agent_ids', message }] });
+      }
       const found = [...new Set(req.agentIds)].map((id) => agents.get(id)).filter((a): a is identityV1.Agent => a !== undefined);
       return { agents: structuredClone(found) };
     },

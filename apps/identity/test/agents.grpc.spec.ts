@@ -27,9 +27,11 @@ describe('identity gRPC: GetAgent, GetAgents and ListAgents', () => {
     expect(err).toMatchObject({ grpcCode: status.NOT_FOUND, code: 'agent_not_found', message: 'agent nobody:agent:here not found' });
   });
 
-  it('should answer GetAgents with each agent found once — as GetAgent has it — unknown and malformed ids absent', async () => {
+  it('should answer GetAgents with each agent found once — as GetAgent has it — unknown and malformed ids absent (a NUL byte included)', async () => {
     const [a, b] = registered;
-    const res = await t.client.getAgents({ agentIds: [b, 'nobody:agent:here', a, b, 'NOT AN ID', ''] });
+    // Malformed: a NUL byte (PostgreSQL refuses the whole statement for it), too long, not an id at all.
+    const malformed = ['nobody:agent:nul\u0000', `nobody:agent:${'x'.repeat(64)}`, 'NOT AN ID', ''];
+    const res = await t.client.getAgents({ agentIds: [b, 'nobody:agent:here', a, ...malformed, b] });
     const byId = new Map(res.agents.map((agent) => [agent.agentId, agent]));
     expect([...byId.keys()].sort()).toEqual([a, b].sort());
     expect(res.agents).toHaveLength(2);
@@ -41,9 +43,12 @@ describe('identity gRPC: GetAgent, GetAgents and ListAgents', () => {
   it('should take 1000 ids in GetAgents and refuse 1001 with INVALID_ARGUMENT validation_failed', async () => {
     const ids = (n: number) => [registered[0], ...Array.from({ length: n - 1 }, (_, i) => `nobody:agent:n${i}`)];
     expect((await t.client.getAgents({ agentIds: ids(1000) })).agents.map((agent) => agent.agentId)).toEqual([registered[0]]);
+    // The fakes (libs/testing, apps/gateway/test) give this same refusal.
     expect(await grpcError(t.client.getAgents({ agentIds: ids(1001) }))).toMatchObject({
       grpcCode: status.INVALID_ARGUMENT,
       code: 'validation_failed',
+      message: 'agent_ids must hold at most 1000 ids',
+      details: { errors: [{ pointer: '/agent_ids', message: 'must hold at most 1000 ids' }] },
     });
   });
 

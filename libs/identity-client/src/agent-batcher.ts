@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { errorInfoFromGrpc, type Logger, type PromiseClient } from '@exchange/platform';
 import type { identityV1 } from '@exchange/proto';
-import { identityUnavailable } from './identity-errors';
+import { identityUnavailable, lookupFailure } from './identity-errors';
 
 /** Identity refuses more ids per GetAgents call (identity.proto). */
 export const AGENT_BATCH_MAX = 1000;
@@ -18,13 +18,16 @@ interface Waiter {
 }
 
 /**
- * Identity's current answer for agent ids, one GetAgents per batch of concurrent lookups (a group
- * commit). Freeze rule: a lookup is answered only by an RPC sent after it was made, never by one
- * already in flight (identity may have read that agent before a freeze answered). Hence at most
- * one batch in flight: lookups made meanwhile queue and go together as soon as it settles. With
- * nothing in flight the first lookup schedules the send with setImmediate, i.e. after the I/O
- * callbacks of this event-loop round, so every request read in the round shares the RPC
- * (queueMicrotask would send before the other requests' callbacks have run).
+ * Identity's current answer for agent ids, one GetAgents per batch of concurrent lookups (split
+ * into chunks of AGENT_BATCH_MAX ids). Freeze rule: a lookup is answered only by an RPC sent after
+ * it was made, never by one already in flight (identity may have read that agent before a freeze
+ * answered); that is all it requires. Sending one batch at a time is a separate, throughput
+ * choice (a group commit): lookups made while a batch is out queue, and the next batch takes all
+ * of them the moment it settles, rather than one RPC per arrival. With nothing in flight the
+ * first lookup schedules the send with setImmediate, i.e. after the I/O callbacks of this
+ * event-loop round, so every request read in the round shares the RPC (queueMicrotask would send
+ * before the other requests' callbacks have run). Every lookup is answered: a chunk that fails
+ * unexpectedly (not identity's answer) gives its callers 503 identity_unavailable.
  */
 export class AgentBatcher {
   private queue = new Map<string, Waiter[]>();
@@ -47,28 +50,43 @@ export class AgentBatcher {
       else this.queue.set(agentId, [{ resolve, reject }]);
       if (!this.busy) {
         this.busy = true;
-        setImmediate(() => this.send());
+        setImmediate(() => void this.send());
       }
     });
   }
 
-  private send(): void {
+  /** Never rejects: every waiter of the batch is answered, then the next batch goes (or none is busy). */
+  private async send(): Promise<void> {
     const batch = this.queue;
     this.queue = new Map();
-    const ids = [...batch.keys()];
-    const chunks: string[][] = [];
-    for (let i = 0; i < ids.length; i += AGENT_BATCH_MAX) chunks.push(ids.slice(i, i + AGENT_BATCH_MAX));
+    // Removed once answered, so what is left at the end is what no chunk answered.
     const settle = (id: string, outcome: Outcome) => {
-      for (const w of batch.get(id) ?? []) {
+      const waiters = batch.get(id) ?? [];
+      batch.delete(id);
+      for (const w of waiters) {
         if (outcome instanceof Error) w.reject(outcome);
         else w.resolve(outcome);
       }
     };
-    const done = () => {
-      if (this.queue.size > 0) this.send(); // they queued while this batch was out: they waited already
+    try {
+      const ids = [...batch.keys()];
+      const chunks: string[][] = [];
+      for (let i = 0; i < ids.length; i += AGENT_BATCH_MAX) chunks.push(ids.slice(i, i + AGENT_BATCH_MAX));
+      const answered = chunks.map((chunk) =>
+        this.answer(chunk, settle).catch((err: unknown) => {
+          // Not identity's answer (a bug, e.g. a throwing logger): its callers get 503 at once.
+          for (const id of chunk) settle(id, identityUnavailable());
+          this.logger.error({ err, agents: chunk.length }, 'identity batch lookup failed unexpectedly');
+        }),
+      );
+      // allSettled: the next batch waits for every chunk, even when one failed early.
+      await Promise.allSettled(answered);
+    } finally {
+      // Safety net: a waiter no chunk answered gets 503, never silence.
+      for (const id of [...batch.keys()]) settle(id, identityUnavailable());
+      if (this.queue.size > 0) void this.send(); // they queued while this batch was out: they waited already
       else this.busy = false;
-    };
-    Promise.all(chunks.map((chunk) => this.answer(chunk, settle))).then(done, done);
+    }
   }
 
   private async answer(ids: string[], settle: (id: string, outcome: Outcome) => void): Promise<void> {
@@ -100,10 +118,7 @@ export class AgentBatcher {
     try {
       return (await this.client.getAgent({ agentId })).agent ?? null;
     } catch (err) {
-      const info = errorInfoFromGrpc(err);
-      if (info.grpcCode === status.NOT_FOUND || info.grpcCode === status.INVALID_ARGUMENT) return null;
-      this.logger.warn({ err: info.message, code: info.code }, 'identity lookup failed');
-      return identityUnavailable();
+      return lookupFailure(err, this.logger);
     }
   }
 }

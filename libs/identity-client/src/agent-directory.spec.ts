@@ -4,7 +4,17 @@ import { generateKeyPair, sign, toBase64 } from '@exchange/crypto';
 import { identityV1 } from '@exchange/proto';
 import { startFakeIdentity, startProtoFake, testLogger, type FakeIdentity } from '@exchange/testing';
 import { PER_ID_FALLBACK_MS } from './agent-batcher';
-import { AgentDirectory, type IdentityClient } from './agent-directory';
+import { AgentDirectory, type AgentInfo, type IdentityClient } from './agent-directory';
+
+const agent = (agentId: string, frozen = false): identityV1.Agent => ({
+  agentId,
+  primaryPubkey: '',
+  keys: [],
+  identityLevel: identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED,
+  status: frozen ? identityV1.AgentStatus.AGENT_STATUS_FROZEN : identityV1.AgentStatus.AGENT_STATUS_ACTIVE,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+});
 
 describe('AgentDirectory', () => {
   let identity: FakeIdentity;
@@ -165,23 +175,15 @@ describe('AgentDirectory.current: one GetAgents per batch of concurrent lookups'
     const batches = identity.batches.length;
     const many = [...ids('1'), ...Array.from({ length: 2498 }, (_, i) => `b:agent:n${i}`), ...ids('2')];
     const settled = await Promise.allSettled(many.map((id) => dir.current(id)));
-    expect(identity.batches.slice(batches).map((b) => b.length)).toEqual([1000, 1000, 500]);
-    expect(identity.batches.slice(batches).flat()).toEqual(many);
+    // The three calls run concurrently: their arrival order at identity is not part of the contract.
+    expect(identity.batches.slice(batches).map((b) => b.length).sort((x, y) => x - y)).toEqual([500, 1000, 1000]);
+    expect(identity.batches.slice(batches).flat().sort()).toEqual([...many].sort());
     expect(settled.filter((r) => r.status === 'fulfilled').map((r) => r.value.agentId)).toEqual(ids('1', '2'));
     expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(2498);
   });
 });
 
 describe('AgentDirectory.current against an identity without GetAgents (rolling upgrade)', () => {
-  const agent = (agentId: string, frozen: boolean): identityV1.Agent => ({
-    agentId,
-    primaryPubkey: '',
-    keys: [],
-    identityLevel: identityV1.IdentityLevel.IDENTITY_LEVEL_SANDBOX_UNVERIFIED,
-    status: frozen ? identityV1.AgentStatus.AGENT_STATUS_FROZEN : identityV1.AgentStatus.AGENT_STATUS_ACTIVE,
-    createdAt: new Date(0),
-    updatedAt: new Date(0),
-  });
 
   it('should fall back to GetAgent per id for that batch, remember it for a while (warning once), then try GetAgents again', async () => {
     const old = await startProtoFake(
@@ -189,6 +191,8 @@ describe('AgentDirectory.current against an identity without GetAgents (rolling 
       {
         getAgent: ({ agentId }) => {
           if (agentId === 'o:agent:nobody') throw errors.notFound('agent', agentId);
+          if (agentId === 'o:agent:MALFORMED') throw errors.invalidArgument('validation_failed', 'agent_id is malformed');
+          if (agentId === 'o:agent:down') throw errors.unavailable('db_down', 'identity database unavailable (test)');
           return { agent: agent(agentId, agentId === 'o:agent:frozen') };
         },
       },
@@ -214,9 +218,82 @@ describe('AgentDirectory.current against an identity without GetAgents (rolling 
       await dir.current('o:agent:a');
       expect([old.log.count('getAgents'), old.log.count('getAgent')]).toEqual([2, 6]);
       expect(warn).toHaveBeenCalledTimes(1);
+
+      // Per id, a failure means what it means to get(): unknown (404) or identity down (503, logged).
+      const [malformed, down] = await Promise.allSettled([dir.current('o:agent:MALFORMED'), dir.current('o:agent:down')]);
+      expect(malformed).toMatchObject({ status: 'rejected', reason: { grpcCode: status.NOT_FOUND, code: 'agent_not_found' } });
+      expect(down).toMatchObject({ status: 'rejected', reason: { grpcCode: status.UNAVAILABLE, code: 'identity_unavailable' } });
+      expect(warn.mock.calls.slice(1).map((call) => call[1])).toEqual(['identity lookup failed']);
     } finally {
       oldClient.close();
       await old.stop();
+    }
+  });
+});
+
+describe('AgentDirectory: every caller answered with its documented errors, whatever fails', () => {
+  /** The outcome of `p`, or 'unanswered' when it has not settled within `ms`. */
+  const within = <T>(p: Promise<T>, ms = 2000) =>
+    Promise.race([
+      p.then(
+        (value) => ({ value }),
+        (reason: { code?: string }) => ({ code: reason.code }),
+      ),
+      new Promise<'unanswered'>((resolve) => setTimeout(() => resolve('unanswered'), ms).unref()),
+    ]);
+
+  it('should answer 503 to every caller of a chunk that fails unexpectedly (a throwing logger) and still send the next batch after the others', async () => {
+    const logger = testLogger.child({});
+    jest.spyOn(logger, 'warn').mockImplementationOnce(() => {
+      throw new Error('logger broken (test)');
+    });
+    const error = jest.spyOn(logger, 'error');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const asked: string[][] = [];
+    const client = {
+      getAgents: async ({ agentIds }: { agentIds: string[] }) => {
+        asked.push(agentIds);
+        // The chunk holding u:agent:0 fails (its warning then throws); the other one is held.
+        if (agentIds.includes('u:agent:0')) throw errors.unavailable('db_down', 'identity database unavailable (test)');
+        await held;
+        return { agents: agentIds.map((id) => agent(id)) };
+      },
+    } as unknown as IdentityClient;
+    const dir = new AgentDirectory(client, 0, logger);
+    const ids = Array.from({ length: 1001 }, (_, i) => `u:agent:${i}`);
+    const lookups = ids.map((id) => dir.current(id));
+
+    const failedChunk = await Promise.all(lookups.slice(0, 1000).map((p) => within(p)));
+    expect(new Set(failedChunk.map((r) => (r !== 'unanswered' && 'code' in r ? r.code : r)))).toEqual(new Set(['identity_unavailable']));
+    expect(error).toHaveBeenCalledTimes(1);
+    const late = dir.current('u:agent:late'); // made while the other chunk is out: waits for it
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked.map((chunk) => chunk.length).sort((x, y) => x - y)).toEqual([1, 1000]);
+
+    release();
+    expect(await within(lookups[1000])).toEqual({ value: expect.objectContaining({ agentId: 'u:agent:1000' }) });
+    expect(await within(late)).toEqual({ value: expect.objectContaining({ agentId: 'u:agent:late' }) });
+    expect(asked).toHaveLength(3);
+  });
+
+  it('should answer 503 identity_unavailable, logged, when the mapping throws, from current() as from get()', async () => {
+    const identity = await startFakeIdentity([{ agentId: 'm:agent:1' }]);
+    const client = createServiceClient(identityV1.IdentityServiceService, identity.address);
+    try {
+      const logger = testLogger.child({});
+      const error = jest.spyOn(logger, 'error');
+      const dir = new AgentDirectory(client, 0, logger, Date.now, (): AgentInfo => {
+        throw new TypeError('mapping bug (test)');
+      });
+      await expect(dir.current('m:agent:1')).rejects.toMatchObject({ grpcCode: status.UNAVAILABLE, code: 'identity_unavailable' });
+      await expect(dir.get('m:agent:1')).rejects.toMatchObject({ grpcCode: status.UNAVAILABLE, code: 'identity_unavailable' });
+      expect(error.mock.calls.map((call) => call[1])).toEqual(['identity agent mapping failed', 'identity agent mapping failed']);
+      // An unknown agent is still 404: the mapping is not reached.
+      await expect(dir.current('m:agent:nobody')).rejects.toMatchObject({ code: 'agent_not_found' });
+    } finally {
+      client.close();
+      await identity.close();
     }
   });
 });

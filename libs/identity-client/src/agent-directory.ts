@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { errorInfoFromGrpc, errors, type Logger, type PromiseClient } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import { AgentBatcher } from './agent-batcher';
-import { identityUnavailable } from './identity-errors';
+import { identityUnavailable, lookupFailure } from './identity-errors';
 
 export type IdentityClient = PromiseClient<typeof identityV1.IdentityServiceService>;
 
@@ -69,10 +69,7 @@ export class AgentDirectory<A extends AgentBasics = AgentInfo> {
   /** Identity's answer now, never a cached one (it refreshes the cache); errors as `get`. */
   current(agentId: string): Promise<A> {
     // Never joins a lookup already in flight (the batcher's rule): it may have started before the freeze answered.
-    const agent = this.batcher.lookup(agentId).then((found) => {
-      if (!found) throw errors.notFound('agent', agentId);
-      return this.toInfo(found);
-    });
+    const agent = this.batcher.lookup(agentId).then((found) => this.mapped(agentId, found));
     if (this.ttlMs > 0) {
       agent.then(
         () => {
@@ -107,14 +104,26 @@ export class AgentDirectory<A extends AgentBasics = AgentInfo> {
   }
 
   private async fetch(agentId: string): Promise<A> {
+    let agent: identityV1.Agent | null;
     try {
-      const { agent } = await this.client.getAgent({ agentId });
-      if (!agent) throw errors.notFound('agent', agentId);
+      agent = (await this.client.getAgent({ agentId })).agent ?? null;
+    } catch (err) {
+      throw lookupFailure(err, this.logger) ?? errors.notFound('agent', agentId);
+    }
+    return this.mapped(agentId, agent);
+  }
+
+  /**
+   * 404 for an agent identity does not know, else `toInfo` of it. A mapper that throws answers
+   * 503 identity_unavailable, logged, as a failed call does: callers (`get` and `current` alike)
+   * only ever see the directory's documented errors.
+   */
+  private mapped(agentId: string, agent: identityV1.Agent | null): A {
+    if (!agent) throw errors.notFound('agent', agentId);
+    try {
       return this.toInfo(agent);
     } catch (err) {
-      const info = errorInfoFromGrpc(err);
-      if (info.grpcCode === status.NOT_FOUND || info.grpcCode === status.INVALID_ARGUMENT) throw errors.notFound('agent', agentId);
-      this.logger.warn({ err: info.message, code: info.code }, 'identity lookup failed');
+      this.logger.error({ err, agent_id: agentId }, 'identity agent mapping failed');
       throw identityUnavailable();
     }
   }

@@ -39,6 +39,7 @@ describe('startFakeIdentity', () => {
     const { AgentStatus } = identityV1;
     fake.put({ agentId: 'acme:agent:carol' });
     const seen: string[][] = [];
+    const calls = fake.calls.GetAgents ?? 0;
     fake.onGetAgents = (ids) => {
       seen.push(ids);
       fake.freeze('acme:agent:carol', true); // after the read: not in this answer, in the next one
@@ -52,8 +53,13 @@ describe('startFakeIdentity', () => {
       expect(seen).toEqual([ids, ids]);
       expect(fake.batches.slice(-2)).toEqual([ids, ids]);
       const tooMany = await client.getAgents({ agentIds: Array.from({ length: 1001 }, (_, i) => `acme:agent:n${i}`) }).catch((e: unknown) => e);
-      expect(errorInfoFromGrpc(tooMany)).toMatchObject({ grpcCode: status.INVALID_ARGUMENT, code: 'validation_failed' });
-      expect(fake.calls.GetAgents).toBe(3);
+      expect(errorInfoFromGrpc(tooMany)).toEqual({
+        grpcCode: status.INVALID_ARGUMENT,
+        code: 'validation_failed',
+        message: 'agent_ids must hold at most 1000 ids',
+        details: { errors: [{ pointer: '/agent_ids', message: 'must hold at most 1000 ids' }] },
+      });
+      expect(fake.calls.GetAgents - calls).toBe(3);
     } finally {
       fake.onGetAgents = null;
     }

@@ -45,8 +45,18 @@ export interface FakeIdentity {
 }
 
 const EPOCH = new Date(0);
-/** As identity: GetAgents takes at most this many ids. */
+/**
+ * As identity: GetAgents takes at most this many ids. The cap lives in @exchange/identity-client
+ * (AGENT_BATCH_MAX, agent-batcher.ts; identity's own in apps/identity/src/agents/validation.ts);
+ * not imported, since identity-client's specs use this library (an Nx import cycle).
+ */
 const AGENT_BATCH_MAX = 1000;
+
+/** Identity's refusal of a GetAgents over the cap: same code, message and field error. */
+function tooManyAgentIds() {
+  const message = `must hold at most ${AGENT_BATCH_MAX} ids`;
+  return errors.invalidArgument('validation_failed', `agent_ids ${message}`, { errors: [{ pointer: '/agent_ids', message }] });
+}
 
 function toAgent(a: FakeAgent): identityV1.Agent {
   const keys = a.pubkeys ?? [];
@@ -100,7 +110,7 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
     getAgents: unary(testLogger, 'GetAgents', async (req: identityV1.GetAgentsRequest) => {
       count('GetAgents');
       batches.push([...req.agentIds]);
-      if (req.agentIds.length > AGENT_BATCH_MAX) throw errors.invalidArgument('validation_failed', `agent_ids must hold at most ${AGENT_BATCH_MAX} ids`);
+      if (req.agentIds.length > AGENT_BATCH_MAX) throw tooManyAgentIds();
       // Each agent once, unknown ones absent.
       const found = [...new Set(req.agentIds)].map((id) => agents.get(id)).filter((a): a is FakeAgent => a !== undefined);
       const answer = { agents: found.map(toAgent) };

@@ -7,7 +7,9 @@ import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow
 // Named statements are parsed and planned once per pooled connection; GetAgent and
 // VerifyAgentSignature (the gateway's hot path) run this one.
 const GET_AGENT = { name: 'identity_get_agent', text: `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.agent_id = $1` };
-// GetAgents: the owners of a batch of wallet-ledger's money movements in one statement.
+// GetAgents: the agents of one call (up to 1000 ids) in one statement — wallet-ledger's owners of
+// concurrent money movements, commerce's buyers of holds. The service passes well-formed ids only:
+// PostgreSQL refuses the whole statement for one holding a NUL byte.
 const GET_AGENTS = { name: 'identity_get_agents', text: `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.agent_id = ANY($1::text[])` };
 const NONCE_USED = { name: 'identity_nonce_used', text: 'SELECT 1 FROM proof_nonces WHERE nonce = $1' };
 const BOUND_PUBKEYS = { name: 'identity_bound_pubkeys', text: 'SELECT pubkey FROM agent_keys WHERE pubkey = ANY($1::text[])' };

@@ -137,6 +137,17 @@ describe(AgentService.name, () => {
       expect(await sut.getMany([])).toEqual([]);
     });
 
+    it('should leave ids registration could not have accepted out of the query: a NUL byte or an over-long id is absent, its batch-mates found', async () => {
+      const a = await sut.register(signedRegistration().input, operator);
+      const read = jest.spyOn(store, 'getMany');
+      const nul = `${a.agentId}\u0000`;
+      const overLong = `acme:agent:${'x'.repeat(64)}`; // a name part holds at most 63 characters
+      expect((await sut.getMany([nul, a.agentId, overLong, 'acme:agent:nobody'])).map((x) => x.agentId)).toEqual([a.agentId]);
+      expect(read.mock.calls).toEqual([[[a.agentId, 'acme:agent:nobody']]]);
+      expect(await sut.getMany([nul, overLong])).toEqual([]);
+      expect(read).toHaveBeenCalledTimes(1); // nothing well-formed: no query at all
+    });
+
     it('should take 1000 ids in a batch and refuse 1001 with validation_failed', async () => {
       const a = await sut.register(signedRegistration().input, operator);
       const ids = (n: number) => [a.agentId, ...Array.from({ length: n - 1 }, (_, i) => `acme:agent:n${i}`)];

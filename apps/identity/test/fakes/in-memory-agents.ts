@@ -23,6 +23,8 @@ export class InMemoryAgents implements AgentReader, AgentWriter {
   }
 
   async getMany(agentIds: string[]) {
+    // As PostgreSQL: a text parameter with a NUL byte fails the whole statement.
+    if (agentIds.some((id) => id.includes('\u0000'))) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
     return agentIds.flatMap((id) => this.agents.get(id) ?? []);
   }
 

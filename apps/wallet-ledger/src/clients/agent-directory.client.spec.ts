@@ -17,7 +17,13 @@ function agent(agentId: string, frozen = false): identityV1.Agent {
   };
 }
 
-/** A fake identity client: `answer` per agent for GetAgent (`get`) and GetAgents (`current`), counting calls of both. */
+const isNotFound = (err: unknown) => err instanceof DomainError && err.grpcCode === status.NOT_FOUND;
+
+/**
+ * A fake identity client: `answer` per agent for GetAgent (`get`) and GetAgents (`current`),
+ * counting calls of both. As identity's GetAgents: an agent `answer` does not know (NOT_FOUND) is
+ * absent from the answer; any other failure fails the whole call.
+ */
 function fakeClient(answer: (agentId: string) => Promise<identityV1.Agent>) {
   let calls = 0;
   const client = {
@@ -27,7 +33,8 @@ function fakeClient(answer: (agentId: string) => Promise<identityV1.Agent>) {
     },
     getAgents: async ({ agentIds }: { agentIds: string[] }) => {
       calls++;
-      return { agents: await Promise.all(agentIds.map(answer)) };
+      const found = await Promise.all(agentIds.map((id) => answer(id).catch((err: unknown) => (isNotFound(err) ? null : Promise.reject(err)))));
+      return { agents: found.filter((a): a is identityV1.Agent => a !== null) };
     },
   } as unknown as IdentityClient;
   return { client, calls: () => calls };
@@ -86,7 +93,7 @@ describe('CachedAgentDirectory', () => {
     expect(fake.calls()).toBe(1);
   });
 
-  it('should not let current() join a lookup that was already in flight', async () => {
+  it('should answer current() from a GetAgents of its own, not from a get() GetAgent already in flight', async () => {
     let release: (a: identityV1.Agent) => void = () => undefined;
     let calls = 0;
     const client = {
@@ -116,6 +123,31 @@ describe('CachedAgentDirectory', () => {
     await expect(directory.get('x:agent:y')).rejects.toMatchObject({ grpcCode: status.NOT_FOUND, code: 'agent_not_found' });
     failure = Object.assign(new Error('down'), { code: status.UNAVAILABLE, metadata: undefined });
     await expect(directory.get('x:agent:y')).rejects.toMatchObject({ grpcCode: status.UNAVAILABLE, code: 'identity_unavailable' });
+    expect(fake.calls()).toBe(2);
+  });
+
+  it('should answer current() agent_not_found to the caller of an unknown agent only, its batch-mate mapped, in one call', async () => {
+    const fake = fakeClient(async (id) => {
+      if (id === 'a:agent:nobody') throw new DomainError(status.NOT_FOUND, 'agent_not_found', 'nope');
+      return agent(id);
+    });
+    const directory = new CachedAgentDirectory(fake.client, 0, testLogger);
+    const [unknown, known] = await Promise.allSettled([directory.current('a:agent:nobody'), directory.current('a:agent:b')]);
+    expect(unknown).toMatchObject({ status: 'rejected', reason: { grpcCode: status.NOT_FOUND, code: 'agent_not_found' } });
+    expect(known).toEqual({ status: 'fulfilled', value: { agentId: 'a:agent:b', level: 'MAINNET_VERIFIED', frozen: false, pubkeys: ['pk'] } });
+    expect(fake.calls()).toBe(1);
+  });
+
+  it('should answer current() identity_unavailable when identity is UNAVAILABLE, and not cache it', async () => {
+    let down = true;
+    const fake = fakeClient(async (id) => {
+      if (down) throw Object.assign(new Error('down'), { code: status.UNAVAILABLE, metadata: undefined });
+      return agent(id);
+    });
+    const directory = new CachedAgentDirectory(fake.client, 60_000, testLogger);
+    await expect(directory.current('a:agent:b')).rejects.toMatchObject({ grpcCode: status.UNAVAILABLE, code: 'identity_unavailable' });
+    down = false;
+    await expect(directory.get('a:agent:b')).resolves.toMatchObject({ agentId: 'a:agent:b' });
     expect(fake.calls()).toBe(2);
   });
 });

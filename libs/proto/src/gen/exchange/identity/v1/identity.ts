@@ -3239,11 +3239,12 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): GetAgentResponse => GetAgentResponse.decode(value),
   },
   /**
-   * Internal batch read for services (wallet-ledger asks it for the owners of concurrent money
-   * movements: one call and one SQL query per batch instead of one per transfer). Unknown ids are
-   * simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad id
-   * must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
-   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed.
+   * Internal batch read for services (through the identity client's AgentDirectory.current:
+   * wallet-ledger for the owners of concurrent money movements, commerce for the buyers of holds):
+   * one call and one SQL query per chunk of up to 1000 ids instead of one per lookup. Unknown ids
+   * are simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad
+   * id must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
+   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed (pointer /agent_ids).
    */
   getAgents: {
     path: "/exchange.identity.v1.IdentityService/GetAgents" as const,
@@ -3368,11 +3369,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   registerAgent: handleUnaryCall<RegisterAgentRequest, RegisterAgentResponse>;
   getAgent: handleUnaryCall<GetAgentRequest, GetAgentResponse>;
   /**
-   * Internal batch read for services (wallet-ledger asks it for the owners of concurrent money
-   * movements: one call and one SQL query per batch instead of one per transfer). Unknown ids are
-   * simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad id
-   * must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
-   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed.
+   * Internal batch read for services (through the identity client's AgentDirectory.current:
+   * wallet-ledger for the owners of concurrent money movements, commerce for the buyers of holds):
+   * one call and one SQL query per chunk of up to 1000 ids instead of one per lookup. Unknown ids
+   * are simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad
+   * id must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
+   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed (pointer /agent_ids).
    */
   getAgents: handleUnaryCall<GetAgentsRequest, GetAgentsResponse>;
   listAgents: handleUnaryCall<ListAgentsRequest, ListAgentsResponse>;
@@ -3433,11 +3435,12 @@ export interface IdentityServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetAgentResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Internal batch read for services (wallet-ledger asks it for the owners of concurrent money
-   * movements: one call and one SQL query per batch instead of one per transfer). Unknown ids are
-   * simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad id
-   * must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
-   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed.
+   * Internal batch read for services (through the identity client's AgentDirectory.current:
+   * wallet-ledger for the owners of concurrent money movements, commerce for the buyers of holds):
+   * one call and one SQL query per chunk of up to 1000 ids instead of one per lookup. Unknown ids
+   * are simply absent, and so are malformed ones (GetAgent answers both agent_not_found): one bad
+   * id must not fail its batch-mates. Duplicates are allowed and answered once; order is not kept.
+   * At most 1000 ids per call, else INVALID_ARGUMENT validation_failed (pointer /agent_ids).
    */
   getAgents(
     request: GetAgentsRequest,
