@@ -86,34 +86,75 @@ describe('telemetry event consumer (in-process bus)', () => {
     expect(await ingestBatch(store.pool, good)).toBe(0); // once by id
   });
 
-  it('a database failure is not acknowledged: the event comes back and is recorded once', async () => {
-    let failures = 0;
-    // Counts the handler's failures (each one the bus redelivers).
-    const counting: EventBus = {
-      kind: bus.kind,
-      publish: (e) => bus.publish(e),
+  /** `inner` with every batch handed to the consumer's batch handler recorded, and those it failed. */
+  const observing = (inner: EventBus) => {
+    const batches: string[][] = [];
+    const failed: string[][] = [];
+    const observed: EventBus = {
+      kind: inner.kind,
+      publish: (e) => inner.publish(e),
       close: async () => undefined,
-      listen: (opts) => bus.listen(opts),
+      listen: (opts) => inner.listen(opts),
       subscribe: (opts: SubscribeOptions) => {
-        const counted =
-          <T>(fn: (x: T) => Promise<void>) =>
-          (x: T) =>
-            fn(x).catch((err) => ((failures += 1), Promise.reject(err)));
-        return bus.subscribe({ ...opts, handler: counted(opts.handler), batch: opts.batch && { ...opts.batch, handler: counted(opts.batch.handler) } });
+        const watched =
+          <T>(fn: (x: T) => Promise<void>, ofCall: (x: T) => string[]) =>
+          (x: T) => {
+            batches.push(ofCall(x));
+            return fn(x).catch((err) => (failed.push(ofCall(x)), Promise.reject(err)));
+          };
+        return inner.subscribe({
+          ...opts,
+          handler: watched(opts.handler, (e) => [e.id]),
+          batch: opts.batch && { ...opts.batch, handler: watched(opts.batch.handler, ids) },
+        });
       },
     };
-    const sub = await startEventConsumer({ bus: counting, pool: store.pool, logger: testLogger, notify: () => undefined, durable: 'telemetry-events-dbfail' });
+    return { bus: observed, batches, failed };
+  };
+
+  it('a database failure is not acknowledged: the event comes back and is recorded once', async () => {
+    const { bus: observed, failed } = observing(bus);
+    const sub = await startEventConsumer({ bus: observed, pool: store.pool, logger: testLogger, notify: () => undefined, durable: 'telemetry-events-dbfail' });
     await store.pool.query('ALTER TABLE events RENAME TO events_away');
     const late = lifecycle('dbfail');
     try {
       for (const e of late) await bus.publish(e);
-      await until(async () => failures >= 2);
+      await until(async () => failed.length >= 2);
     } finally {
       await store.pool.query('ALTER TABLE events_away RENAME TO events');
     }
     const rows = await allRecorded(store.pool, ids(late));
     expect([...rows.values()]).toEqual([1, 1, 1, 1]);
     await sub.stop();
+  });
+
+  it('an event the database refuses (a NUL in its text) keeps coming back; the rest of its batch is recorded', async () => {
+    // Its own bus, so the batch holds exactly these events (the shared one replays its history).
+    const own = new InProcessEventBus({ logger: testLogger, retryBaseMs: 10, retryMaxMs: 50 });
+    const { bus: observed, batches, failed } = observing(own);
+    const logger = testLogger.child({ test: 'refused' });
+    const warn = jest.spyOn(logger, 'warn');
+    const good = lifecycle('refused');
+    // A producer passing an agent's text through: jsonb cannot hold \u0000 (22P05), not a DomainError.
+    const refused = contractEvent(newParties('nul'), 'created');
+    (refused.data as { contract: { description: string } }).contract.description = 'boxes\u0000and labels';
+    const batch = [good[0], good[1], refused, good[2], good[3]];
+    const sub = await startEventConsumer({ bus: observed, pool: store.pool, logger, notify: () => undefined, durable: 'telemetry-events-refused' });
+    try {
+      for (const e of batch) await own.publish(e);
+      const rows = await allRecorded(store.pool, ids(good), 10_000);
+      expect([...rows.values()]).toEqual([1, 1, 1, 1]);
+      await until(async () => failed.length >= 3, 10_000);
+      expect(batches[0]).toEqual(ids(batch)); // one batch, the refused event in its middle
+      expect(failed.every((b) => b.includes(refused.id))).toBe(true);
+      expect((await recorded(store.pool, [refused.id])).size).toBe(0);
+      const facts = await store.pool.query<{ status: string }>('SELECT status FROM contract_facts WHERE contract_id = $1', [good[0].subject_id]);
+      expect(facts.rows).toEqual([{ status: 'settled' }]);
+      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ events: 5, code: '22P05', err: expect.stringMatching(/unicode/i) }), expect.stringMatching(/batch/));
+    } finally {
+      await sub.stop();
+      await own.close();
+    }
   });
 
   it('the service started with a bus (embedded mode) records what is published on it', async () => {

@@ -8,8 +8,11 @@ import { ingestBatch, ingestEvent } from './event-store.repo';
 // the events waiting (up to 64) and they are recorded in one transaction, once by id, so a
 // redelivery is acknowledged without doubling anything. A malformed event (no id or type, a bad
 // time or amount) is logged and acknowledged: retrying cannot fix it and it must not hold up the
-// stream. When a batch fails, its events are recorded one by one, so one poison event costs only
-// itself; a database failure throws, and the bus redelivers the batch later.
+// stream. When a batch fails, its events are recorded one by one, each in its own transaction:
+// a payload that recording refuses (DomainError) is logged and dropped alone; a database failure
+// or refusal (say a NUL byte jsonb cannot hold) does not stop the others and is thrown at the end,
+// so the bus redelivers the batch: the recorded ones are skipped by id, the failed one is retried
+// (for ever, if the database keeps refusing it) without holding up its neighbours.
 
 export const EVENTS_CONSUMER = 'telemetry-events';
 export const ALL_EVENTS = ['exchange.>'];
@@ -53,11 +56,22 @@ export function startEventConsumer(opts: EventConsumerOptions): Promise<Subscrip
           try {
             await ingestBatch(opts.pool, valid);
             return;
-          } catch {
-            // Recorded one by one below: a poison event is dropped alone, a database failure throws.
+          } catch (err) {
+            const code = (err as { code?: unknown }).code;
+            opts.logger.warn({ durable, events: valid.length, code, err: err instanceof Error ? err.message : String(err) }, 'recording a batch failed; recording its events one by one');
           }
         }
-        for (const event of valid) await one(event);
+        // Every event gets its own attempt, so one the database keeps refusing cannot hold up the
+        // rest; the first failure is thrown afterwards to have the batch redelivered.
+        let failure: { err: unknown } | null = null;
+        for (const event of valid) {
+          try {
+            await one(event);
+          } catch (err) {
+            failure ??= { err };
+          }
+        }
+        if (failure) throw failure.err;
       },
     },
   });
