@@ -11,9 +11,11 @@ export interface SubscribeOptions {
   handler: EventHandler;
   /**
    * Optional, for a consumer whose cost is per transaction rather than per event (telemetry): the
-   * bus hands it the events already waiting for this durable, up to `max` (64) in order, in one
-   * call instead of calling `handler` for each. Resolving acknowledges all of them; throwing
-   * redelivers all of them later, so it must be idempotent per event, as every handler is.
+   * bus hands it the events already waiting for this durable, up to `max` (an integer ≥ 1,
+   * default 64) in order, in one call. With `batch`, `handler` is never called for this durable:
+   * every event, even one alone, goes to `batch.handler`. Resolving acknowledges all of them;
+   * throwing redelivers all of them later, so it must be idempotent per event, as every handler
+   * is.
    */
   batch?: { handler: BatchHandler; max?: number };
 }
@@ -21,6 +23,18 @@ export interface SubscribeOptions {
 export type BatchHandler = (events: EventEnvelope[]) => Promise<void>;
 
 export const DEFAULT_MAX_BATCH = 64;
+
+/**
+ * The most events one handler call gets: 1 without `batch`, else `batch.max` (default 64). Both
+ * buses size batches with it, so a max means the same on either; anything but an integer ≥ 1
+ * throws at subscribe (NaN would make empty batches, a fraction differ between buses).
+ */
+export function batchSizeOf(opts: Pick<SubscribeOptions, 'batch'>): number {
+  if (!opts.batch) return 1;
+  const max = opts.batch.max ?? DEFAULT_MAX_BATCH;
+  if (!Number.isSafeInteger(max) || max < 1) throw new Error(`batch.max must be an integer ≥ 1, got ${max}`);
+  return max;
+}
 
 /**
  * Live fan-out: every listener — every replica of a service — receives each event published

@@ -90,6 +90,23 @@ describe('InProcessEventBus', () => {
     expect(single).toEqual([]);
   });
 
+  it('refuses a batch max that is not an integer ≥ 1, leaving no durable behind', async () => {
+    const e = event('exchange.test.thing.sized');
+    await bus.publish(e);
+    const calls: string[][] = [];
+    const handler = async (events: EventEnvelope[]) => void calls.push(events.map((x) => x.id));
+    for (const max of [NaN, 0, 1.5]) {
+      await expect(bus.subscribe({ durable: 'sized', subjects: ['exchange.>'], handler: async () => undefined, batch: { max, handler } })).rejects.toThrow(/batch\.max must be an integer/);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toEqual([]);
+    // Nothing was registered: the same durable subscribes afterwards and gets the history.
+    await bus.subscribe({ durable: 'sized', subjects: ['exchange.>'], handler: async () => undefined, batch: { max: 2, handler } });
+    const deadline = Date.now() + 2_000;
+    while (calls.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(calls).toEqual([[e.id]]);
+  });
+
   it('gives a new durable the retained history and keeps events for a stopped durable', async () => {
     const early = event('exchange.a.b.early');
     await bus.publish(early);

@@ -1,6 +1,6 @@
 import type { Logger } from '@exchange/platform';
 import type { EventEnvelope } from './envelope';
-import { DEFAULT_MAX_BATCH, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
+import { batchSizeOf, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
 import { deliveryFailureFields } from './delivery-failure';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
@@ -29,7 +29,8 @@ interface Durable {
  * The bus of the all-in-one mode (no NATS_URL), with JetStream's semantics where they matter:
  * publish deduplicates by event id, durables get the retained history on first subscribe and
  * keep receiving (queued) while stopped, delivery is asynchronous, one event (or one batch, for
- * a batch subscriber) at a time per durable, and a failing handler is retried with backoff for as long as the process lives.
+ * a batch subscriber) at a time per durable, and a failing handler is retried with backoff for
+ * as long as the process lives.
  */
 export class InProcessEventBus implements EventBus {
   readonly kind = 'in-process' as const;
@@ -74,6 +75,7 @@ export class InProcessEventBus implements EventBus {
 
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
     if (this.closed) throw new Error('event bus closed');
+    const maxBatch = batchSizeOf(opts); // before the durable exists: a refused subscribe leaves none
     let durable = this.durables.get(opts.durable);
     if (!durable) {
       durable = {
@@ -93,7 +95,7 @@ export class InProcessEventBus implements EventBus {
     const handler: BatchHandler = opts.batch?.handler ?? ((events) => opts.handler(events[0]));
     durable.subjects = [...opts.subjects];
     durable.handler = handler;
-    durable.maxBatch = opts.batch ? Math.max(1, opts.batch.max ?? DEFAULT_MAX_BATCH) : 1;
+    durable.maxBatch = maxBatch;
     this.drain(durable);
     const subscribed = durable;
     return {

@@ -14,7 +14,7 @@ import {
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@exchange/platform';
 import { parseEnvelope, type EventEnvelope } from './envelope';
-import { DEFAULT_MAX_BATCH, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
+import { batchSizeOf, DEFAULT_MAX_BATCH, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
 import { deliveryFailureFields } from './delivery-failure';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
@@ -107,6 +107,7 @@ export class NatsEventBus implements EventBus {
 
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
     const { streamName, logger } = this.settings;
+    const size = batchSizeOf(opts);
     // One subject filters on the server; several are filtered here, because filter_subjects
     // needs nats-server 2.10+ and the durable must work on older servers too.
     const config: Partial<ConsumerConfig> = {
@@ -119,8 +120,13 @@ export class NatsEventBus implements EventBus {
     };
     await this.ensureConsumer(config);
     const consumer = await this.js.consumers.get(streamName, opts.durable);
-    const messages = await consumer.consume({ max_messages: 64 });
-    const loop = this.deliver(messages, opts);
+    // At least a batch's worth in flight, so a `batch.max` above 64 can be filled.
+    const messages = await consumer.consume({ max_messages: Math.max(DEFAULT_MAX_BATCH, size) });
+    const loop = this.deliver(messages, opts, size);
+    // Logged here, with its durable, rather than as a stray rejection; stop() still throws it.
+    loop.catch((err: unknown) => {
+      logger.error({ durable: opts.durable, err: err instanceof Error ? err.message : String(err) }, 'event delivery stopped; this durable receives nothing until it subscribes again');
+    });
     const subscription: Subscription = {
       stop: async () => {
         this.subscriptions.delete(subscription);
@@ -182,27 +188,32 @@ export class NatsEventBus implements EventBus {
     await this.jsm.consumers.add(streamName, config);
   }
 
-  private async deliver(messages: ConsumerMessages, opts: SubscribeOptions): Promise<void> {
+  private async deliver(messages: ConsumerMessages, opts: SubscribeOptions, size: number): Promise<void> {
     const { logger } = this.settings;
     const batches = new MessageBatches(messages);
-    const max = opts.batch ? Math.max(1, opts.batch.max ?? DEFAULT_MAX_BATCH) : 1;
-    for (;;) {
-      const batch = await batches.take(max);
-      if (batch.length === 0) return;
-      const accepted: Delivery[] = [];
-      for (const msg of batch) {
-        let event: EventEnvelope;
-        try {
-          event = parseEnvelope(msg.string());
-        } catch (err) {
-          logger.error({ durable: opts.durable, subject: msg.subject, err: (err as Error).message }, 'dropping a message that is not an event envelope');
-          msg.term();
-          continue;
+    try {
+      for (;;) {
+        const batch = await batches.take(size);
+        if (batch.length === 0) return;
+        const accepted: Delivery[] = [];
+        for (const msg of batch) {
+          let event: EventEnvelope;
+          try {
+            event = parseEnvelope(msg.string());
+          } catch (err) {
+            logger.error({ durable: opts.durable, subject: msg.subject, err: (err as Error).message }, 'dropping a message that is not an event envelope');
+            msg.term();
+            continue;
+          }
+          if (matchesAny(opts.subjects, msg.subject)) accepted.push({ msg, event });
+          else msg.ack();
         }
-        if (matchesAny(opts.subjects, msg.subject)) accepted.push({ msg, event });
-        else msg.ack();
+        if (accepted.length > 0) await this.handle(accepted, opts);
       }
-      if (accepted.length > 0) await this.handle(accepted, opts);
+    } finally {
+      // What a for-await would do on a throw (an ack or a log failing): without it the consumer's
+      // close() waits for an iteration that never comes, and stop() / close() hang.
+      await batches.close();
     }
   }
 
@@ -234,9 +245,9 @@ const nextTurn = () => new Promise<typeof NOT_YET>((resolve) => setImmediate(res
  * "Already received" is decided by racing the iterator against the next event-loop turn, not by
  * the iterator's pending count, which can count callbacks that are not messages: a batch never
  * waits for a message that has not arrived. A message that arrives after the race is kept for
- * the next batch.
+ * the next batch. Exported for its unit test only.
  */
-class MessageBatches {
+export class MessageBatches {
   private readonly iterator: AsyncIterator<JsMsg>;
   private ahead: Promise<IteratorResult<JsMsg>> | null = null;
   private ended = false;
@@ -262,6 +273,29 @@ class MessageBatches {
       batch.push(result.value);
     }
     return batch;
+  }
+
+  /**
+   * Ends the iterator, as a for-await loop does when its body throws: the consumer stops pulling
+   * and its close() resolves. A read still pending (`ahead`) holds the iterator's return() back
+   * until it settles, so then return() is not awaited (that could be for ever), and a message
+   * that read brings is nak'd: nobody will handle it, and it is redelivered now instead of after
+   * the ack wait.
+   */
+  async close(): Promise<void> {
+    this.ended = true;
+    const ahead = this.ahead;
+    this.ahead = null;
+    const returned = Promise.resolve(this.iterator.return?.()).then(
+      () => undefined,
+      () => undefined,
+    );
+    if (ahead === null) return returned;
+    ahead
+      .then((result) => {
+        if (!result.done) result.value.nak();
+      })
+      .catch(() => undefined);
   }
 
   private next(): Promise<IteratorResult<JsMsg>> {

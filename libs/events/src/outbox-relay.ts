@@ -155,15 +155,21 @@ export class OutboxRelay {
   /**
    * Publishes `events` in order; the first failure (its index and error) or null. While the bus is
    * healthy every publish is sent at once: one connection keeps them in order on the wire, so the
-   * stream stores them in order, and a round costs one round trip instead of one per event. After
-   * a failed round they go one by one, stopping at the first failure, so an event the bus keeps
-   * refusing is not followed, round after round, by copies of the events behind it (the bus only
-   * deduplicates ids within its window). Only the acknowledged prefix is marked published.
+   * stream stores them in order, and a round costs one round trip instead of one per event. Only
+   * the acknowledged prefix is marked published, but when one fails mid-round the events after it
+   * were sent too and may already be stored, ahead of it; they are republished after it, and
+   * stored twice if the failure outlasts the stream's duplicate window (2 minutes). Consumers are
+   * idempotent by event id and already take events out of order (naks, replicas). After a failed
+   * round they go one by one, stopping at the first failure, so an event the bus keeps refusing
+   * is not followed, round after round, by copies of the events behind it.
    */
   private async publishInOrder(events: EventEnvelope[]): Promise<{ index: number; error: unknown } | null> {
     const { bus } = this.opts;
     if (this.consecutiveFailures === 0) {
-      const results = await Promise.allSettled(events.map((event) => bus.publish(event)));
+      // An async wrapper turns a publish that throws synchronously into that event's rejection
+      // instead of aborting the map (it still calls each publish at once, in order).
+      const send = async (event: EventEnvelope) => bus.publish(event);
+      const results = await Promise.allSettled(events.map(send));
       const index = results.findIndex((result) => result.status === 'rejected');
       return index < 0 ? null : { index, error: (results[index] as PromiseRejectedResult).reason };
     }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type pg from 'pg';
 import { describeWithNats, testLogger } from '@exchange/testing';
-import { createEventBus, idempotentConsumer, newEvent, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
+import { createEventBus, idempotentConsumer, NatsEventBus, newEvent, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
 import { failingFirstBatch } from './failing-first-batch';
 import { createOutboxDatabase, enqueueInTransaction, sideEffects, testEvent } from './outbox-fixture';
 import { waitFor } from './wait-for';
@@ -116,12 +116,76 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
     await waitFor('every event acknowledged once', () => new Set(calls.slice(1).flat()).size === 40, 15_000);
     await sub.stop();
     const [rejected, ...accepted] = calls;
-    expect(rejected.length).toBeGreaterThan(1);
+    expect(calls.some((batch) => batch.length > 1)).toBe(true);
     expect(calls.every((batch) => batch.length <= 16)).toBe(true);
     // Everything after the failed batch arrives in stream order, the redelivered batch whole.
     expect(accepted.flat().filter((id) => !rejected.includes(id))).toEqual(ids.filter((id) => !rejected.includes(id)));
     expect(accepted.flat().filter((id) => rejected.includes(id))).toEqual(rejected);
     expect(single).toEqual([]);
+  });
+
+  it('fills a batch larger than 64 when that many are waiting (the pull asks for max)', async () => {
+    const events = Array.from({ length: 150 }, () => testEvent(prefix, 'large'));
+    for (const event of events) await bus.publish(event);
+    const calls: string[][] = [];
+    const sub = await bus.subscribe({
+      durable: `d_large_${suffix}`,
+      subjects: [`${prefix}.test.thing.large`],
+      handler: async () => undefined,
+      batch: { max: 150, handler: async (batch) => void calls.push(batch.map((e) => e.id)) },
+    });
+    await waitFor('all 150', () => calls.flat().length >= 150);
+    await sub.stop();
+    expect(calls.flat()).toEqual(events.map((e) => e.id));
+    expect(Math.max(...calls.map((batch) => batch.length))).toBeGreaterThan(64);
+  });
+
+  it('refuses a batch max that is not an integer ≥ 1 before creating the durable', async () => {
+    const durable = `d_badmax_${suffix}`;
+    for (const max of [NaN, 0, 2.5]) {
+      const subscribing = bus.subscribe({ durable, subjects: [`${prefix}.test.thing.badmax`], handler: async () => undefined, batch: { max, handler: async () => undefined } });
+      await expect(subscribing).rejects.toThrow(/batch\.max must be an integer/);
+    }
+    const nc = await connect({ servers: natsUrl });
+    try {
+      await expect((await jetstreamManager(nc)).consumers.info(streamName, durable)).rejects.toThrow(/not found/i);
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('stop() returns when something throws out of the delivery loop (here the failure log)', async () => {
+    const nc = await connect({ servers: natsUrl });
+    const logger: typeof testLogger = Object.assign(Object.create(testLogger), {
+      warn: () => {
+        throw new Error('log transport down');
+      },
+    });
+    const own = new NatsEventBus(nc, await jetstreamManager(nc), jetstream(nc), { streamName, subjectPrefix: prefix, logger, publishTimeoutMs: 5_000 });
+    try {
+      await bus.publish(testEvent(prefix, 'unlogged'));
+      let handled = 0;
+      const sub = await own.subscribe({
+        durable: `d_unlogged_${suffix}`,
+        subjects: [`${prefix}.test.thing.unlogged`],
+        handler: async () => {
+          handled += 1;
+          throw new Error('handler failed');
+        },
+      });
+      await waitFor('the handler', () => handled > 0);
+      const outcome = await Promise.race([
+        sub.stop().then(
+          () => 'stopped',
+          (err: Error) => `stopped: ${err.message}`,
+        ),
+        new Promise((resolve) => setTimeout(resolve, 3_000, 'hung')),
+      ]);
+      expect(outcome).toBe('stopped: log transport down');
+      expect(handled).toBe(1);
+    } finally {
+      if (!nc.isClosed()) await nc.close();
+    }
   });
 
   it('stores an event published twice once (Nats-Msg-Id) and processes a redelivery once', async () => {

@@ -12,11 +12,17 @@ class SwitchableBus implements EventBus {
   available = true;
   /** Event ids this bus refuses, as a broker refuses one message (too large, say). */
   readonly refused = new Set<string>();
+  /** Event ids whose publish throws before returning a promise (a check a bus makes up front). */
+  readonly thrownAtOnce = new Set<string>();
   readonly publishedIds: string[] = [];
   inFlight = 0;
   maxInFlight = 0;
   constructor(private readonly inner: InProcessEventBus) {}
-  async publish(event: EventEnvelope): Promise<void> {
+  publish(event: EventEnvelope): Promise<void> {
+    if (this.thrownAtOnce.has(event.id)) throw new Error(`refused ${event.id} at once`);
+    return this.publishLater(event);
+  }
+  private async publishLater(event: EventEnvelope): Promise<void> {
     if (!this.available) throw new Error('broker unavailable');
     if (this.refused.has(event.id)) throw new Error(`refused ${event.id}`);
     this.publishedIds.push(event.id);
@@ -122,6 +128,22 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
     await waitFor('the outbox to drain', async () => (await unpublishedCount(fixture.pool)) === 0);
     // The copies of events[2..3] are the bus's to deduplicate (same ids).
     expect(bus.publishedIds).toEqual([events[0].id, events[2].id, events[3].id, events[1].id, events[2].id, events[3].id]);
+  });
+
+  it('a publish that throws synchronously fails its event alone: the round still sends the rest and marks the prefix', async () => {
+    const events = Array.from({ length: 4 }, (_, i) => testEvent('exchange', `thrown_${i}`));
+    for (const event of events) await enqueueInTransaction(fixture.pool, event);
+    bus.thrownAtOnce.add(events[1].id);
+    const relay = newRelay();
+    relay.start();
+    await waitFor('three failed rounds', () => relay.status().failedRounds >= 3);
+    // As for a rejected publish: events[0] marked, events[2..3] sent once in the healthy round.
+    expect(await unpublishedCount(fixture.pool)).toBe(3);
+    expect(bus.publishedIds).toEqual([events[0].id, events[2].id, events[3].id]);
+    expect(relay.status().lastError).toBe(`refused ${events[1].id} at once`);
+
+    bus.thrownAtOnce.clear();
+    await waitFor('the outbox to drain', async () => (await unpublishedCount(fixture.pool)) === 0);
   });
 
   it('publishes nothing for a rolled-back transaction', async () => {
