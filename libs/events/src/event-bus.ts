@@ -36,6 +36,11 @@ export function batchSizeOf(opts: Pick<SubscribeOptions, 'batch'>): number {
   return max;
 }
 
+/** The subscriber's handler as a batch one: its own batch handler, else `handler` per event (batches of one). */
+export function batchHandlerOf(opts: Pick<SubscribeOptions, 'batch' | 'handler'>): BatchHandler {
+  return opts.batch?.handler ?? ((events) => opts.handler(events[0]));
+}
+
 /**
  * Live fan-out: every listener — every replica of a service — receives each event published
  * from now on, at most once: no history, no acknowledgement, no redelivery. For caches whose

@@ -2,6 +2,7 @@ import { testLogger } from '@exchange/testing';
 import { newEvent, type EventEnvelope } from './envelope';
 import { InProcessEventBus } from './in-process-event-bus';
 import { failingFirstBatch } from '../test/failing-first-batch';
+import { waitFor } from '../test/wait-for';
 
 const event = (type: string, data: unknown = {}) => newEvent({ type, source: 'test', subjectId: 'x', data });
 
@@ -83,8 +84,7 @@ describe('InProcessEventBus', () => {
     const single: EventEnvelope[] = [];
     await bus.subscribe({ durable: 'batched', subjects: ['exchange.>'], handler: async (e) => void single.push(e), batch: { max: 3, handler } });
     const ids = events.map((e) => e.id);
-    const deadline = Date.now() + 2_000;
-    while (calls.flat().length < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor('ten deliveries', () => calls.flat().length >= 10, 2_000);
     // The failed first batch comes back after the others, whole.
     expect(calls).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6), ids.slice(0, 3)]);
     expect(single).toEqual([]);
@@ -102,8 +102,7 @@ describe('InProcessEventBus', () => {
     expect(calls).toEqual([]);
     // Nothing was registered: the same durable subscribes afterwards and gets the history.
     await bus.subscribe({ durable: 'sized', subjects: ['exchange.>'], handler: async () => undefined, batch: { max: 2, handler } });
-    const deadline = Date.now() + 2_000;
-    while (calls.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor('the history', () => calls.length > 0, 2_000);
     expect(calls).toEqual([[e.id]]);
   });
 

@@ -1,6 +1,6 @@
 import type { Logger } from '@exchange/platform';
 import type { EventEnvelope } from './envelope';
-import { batchSizeOf, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
+import { batchHandlerOf, batchSizeOf, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
 import { deliveryFailureFields } from './delivery-failure';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
@@ -92,7 +92,7 @@ export class InProcessEventBus implements EventBus {
     } else if (durable.handler) {
       throw new Error(`durable ${opts.durable} already has an active subscriber`);
     }
-    const handler: BatchHandler = opts.batch?.handler ?? ((events) => opts.handler(events[0]));
+    const handler = batchHandlerOf(opts);
     durable.subjects = [...opts.subjects];
     durable.handler = handler;
     durable.maxBatch = maxBatch;

@@ -14,7 +14,7 @@ import {
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@exchange/platform';
 import { parseEnvelope, type EventEnvelope } from './envelope';
-import { batchSizeOf, DEFAULT_MAX_BATCH, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
+import { batchHandlerOf, batchSizeOf, DEFAULT_MAX_BATCH, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
 import { deliveryFailureFields } from './delivery-failure';
 import { retryDelayMs } from './retry-delay';
 import { matchesAny } from './subject-match';
@@ -122,7 +122,7 @@ export class NatsEventBus implements EventBus {
     const consumer = await this.js.consumers.get(streamName, opts.durable);
     // At least a batch's worth in flight, so a `batch.max` above 64 can be filled.
     const messages = await consumer.consume({ max_messages: Math.max(DEFAULT_MAX_BATCH, size) });
-    const loop = this.deliver(messages, opts, size);
+    const loop = this.deliver(messages, opts, size, batchHandlerOf(opts));
     // Logged here, with its durable, rather than as a stray rejection; stop() still throws it.
     loop.catch((err: unknown) => {
       logger.error({ durable: opts.durable, err: err instanceof Error ? err.message : String(err) }, 'event delivery stopped; this durable receives nothing until it subscribes again');
@@ -188,7 +188,7 @@ export class NatsEventBus implements EventBus {
     await this.jsm.consumers.add(streamName, config);
   }
 
-  private async deliver(messages: ConsumerMessages, opts: SubscribeOptions, size: number): Promise<void> {
+  private async deliver(messages: ConsumerMessages, opts: SubscribeOptions, size: number, handler: BatchHandler): Promise<void> {
     const { logger } = this.settings;
     const batches = new MessageBatches(messages);
     try {
@@ -208,7 +208,7 @@ export class NatsEventBus implements EventBus {
           if (matchesAny(opts.subjects, msg.subject)) accepted.push({ msg, event });
           else msg.ack();
         }
-        if (accepted.length > 0) await this.handle(accepted, opts);
+        if (accepted.length > 0) await this.handle(accepted, opts.durable, handler);
       }
     } finally {
       // What a for-await would do on a throw (an ack or a log failing): without it the consumer's
@@ -217,15 +217,15 @@ export class NatsEventBus implements EventBus {
     }
   }
 
-  private async handle(batch: Delivery[], opts: SubscribeOptions): Promise<void> {
+  private async handle(batch: Delivery[], durable: string, handler: BatchHandler): Promise<void> {
+    const events = batch.map((d) => d.event);
     try {
-      if (opts.batch) await opts.batch.handler(batch.map((d) => d.event));
-      else await opts.handler(batch[0].event);
+      await handler(events);
       for (const { msg } of batch) msg.ack(); // only after the handler's work is done (and committed)
     } catch (err) {
       const attempt = Math.max(...batch.map(({ msg }) => msg.info.deliveryCount));
       const delay = retryDelayMs(attempt, 200, 30_000);
-      const fields = deliveryFailureFields(opts.durable, batch.map((d) => d.event), attempt, delay, err);
+      const fields = deliveryFailureFields(durable, events, attempt, delay, err);
       this.settings.logger.warn(fields, 'event handler failed; redelivery scheduled');
       for (const { msg } of batch) msg.nak(delay);
     }
@@ -262,9 +262,11 @@ export class MessageBatches {
     const first = await this.next();
     if (first.done) return this.end([]);
     const batch = [first.value];
-    while (batch.length < max) {
+    // One turn for the whole batch: what the client holds resolves in microtasks, before it.
+    const turn = max > 1 ? nextTurn() : null;
+    while (turn && batch.length < max) {
       const pending = this.next();
-      const result = await Promise.race([pending, nextTurn()]);
+      const result = await Promise.race([pending, turn]);
       if (result === NOT_YET) {
         this.ahead = pending;
         break;

@@ -111,39 +111,28 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
     expect(bus.maxInFlight).toBe(8);
   });
 
-  it('marks only the prefix before a refused event, then goes one by one until it passes', async () => {
-    const events = Array.from({ length: 4 }, (_, i) => testEvent('exchange', `prefix_${i}`));
+  // A publish that rejects, or one that throws before returning a promise: either fails its event
+  // alone. The round still sends the rest and marks only the prefix; later rounds go one by one.
+  it.each([
+    ['rejected', 'refused', (id: string) => `refused ${id}`],
+    ['thrown synchronously', 'thrownAtOnce', (id: string) => `refused ${id} at once`],
+  ] as const)('marks only the prefix before a %s publish, then goes one by one until it passes', async (label, set, message) => {
+    const events = Array.from({ length: 4 }, (_, i) => testEvent('exchange', `${set === 'refused' ? 'prefix' : 'thrown'}_${i}`));
     for (const event of events) await enqueueInTransaction(fixture.pool, event);
-    bus.refused.add(events[1].id);
+    bus[set].add(events[1].id);
     const relay = newRelay();
     relay.start();
-    await waitFor('three failed rounds', () => relay.status().failedRounds >= 3);
+    await waitFor(`three failed rounds (${label})`, () => relay.status().failedRounds >= 3);
     // First round: all sent at once, only events[0] acknowledged before the refusal gets marked;
     // events[2..3] went out once. Later rounds stop at the refused event: no further copies.
     expect(await unpublishedCount(fixture.pool)).toBe(3);
     expect(bus.publishedIds).toEqual([events[0].id, events[2].id, events[3].id]);
-    expect(relay.status().lastError).toBe(`refused ${events[1].id}`);
+    expect(relay.status().lastError).toBe(message(events[1].id));
 
-    bus.refused.clear();
+    bus[set].clear();
     await waitFor('the outbox to drain', async () => (await unpublishedCount(fixture.pool)) === 0);
     // The copies of events[2..3] are the bus's to deduplicate (same ids).
     expect(bus.publishedIds).toEqual([events[0].id, events[2].id, events[3].id, events[1].id, events[2].id, events[3].id]);
-  });
-
-  it('a publish that throws synchronously fails its event alone: the round still sends the rest and marks the prefix', async () => {
-    const events = Array.from({ length: 4 }, (_, i) => testEvent('exchange', `thrown_${i}`));
-    for (const event of events) await enqueueInTransaction(fixture.pool, event);
-    bus.thrownAtOnce.add(events[1].id);
-    const relay = newRelay();
-    relay.start();
-    await waitFor('three failed rounds', () => relay.status().failedRounds >= 3);
-    // As for a rejected publish: events[0] marked, events[2..3] sent once in the healthy round.
-    expect(await unpublishedCount(fixture.pool)).toBe(3);
-    expect(bus.publishedIds).toEqual([events[0].id, events[2].id, events[3].id]);
-    expect(relay.status().lastError).toBe(`refused ${events[1].id} at once`);
-
-    bus.thrownAtOnce.clear();
-    await waitFor('the outbox to drain', async () => (await unpublishedCount(fixture.pool)) === 0);
   });
 
   it('publishes nothing for a rolled-back transaction', async () => {

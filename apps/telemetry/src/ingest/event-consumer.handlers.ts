@@ -42,37 +42,30 @@ export function startEventConsumer(opts: EventConsumerOptions): Promise<Subscrip
       opts.logger.error({ durable, event_id: event.id, type: event.type, code: err.code, err: err.message }, 'dropping an event that cannot be recorded');
     }
   };
-  return opts.bus.subscribe({
-    durable,
-    subjects: ALL_EVENTS,
-    handler: async (event) => {
-      if (wellFormed(event)) await one(event);
-    },
-    batch: {
-      handler: async (events) => {
-        const valid = events.filter(wellFormed);
-        if (valid.length === 0) return;
-        if (valid.length > 1) {
-          try {
-            await ingestBatch(opts.pool, valid);
-            return;
-          } catch (err) {
-            const code = (err as { code?: unknown }).code;
-            opts.logger.warn({ durable, events: valid.length, code, err: err instanceof Error ? err.message : String(err) }, 'recording a batch failed; recording its events one by one');
-          }
-        }
-        // Every event gets its own attempt, so one the database keeps refusing cannot hold up the
-        // rest; the first failure is thrown afterwards to have the batch redelivered.
-        let failure: { err: unknown } | null = null;
-        for (const event of valid) {
-          try {
-            await one(event);
-          } catch (err) {
-            failure ??= { err };
-          }
-        }
-        if (failure) throw failure.err;
-      },
-    },
-  });
+  const recordBatch = async (events: EventEnvelope[]): Promise<void> => {
+    const valid = events.filter(wellFormed);
+    if (valid.length === 0) return;
+    if (valid.length > 1) {
+      try {
+        await ingestBatch(opts.pool, valid);
+        return;
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        opts.logger.warn({ durable, events: valid.length, code, err: err instanceof Error ? err.message : String(err) }, 'recording a batch failed; recording its events one by one');
+      }
+    }
+    // Every event gets its own attempt, so one the database keeps refusing cannot hold up the
+    // rest; the first failure is thrown afterwards to have the batch redelivered.
+    let failure: { err: unknown } | null = null;
+    for (const event of valid) {
+      try {
+        await one(event);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+    if (failure) throw failure.err;
+  };
+  // Both buses hand this durable batches; `handler` is the same path for one event.
+  return opts.bus.subscribe({ durable, subjects: ALL_EVENTS, handler: (event) => recordBatch([event]), batch: { handler: recordBatch } });
 }

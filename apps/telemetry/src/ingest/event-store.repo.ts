@@ -77,17 +77,12 @@ export async function ingestEvent(db: Queryable | PoolLike, event: StoreEvent): 
  * Any failure rolls the whole batch back. Returns how many were new.
  */
 export async function ingestBatch(pool: PoolLike, events: readonly StoreEvent[]): Promise<number> {
-  return withTransaction(pool, async (client) => {
-    let created = 0;
-    for (const event of events) if (await record(client, event)) created++;
-    return created;
-  });
+  return withTransaction(pool, (client) => ingestEvents(client, events));
 }
 
-/** Records events one by one, in order (tests and benches); how many were new. */
-export async function ingestEvents(pool: PoolLike, events: readonly StoreEvent[]): Promise<number> {
+/** Records events in order, each in its own transaction (a pool) or in the caller's (a client); how many were new. */
+export async function ingestEvents(db: Queryable | PoolLike, events: readonly StoreEvent[]): Promise<number> {
   let created = 0;
-  for (const event of events) if (await ingestEvent(pool, event)) created++;
+  for (const event of events) if (await ingestEvent(db, event)) created++;
   return created;
 }
-
