@@ -88,7 +88,7 @@ describe('createLogger', () => {
     expect(lines[0]).toMatchObject({ user: { token: '[REDACTED]' }, other: 1 });
   });
 
-  it('should log an error without secrets exactly as before (pino\'s serializer, same object)', () => {
+  it('should log an error without secrets through pino\'s error serializer (type, message, stack)', () => {
     const { lines, destination } = capture();
     const err = new Error('plain');
     createLogger({ name: 't', destination }).error({ err }, 'failed');

@@ -4,8 +4,7 @@
 // contract of the acting agent: a fresh key, a deadline a day or more after the run's start (still
 // ahead on the longest runs), buyer or auto verification (no verifier). Creating holds nothing.
 import fc from 'fast-check';
-
-const DAY_MS = 86_400_000;
+import { freshIdempotencyKey, futureDate } from './example-arbitrary';
 
 /** A contract of `buyerId` (named or left to the signature), in buyer or auto verification, 201 expected. */
 export function contractBody(buyerId: string, now: number): fc.Arbitrary<unknown> {
@@ -14,23 +13,23 @@ export function contractBody(buyerId: string, now: number): fc.Arbitrary<unknown
       named: fc.boolean(),
       title: fc.constantFrom('Fuzz contract', 'Résumer 40 tickets', '翻訳の確認', 'x'),
       amount: fc.constantFrom('0.000001', '0.5', '1'),
-      hours: fc.integer({ min: 1, max: 24 * 30 }),
+      deadline: futureDate(now),
       mode: fc.constantFrom('buyer', 'auto'),
       tags: fc.option(fc.subarray(['nlp', 'summaries', 'fuzz', 'code']), { nil: undefined }),
       labels: fc.option(fc.constantFrom({ project: 'fuzz' }, { stage: 'a', shard: '1' }), { nil: undefined }),
       privateBuyer: fc.option(fc.boolean(), { nil: undefined }),
-      key: fc.uuid(),
+      key: freshIdempotencyKey(),
     })
     .map((v) => ({
       ...(v.named ? { buyer_id: buyerId } : {}),
       title: v.title,
       budget: { amount: v.amount, currency: 'CREDIT' },
-      deadline: new Date(now + DAY_MS + v.hours * 3_600_000).toISOString(),
+      deadline: v.deadline,
       acceptance_criteria: 'Every item answered',
       verification_mode: v.mode,
       ...(v.tags ? { tags: v.tags } : {}),
       ...(v.labels ? { labels: v.labels } : {}),
       ...(v.privateBuyer !== undefined ? { buyer_private: v.privateBuyer } : {}),
-      idempotency_key: `fuzz-contract-${v.key}`,
+      idempotency_key: v.key,
     }));
 }

@@ -14,17 +14,23 @@ export interface ExampleContext {
 }
 
 const DAY = 86_400_000;
+
+/** A fresh idempotency key (a reused one with another body is 422 idempotency_key_reused). */
+export const freshIdempotencyKey = (): fc.Arbitrary<string> => fc.uuid().map((u) => `fuzz-${u}`);
+
+/** A date a day to a month after `now`: still ahead at the end of the longest run. */
+export const futureDate = (now: number): fc.Arbitrary<string> =>
+  fc.integer({ min: 1, max: 30 * 24 }).map((hours) => new Date(now + DAY + hours * 3_600_000).toISOString());
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function scalar(example: unknown, schema: JsonSchema, ctx: ExampleContext, name: string): fc.Arbitrary<unknown> {
-  if (name === 'idempotency_key') return fc.uuid().map((u) => `fuzz-${u}`);
+  if (name === 'idempotency_key') return freshIdempotencyKey();
   const pool = poolFor(name, schema.pattern);
   if (pool === 'agent') return fc.oneof({ arbitrary: fc.constant(ctx.signerId), weight: 3 }, { arbitrary: fc.constantFrom(...(poolValues(ctx.pools, 'agent') ?? [ctx.signerId])), weight: 1 });
   const real = poolValues(ctx.pools, pool);
   if (real) return fc.constantFrom(...real);
-  if (schema.format === 'date-time' && typeof example === 'string') {
-    return fc.integer({ min: 1, max: 30 * 24 }).map((hours) => new Date(ctx.now + DAY + hours * 3_600_000).toISOString());
-  }
+  if (schema.format === 'date-time' && typeof example === 'string') return futureDate(ctx.now);
   return fc.constant(example);
 }
 
