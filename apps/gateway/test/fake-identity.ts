@@ -1,8 +1,7 @@
 import { canonicalize, fromBase64, generateKeyPair, registrationProofPayload, sha256Hex, signCanonical, toBase64, verify, verifyCanonical } from '@exchange/crypto';
-import { AGENT_BATCH_MAX } from '@exchange/identity-client';
 import { errors } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
-import { startProtoFake, type ProtoFake } from '@exchange/testing';
+import { answerGetAgents, startProtoFake, type ProtoFake } from '@exchange/testing';
 
 // A small in-memory identity: `startProtoFake` (a real grpc-js server from the proto definition,
 // so gateway tests exercise the real channel, metadata and error trailers) with identity's rules
@@ -110,14 +109,9 @@ export async function startFakeIdentity(opts: { environment?: 'sandbox' | 'mainn
     async getAgent(req: identityV1.GetAgentRequest) {
       return { agent: structuredClone(find(req.agentId)) };
     },
-    // As identity: each agent found once, unknown ids absent, at most AGENT_BATCH_MAX ids (same refusal).
+    // As identity, by the rules every fake shares: at most 1000 ids, each agent once, unknown ids absent.
     async getAgents(req: identityV1.GetAgentsRequest) {
-      if (req.agentIds.length > AGENT_BATCH_MAX) {
-        const message = `must hold at most ${AGENT_BATCH_MAX} ids`;
-        throw errors.invalidArgument('validation_failed', `agent_ids ${message}`, { errors: [{ pointer: '/agent_ids', message }] });
-      }
-      const found = [...new Set(req.agentIds)].map((id) => agents.get(id)).filter((a): a is identityV1.Agent => a !== undefined);
-      return { agents: structuredClone(found) };
+      return { agents: structuredClone(answerGetAgents(req.agentIds, (id) => agents.get(id))) };
     },
     async listAgents(req: identityV1.ListAgentsRequest) {
       const rows = order

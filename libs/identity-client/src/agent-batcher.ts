@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { errorInfoFromGrpc, type Logger, type PromiseClient } from '@exchange/platform';
 import type { identityV1 } from '@exchange/proto';
-import { identityUnavailable, lookupFailure } from './identity-errors';
+import { getAgentOutcome, identityUnavailable } from './identity-errors';
 
 /** Identity refuses more ids per GetAgents call (identity.proto). */
 export const AGENT_BATCH_MAX = 1000;
@@ -59,7 +59,7 @@ export class AgentBatcher {
   private async send(): Promise<void> {
     const batch = this.queue;
     this.queue = new Map();
-    // Removed once answered, so what is left at the end is what no chunk answered.
+    // Each id answered once: a per-id lookup finishing after its chunk failed finds no waiters.
     const settle = (id: string, outcome: Outcome) => {
       const waiters = batch.get(id) ?? [];
       batch.delete(id);
@@ -68,25 +68,22 @@ export class AgentBatcher {
         else w.resolve(outcome);
       }
     };
-    try {
-      const ids = [...batch.keys()];
-      const chunks: string[][] = [];
-      for (let i = 0; i < ids.length; i += AGENT_BATCH_MAX) chunks.push(ids.slice(i, i + AGENT_BATCH_MAX));
-      const answered = chunks.map((chunk) =>
-        this.answer(chunk, settle).catch((err: unknown) => {
-          // Not identity's answer (a bug, e.g. a throwing logger): its callers get 503 at once.
-          for (const id of chunk) settle(id, identityUnavailable());
-          this.logger.error({ err, agents: chunk.length }, 'identity batch lookup failed unexpectedly');
-        }),
-      );
-      // allSettled: the next batch waits for every chunk, even when one failed early.
-      await Promise.allSettled(answered);
-    } finally {
-      // Safety net: a waiter no chunk answered gets 503, never silence.
-      for (const id of [...batch.keys()]) settle(id, identityUnavailable());
-      if (this.queue.size > 0) void this.send(); // they queued while this batch was out: they waited already
-      else this.busy = false;
-    }
+    const ids = [...batch.keys()];
+    const chunks: string[][] = [];
+    for (let i = 0; i < ids.length; i += AGENT_BATCH_MAX) chunks.push(ids.slice(i, i + AGENT_BATCH_MAX));
+    // answer() is async, so whatever fails in it (a bug, e.g. a throwing logger) reaches its chunk's
+    // catch, which answers every id of the chunk: no waiter of the batch is left unanswered.
+    const answered = chunks.map((chunk) =>
+      this.answer(chunk, settle).catch((err: unknown) => {
+        // Not identity's answer: its callers get 503 at once.
+        for (const id of chunk) settle(id, identityUnavailable());
+        this.logger.error({ err, agents: chunk.length }, 'identity batch lookup failed unexpectedly');
+      }),
+    );
+    // allSettled (never rejects): the next batch waits for every chunk, even when one failed early.
+    await Promise.allSettled(answered);
+    if (this.queue.size > 0) void this.send(); // they queued while this batch was out: they waited already
+    else this.busy = false;
   }
 
   private async answer(ids: string[], settle: (id: string, outcome: Outcome) => void): Promise<void> {
@@ -111,14 +108,6 @@ export class AgentBatcher {
         this.perIdUntil = this.now() + PER_ID_FALLBACK_MS;
       }
     }
-    await Promise.all(ids.map(async (id) => settle(id, await this.getOne(id))));
-  }
-
-  private async getOne(agentId: string): Promise<Outcome> {
-    try {
-      return (await this.client.getAgent({ agentId })).agent ?? null;
-    } catch (err) {
-      return lookupFailure(err, this.logger);
-    }
+    await Promise.all(ids.map(async (id) => settle(id, await getAgentOutcome(this.client, id, this.logger))));
   }
 }

@@ -116,7 +116,15 @@ describe('AgentDirectory.current: one GetAgents per batch of concurrent lookups'
   it('should not answer a lookup made while a batch is in flight with that batch: it sees a freeze made meanwhile', async () => {
     const [id] = ids('late');
     identity.put({ agentId: id });
-    const dir = new AgentDirectory(client, 0, testLogger);
+    // Sends counted as they leave the client (arrivals at identity lag behind them).
+    const sent: string[][] = [];
+    const counting = {
+      getAgents: (req: identityV1.GetAgentsRequest) => {
+        sent.push([...req.agentIds]);
+        return client.getAgents(req);
+      },
+    } as unknown as IdentityClient;
+    const dir = new AgentDirectory(counting, 0, testLogger);
     let entered: () => void = () => undefined;
     let release: () => void = () => undefined;
     const inFlight = new Promise<void>((resolve) => (entered = resolve));
@@ -131,12 +139,14 @@ describe('AgentDirectory.current: one GetAgents per batch of concurrent lookups'
     await inFlight; // identity has read the agent (active) and holds its answer
     const late = dir.current(id);
     await nextTicks(5);
-    expect(identity.batches.length - batches).toBe(1); // the late lookup waits for the batch out
+    expect(sent).toEqual([[id]]); // the late lookup waits for the batch out: not sent yet
+    expect(identity.batches.length - batches).toBe(1);
     identity.freeze(id);
     release();
     expect((await early).frozen).toBe(false);
     expect((await late).frozen).toBe(true);
     expect(identity.batches.slice(batches)).toEqual([[id], [id]]);
+    expect(sent).toEqual([[id], [id]]);
   });
 
   it('should answer agent_not_found to the caller of an unknown id only', async () => {

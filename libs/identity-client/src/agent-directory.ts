@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { errorInfoFromGrpc, errors, type Logger, type PromiseClient } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import { AgentBatcher } from './agent-batcher';
-import { identityUnavailable, lookupFailure } from './identity-errors';
+import { getAgentOutcome, identityUnavailable } from './identity-errors';
 
 export type IdentityClient = PromiseClient<typeof identityV1.IdentityServiceService>;
 
@@ -57,8 +57,7 @@ export class AgentDirectory<A extends AgentBasics = AgentInfo> {
     if (hit && hit.expires > t) return hit.agent;
     const agent = this.fetch(agentId);
     if (this.ttlMs > 0) {
-      if (this.cache.size >= MAX_ENTRIES) this.evict(t);
-      this.cache.set(agentId, { expires: t + this.ttlMs, agent });
+      this.remember(agentId, agent, t);
       agent.catch(() => {
         if (this.cache.get(agentId)?.agent === agent) this.cache.delete(agentId);
       });
@@ -72,10 +71,7 @@ export class AgentDirectory<A extends AgentBasics = AgentInfo> {
     const agent = this.batcher.lookup(agentId).then((found) => this.mapped(agentId, found));
     if (this.ttlMs > 0) {
       agent.then(
-        () => {
-          if (this.cache.size >= MAX_ENTRIES) this.evict(this.now());
-          this.cache.set(agentId, { expires: this.now() + this.ttlMs, agent });
-        },
+        () => this.remember(agentId, agent, this.now()),
         () => undefined,
       );
     }
@@ -104,13 +100,9 @@ export class AgentDirectory<A extends AgentBasics = AgentInfo> {
   }
 
   private async fetch(agentId: string): Promise<A> {
-    let agent: identityV1.Agent | null;
-    try {
-      agent = (await this.client.getAgent({ agentId })).agent ?? null;
-    } catch (err) {
-      throw lookupFailure(err, this.logger) ?? errors.notFound('agent', agentId);
-    }
-    return this.mapped(agentId, agent);
+    const outcome = await getAgentOutcome(this.client, agentId, this.logger);
+    if (outcome instanceof Error) throw outcome;
+    return this.mapped(agentId, outcome);
   }
 
   /**
@@ -126,6 +118,12 @@ export class AgentDirectory<A extends AgentBasics = AgentInfo> {
       this.logger.error({ err, agent_id: agentId }, 'identity agent mapping failed');
       throw identityUnavailable();
     }
+  }
+
+  /** Caches `agent` from `now` for the TTL, making room first when full. */
+  private remember(agentId: string, agent: Promise<A>, now: number): void {
+    if (this.cache.size >= MAX_ENTRIES) this.evict(now);
+    this.cache.set(agentId, { expires: now + this.ttlMs, agent });
   }
 
   private evict(now: number): void {

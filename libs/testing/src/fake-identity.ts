@@ -52,10 +52,17 @@ const EPOCH = new Date(0);
  */
 const AGENT_BATCH_MAX = 1000;
 
-/** Identity's refusal of a GetAgents over the cap: same code, message and field error. */
-function tooManyAgentIds() {
-  const message = `must hold at most ${AGENT_BATCH_MAX} ids`;
-  return errors.invalidArgument('validation_failed', `agent_ids ${message}`, { errors: [{ pointer: '/agent_ids', message }] });
+/**
+ * GetAgents as identity answers it, for every fake identity (this one, the gateway's): more than
+ * AGENT_BATCH_MAX ids refused with identity's code, message and field error; otherwise each agent
+ * `lookup` finds, once, in first-asked order; unknown (and so malformed) ids absent.
+ */
+export function answerGetAgents<A>(agentIds: readonly string[], lookup: (agentId: string) => A | undefined): A[] {
+  if (agentIds.length > AGENT_BATCH_MAX) {
+    const message = `must hold at most ${AGENT_BATCH_MAX} ids`;
+    throw errors.invalidArgument('validation_failed', `agent_ids ${message}`, { errors: [{ pointer: '/agent_ids', message }] });
+  }
+  return [...new Set(agentIds)].map(lookup).filter((a): a is A => a !== undefined);
 }
 
 function toAgent(a: FakeAgent): identityV1.Agent {
@@ -110,10 +117,7 @@ export async function startFakeIdentity(initial: FakeAgent[] = []): Promise<Fake
     getAgents: unary(testLogger, 'GetAgents', async (req: identityV1.GetAgentsRequest) => {
       count('GetAgents');
       batches.push([...req.agentIds]);
-      if (req.agentIds.length > AGENT_BATCH_MAX) throw tooManyAgentIds();
-      // Each agent once, unknown ones absent.
-      const found = [...new Set(req.agentIds)].map((id) => agents.get(id)).filter((a): a is FakeAgent => a !== undefined);
-      const answer = { agents: found.map(toAgent) };
+      const answer = { agents: answerGetAgents(req.agentIds, (id) => agents.get(id)).map(toAgent) };
       await fake.onGetAgents?.(req.agentIds);
       return answer;
     }),
