@@ -1,16 +1,19 @@
 // The two ed25519 verification backends behind verify() (ed25519.ts). Exported from this module for
 // tests and the benchmark only; callers use verify().
 //
-// Both run the policy of ed25519-policy.ts first, then the same cofactorless RFC 8032 check:
+// Both run the policy of ed25519-policy.ts first (the *B64Key entry points its key part, their
+// caller having run the signature part), then the same cofactorless RFC 8032 check:
 // encode [S]B − [k]A, k = SHA-512(R ‖ A ‖ M) mod L, and compare it byte for byte with R. That is
 // what OpenSSL does; noble's own verify() uses the cofactored equation [8]([S]B − R − [k]A) = 0,
 // which also accepts R or A with a torsion component added, so the portable path does not call it.
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { verify as opensslVerify } from 'node:crypto';
-import { L, numberLE, passesVerifyPolicy } from './ed25519-policy';
+import { L, numberLE, passesKeyPolicy, passesVerifyPolicy } from './ed25519-policy';
+import { fromBase64 } from './encoding';
 import { KeyObjectCache } from './key-object-cache';
 
+/** Only ever given keys that passed passesKeyPolicy, so a hit by base64 (`find`) stands for it. */
 const keyObjects = new KeyObjectCache(1024);
 
 /** OpenSSL through node:crypto, with KeyObjects cached per public key. */
@@ -25,7 +28,41 @@ export function verifyNative(signature: Uint8Array, message: Uint8Array, publicK
 
 /** Pure JavaScript (noble's point arithmetic): for runtimes without ed25519 in node:crypto. */
 export function verifyPortable(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
-  if (!passesVerifyPolicy(signature, message, publicKey)) return false;
+  return passesVerifyPolicy(signature, message, publicKey) && portableEquation(signature, message, publicKey);
+}
+
+/**
+ * The two backends for a signature that already passed passesSignaturePolicy with `message`, and
+ * a key as strict base64 (malformed: false): verifyWithAnyKey checks the signature once, then
+ * tries it with each key. The native one finds a key it verified with before by that string, one
+ * spelling per key, skipping its decoding and policy check.
+ */
+export function verifyNativeB64Key(signature: Uint8Array, message: Uint8Array, publicKeyB64: string): boolean {
+  try {
+    let key = keyObjects.find(publicKeyB64);
+    if (!key) {
+      const publicKey = fromBase64(publicKeyB64);
+      if (!passesKeyPolicy(publicKey)) return false;
+      key = keyObjects.get(publicKey);
+    }
+    return opensslVerify(null, message, key, signature);
+  } catch {
+    return false;
+  }
+}
+
+export function verifyPortableB64Key(signature: Uint8Array, message: Uint8Array, publicKeyB64: string): boolean {
+  let publicKey: Uint8Array;
+  try {
+    publicKey = fromBase64(publicKeyB64);
+  } catch {
+    return false;
+  }
+  return passesKeyPolicy(publicKey) && portableEquation(signature, message, publicKey);
+}
+
+/** [S]B − [k]A encodes to R, for inputs that passed the policy. */
+function portableEquation(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
     const A = ed.Point.fromBytes(publicKey, false); // throws when y has no square root
     const r = signature.subarray(0, 32);

@@ -82,14 +82,22 @@ export function passesKeyPolicy(publicKey: unknown): publicKey is Uint8Array {
   return publicKey instanceof Uint8Array && publicKey.length === 32 && isAcceptablePointEncoding(publicKey);
 }
 
-/** Lengths, canonical S, and acceptable A and R encodings. Anything else verifies as false. */
-export function passesVerifyPolicy(signature: unknown, message: unknown, publicKey: unknown): boolean {
+/**
+ * The policy's checks that do not involve the key: a 64-byte signature with canonical S and an
+ * acceptable R encoding, over a byte message. Split from the key's so a signature tried against
+ * several keys (verifyWithAnyKey) is checked once.
+ */
+export function passesSignaturePolicy(signature: unknown, message: unknown): signature is Uint8Array {
   return (
     signature instanceof Uint8Array &&
     signature.length === 64 &&
     message instanceof Uint8Array &&
-    passesKeyPolicy(publicKey) &&
     isCanonicalScalar(signature) &&
     isAcceptablePointEncoding(signature, 0)
   );
+}
+
+/** Lengths, canonical S, and acceptable A and R encodings. Anything else verifies as false. */
+export function passesVerifyPolicy(signature: unknown, message: unknown, publicKey: unknown): boolean {
+  return passesSignaturePolicy(signature, message) && passesKeyPolicy(publicKey);
 }

@@ -120,5 +120,9 @@ describe('verifyWithAnyKey', () => {
     }
     // Malformed keys before the good one are skipped, not fatal.
     expect(verifyWithAnyKey(signature, message, ['%%%', toBase64(new Uint8Array(31)), toBase64(new Uint8Array(32)), keysB64[1]])).toBe(keysB64[1]);
+    // The same key spelled with a non-zero unused bit (strict base64 refuses it), after it verified.
+    const loose = keysB64[1].slice(0, 42) + String.fromCharCode(keysB64[1].charCodeAt(42) + 1) + '=';
+    expect(Buffer.from(loose, 'base64')).toEqual(Buffer.from(fromBase64(keysB64[1])));
+    expect(verifyWithAnyKey(signature, message, [loose])).toBeNull();
   });
 });

@@ -2,7 +2,8 @@ import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { randomBytes } from 'node:crypto';
 import { canonicalBytes } from './canonical-json';
-import { verifyBackend, verifyNative, verifyPortable } from './ed25519-backends';
+import { verifyBackend, verifyNative, verifyNativeB64Key, verifyPortable, verifyPortableB64Key } from './ed25519-backends';
+import { passesSignaturePolicy } from './ed25519-policy';
 import { fromBase64, toBase64 } from './encoding';
 import { CryptoFormatError } from './errors';
 
@@ -37,6 +38,7 @@ export function sign(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
 }
 
 const selected = verifyBackend === 'native' ? verifyNative : verifyPortable;
+const selectedB64Key = verifyBackend === 'native' ? verifyNativeB64Key : verifyPortableB64Key;
 
 /**
  * Strict RFC 8032 verification (policy in ed25519-policy.ts: canonical S, A and R with y < p, no
@@ -64,13 +66,11 @@ export function verifyWithAnyKey(signatureB64: string, message: Uint8Array, publ
   } catch {
     return null;
   }
-  if (signature.length !== SIGNATURE_LENGTH) return null;
+  // The signature's own checks once per call, not once per key (verify() would repeat them).
+  if (!passesSignaturePolicy(signature, message)) return null;
   for (const publicKeyB64 of publicKeysB64) {
-    try {
-      if (verify(signature, message, fromBase64(publicKeyB64))) return publicKeyB64;
-    } catch {
-      // a malformed key verifies nothing
-    }
+    // Decodes and checks the key, or finds it cached by this string; a malformed key verifies nothing.
+    if (selectedB64Key(signature, message, publicKeyB64)) return publicKeyB64;
   }
   return null;
 }
