@@ -11,7 +11,7 @@ import grpcClients from './plugins/app/grpc-clients';
 import integrityGuard from './plugins/app/integrity-guard';
 import jsonBody from './plugins/app/json-body';
 import problemPlugin, { problem } from './plugins/app/problem';
-import { isDeliberateRefusal, markDeliberateRefusal } from './deliberate-refusal';
+import { markDeliberateRefusal } from './deliberate-refusal';
 import requestContext from './plugins/app/request-context';
 import rateLimit from './plugins/external/rate-limit';
 import swagger from './plugins/external/swagger';
@@ -54,8 +54,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
   await fastify.register(errorMapping);
   await fastify.register(jsonBody);
   await fastify.register(grpcClients, { addresses: config });
-  await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS, events: opts.events });
-  await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now, keyCacheMs: config.AGENT_KEY_CACHE_TTL_MS });
+  await fastify.register(agentCache, { ttlMs: config.AGENT_CACHE_TTL_MS, keyTtlMs: config.AGENT_KEY_CACHE_TTL_MS, events: opts.events });
+  await fastify.register(auth, { operatorTokens: opts.operatorTokens, now: opts.now });
   await fastify.register(integrityGuard, { ttlMs: config.GATEWAY_INTEGRITY_CACHE_MS });
   fastify.addSchema(Problem);
 
@@ -78,7 +78,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
     if (problem.status >= 500) {
       // A deliberate refusal (deliberate-refusal.ts) is no failure: its code says it all, no stack.
       // Anything else is logged in full here, never sent: the client sees only code + generic detail.
-      if (isDeliberateRefusal(error, problem)) {
+      if (problem.deliberate) {
         markDeliberateRefusal(request);
         request.log.info({ code: problem.code, detail: problem.detail }, 'request refused');
       } else if (isGrpcError(error) && problem.status !== 500) request.log.warn({ grpc_code: error.code, code: problem.code }, 'backing service failed');

@@ -13,7 +13,8 @@ let h: Harness;
 let bus: InProcessEventBus;
 const wallet = (agent: TestAgent, rest = '') => `/v1/wallets/${agent.agentId}${rest}`;
 const faucet = (agent: TestAgent, n: number) => signedRequest(h.app, agent, 'POST', wallet(agent, '/faucet'), { amount: '1', category: 'testing', idempotency_key: `k-${n}-${Math.random()}` });
-const verifyCalls = () => h.identity.calls.filter((c) => c.method === 'verifyAgentSignature').length;
+const callsOf = (harness: Harness, method: string) => harness.identity.calls.filter((c) => c.method === method).length;
+const verifyCalls = () => callsOf(h, 'verifyAgentSignature');
 
 beforeAll(async () => {
   bus = new InProcessEventBus({ logger: testLogger });
@@ -95,9 +96,13 @@ describe('agent signatures verified against the agent cache', () => {
     const old = structuredClone(h.identity.agents.get(frank.agentId)!);
     h.app.agentCache.invalidate(frank.agentId);
     await publishFrozen({ ...old, status: identityV1.AgentStatus.AGENT_STATUS_FROZEN });
-    // The in-process bus hands the event to each listener in a setImmediate queued at publish:
-    // one more turn, and the gateway's listener has handled it.
-    await new Promise((r) => setImmediate(r));
+    // A later event for a cached agent: once it shows, the listener has handled frank's (in order).
+    const marker = new TestAgent(uniqueAgentId('marker'));
+    await registerAgent(h.app, marker);
+    const markerStored = structuredClone(h.identity.agents.get(marker.agentId)!);
+    markerStored.updatedAt = new Date(markerStored.updatedAt!.getTime() + 1000);
+    await publishFrozen({ ...markerStored, status: identityV1.AgentStatus.AGENT_STATUS_FROZEN });
+    await until(() => h.app.agentCache.peek(marker.agentId, 600_000)?.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN);
     const before = verifyCalls();
     expect((await signedRequest(h.app, frank, 'GET', `/v1/agents/${frank.agentId}`)).statusCode).toBe(200);
     expect(verifyCalls()).toBe(before + 1); // not cached: identity was asked
@@ -105,7 +110,7 @@ describe('agent signatures verified against the agent cache', () => {
 });
 
 describe('GET /v1/agents/{id} from the agent cache', () => {
-  const getAgentCalls = () => h.identity.calls.filter((c) => c.method === 'getAgent').length;
+  const getAgentCalls = () => callsOf(h, 'getAgent');
   const read = async (agent: TestAgent) => {
     const res = await h.app.inject({ method: 'GET', url: `/v1/agents/${agent.agentId}`, headers: operator() });
     expect(res.statusCode).toBe(200);
@@ -132,7 +137,9 @@ describe('GET /v1/agents/{id} from the agent cache', () => {
     stored.updatedAt = new Date(stored.updatedAt!.getTime() + 1000);
     await publishFrozen(structuredClone(stored));
     await until(() => h.app.agentCache.peek(ivan.agentId, 600_000)?.status === identityV1.AgentStatus.AGENT_STATUS_FROZEN);
+    const before = getAgentCalls();
     expect(await read(ivan)).toMatchObject({ status: 'frozen' });
+    expect(getAgentCalls()).toBe(before); // from the cache the event refreshed, not from identity
   });
 
   it('should ask identity for an agent it does not hold, then keep the answer', async () => {
@@ -148,30 +155,27 @@ describe('GET /v1/agents/{id} from the agent cache', () => {
 });
 
 describe('AGENT_KEY_CACHE_TTL_MS=0', () => {
+  let own: Harness;
+  beforeAll(async () => {
+    own = await startHarness({ env: { AGENT_KEY_CACHE_TTL_MS: '0' } });
+  });
+  afterAll(async () => {
+    await own.close();
+  });
+
   it('should read every agent from identity', async () => {
-    const own = await startHarness({ env: { AGENT_KEY_CACHE_TTL_MS: '0' } });
-    try {
-      const kim = new TestAgent(uniqueAgentId('kim'));
-      await registerAgent(own.app, kim);
-      const calls = () => own.identity.calls.filter((c) => c.method === 'getAgent').length;
-      const before = calls();
-      for (let i = 0; i < 2; i++) expect((await own.app.inject({ method: 'GET', url: `/v1/agents/${kim.agentId}`, headers: operator() })).statusCode).toBe(200);
-      expect(calls()).toBe(before + 2);
-    } finally {
-      await own.close();
-    }
+    const kim = new TestAgent(uniqueAgentId('kim'));
+    await registerAgent(own.app, kim);
+    const before = callsOf(own, 'getAgent');
+    for (let i = 0; i < 2; i++) expect((await own.app.inject({ method: 'GET', url: `/v1/agents/${kim.agentId}`, headers: operator() })).statusCode).toBe(200);
+    expect(callsOf(own, 'getAgent')).toBe(before + 2);
   });
 
   it('should have identity verify every signature', async () => {
-    const own = await startHarness({ env: { AGENT_KEY_CACHE_TTL_MS: '0' } });
-    try {
-      const gina = new TestAgent(uniqueAgentId('gina'));
-      await registerAgent(own.app, gina);
-      const calls = () => own.identity.calls.filter((c) => c.method === 'verifyAgentSignature').length;
-      for (let i = 0; i < 2; i++) expect((await signedRequest(own.app, gina, 'GET', `/v1/agents/${gina.agentId}`)).statusCode).toBe(200);
-      expect(calls()).toBe(2);
-    } finally {
-      await own.close();
-    }
+    const gina = new TestAgent(uniqueAgentId('gina'));
+    await registerAgent(own.app, gina);
+    const before = callsOf(own, 'verifyAgentSignature');
+    for (let i = 0; i < 2; i++) expect((await signedRequest(own.app, gina, 'GET', `/v1/agents/${gina.agentId}`)).statusCode).toBe(200);
+    expect(callsOf(own, 'verifyAgentSignature')).toBe(before + 2);
   });
 });

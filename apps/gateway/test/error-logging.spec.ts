@@ -57,7 +57,7 @@ it('logs a service\'s deliberate refusal (kill switch) at info too', async () =>
 it('logs an unexpected failure at error with the whole error', async () => {
   h.identity.failNext('listIdentityTransitions', new Error('boom inside'));
   const res = await h.app.inject({ method: 'GET', url: '/v1/agents/ns:agent:x/identity_transitions', headers: { ...operator(), 'x-request-id': 'unexpected-1' } });
-  expect(res.statusCode).toBeGreaterThanOrEqual(500);
+  expectProblem(res, 500, 'internal');
   const logged = logsOf('unexpected-1');
   // The service keeps its own message to itself (INTERNAL); the gateway logs what it got, in full.
   expect(logged).toEqual([expect.objectContaining({ level: 'error', msg: 'request failed', err: expect.objectContaining({ code: 13, stack: expect.any(String) }) })]);

@@ -29,17 +29,8 @@ const READ_ERRORS = problemResponses(400, 401, 403, 429, 503, 504);
 const ONE_ERRORS = problemResponses(400, 401, 403, 404, 429, 503, 504);
 const WRITE_ERRORS = problemResponses(400, 401, 403, 404, 409, 413, 415, 429, 503, 504);
 
-export interface AgentsRoutesOptions {
-  /**
-   * How old a cached agent may be to answer GET /v1/agents/{id} without asking identity (0: always
-   * ask). Changes through this gateway and identity's agent events replace entries at once.
-   */
-  readCacheMs?: number;
-}
-
-const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fastify, opts) => {
-  const { identity, agentCache } = fastify;
-  const readCacheMs = opts.readCacheMs ?? 0;
+const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { identity, agentCache, recentAgent } = fastify;
 
   // Identity's answer (a change through this gateway, a read) refreshes the agent cache at once.
   const cachedAnswer = (res: { agent?: Parameters<typeof agentToJson>[0] }) => {
@@ -120,7 +111,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fast
         summary: 'Read an agent identity',
         description:
           'Any authenticated agent may read an agent (its public keys are needed to verify its signatures). ' +
-          "The gateway may answer from identity's answer of the last `AGENT_KEY_CACHE_TTL_MS` (2 s); a change made through the exchange (registration, level, freeze, unfreeze, revocation) replaces it at once.",
+          "The gateway may answer from identity's answer of the last `AGENT_KEY_CACHE_TTL_MS` (default 2 s). A change through this gateway replaces it at once, and identity's agent events replace it on every gateway replica within milliseconds; only while those events cannot arrive is a change made elsewhere seen up to `AGENT_KEY_CACHE_TTL_MS` late.",
         security: SECURITY.operator_or_agent,
         params: AgentParams,
         response: { 200: Agent, ...ONE_ERRORS },
@@ -128,8 +119,8 @@ const agentsRoutes: FastifyPluginAsyncTypebox<AgentsRoutesOptions> = async (fast
     },
     async (request) => {
       // The hottest read: an agent cached from identity's own answer (GetAgent, a verification, a
-      // change through this gateway, an identity event) within readCacheMs is that answer.
-      const cached = readCacheMs > 0 ? agentCache.peek(request.params.agent_id, readCacheMs) : undefined;
+      // change through this gateway, an identity event) within AGENT_KEY_CACHE_TTL_MS is that answer.
+      const cached = recentAgent(request.params.agent_id);
       if (cached) return agentToJson(cached);
       return cachedAnswer(await identity.getAgent({ agentId: request.params.agent_id }, request.auth.callOptions));
     },

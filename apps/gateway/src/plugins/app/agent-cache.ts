@@ -17,11 +17,18 @@ const IDENTITY_AGENT_EVENTS = 'exchange.identity.agent.*';
 declare module 'fastify' {
   interface FastifyInstance {
     agentCache: AgentCache;
+    /**
+     * The cached agent when identity's answer is at most AGENT_KEY_CACHE_TTL_MS old (undefined
+     * otherwise, and always with 0): what local signature checks and GET /v1/agents/{id} trust.
+     */
+    recentAgent(agentId: string): identityV1.Agent | undefined;
   }
 }
 
 export interface AgentCacheOptions {
   ttlMs: number;
+  /** AGENT_KEY_CACHE_TTL_MS: how old an entry `recentAgent` still answers (0: never). */
+  keyTtlMs?: number;
   events?: EventBus;
 }
 
@@ -30,6 +37,8 @@ export default fp<AgentCacheOptions>(
     const { identity } = fastify;
     const cache = AgentCache.of(identity, opts.ttlMs);
     fastify.decorate('agentCache', cache);
+    const keyTtlMs = opts.keyTtlMs ?? 0;
+    fastify.decorate('recentAgent', (agentId: string) => (keyTtlMs > 0 ? cache.peek(agentId, keyTtlMs) : undefined));
     if (opts.events) {
       const subscription = await opts.events.listen({
         subjects: [IDENTITY_AGENT_EVENTS],

@@ -39,8 +39,6 @@ export interface AuthOptions {
   operatorTokens: OperatorToken[];
   /** Injected clock for tests of the timestamp window. */
   now?: () => number;
-  /** How long a cached agent's keys verify signatures here (0: identity verifies every one). */
-  keyCacheMs?: number;
 }
 
 const pendingSignature = Symbol('pendingSignature');
@@ -50,8 +48,7 @@ export default fp<AuthOptions>(
   async (fastify, opts) => {
     const verifier = new OperatorTokenVerifier(opts.operatorTokens);
     const now = opts.now ?? Date.now;
-    const keyCacheMs = opts.keyCacheMs ?? 0;
-    const { identity, agentCache, authFailures, gatewayRedis } = fastify;
+    const { identity, agentCache, recentAgent, authFailures, gatewayRedis } = fastify;
     const replayGuard = new ReplayGuard({
       store: gatewayRedis ? new RedisNonceStore(gatewayRedis.client, `${gatewayRedis.prefix}nonce:`) : new MemoryNonceStore(now),
       fallback: gatewayRedis ? new MemoryNonceStore(now) : undefined,
@@ -79,9 +76,9 @@ export default fp<AuthOptions>(
         nonce: signed.nonce,
         bodySha256Hex,
       });
-      // An agent cached within keyCacheMs verifies here; identity is asked otherwise and for every
-      // signature that does not verify locally (it is authoritative, and refreshes the entry).
-      const cached = keyCacheMs > 0 ? agentCache.peek(signed.agentId, keyCacheMs) : undefined;
+      // An agent cached within AGENT_KEY_CACHE_TTL_MS verifies here; identity is asked otherwise and
+      // for every signature that does not verify locally (it is authoritative, and refreshes the entry).
+      const cached = recentAgent(signed.agentId);
       if (cached && verifiesWithActiveKey(cached, message, signed.signature)) {
         auth.agent = cached;
       } else {

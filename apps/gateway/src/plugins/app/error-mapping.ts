@@ -105,7 +105,12 @@ export function problemFromGrpcError(err: unknown): ProblemInit {
   // The takedown reason is what a 451 must say (the registry sends it in details.reason).
   const reason = info.details?.reason;
   if (code === 'artifact_removed' && typeof reason === 'string' && !detail.includes(reason)) detail = `${detail}: ${reason}`;
-  return { status, code, detail, extras: info.details, ...(headers ? { headers } : {}) };
+  return { status, code, detail, extras: info.details, ...(headers ? { headers } : {}), ...(ownUnavailable && isDeliberateCode(code) ? { deliberate: true as const } : {}) };
+}
+
+/** The codes of a refusal made on purpose (read-only mode, a kill switch), whichever layer made it. */
+export function isDeliberateCode(code: string): boolean {
+  return code === 'read_only' || code.startsWith('kill_switch:');
 }
 
 function hasErrorCodeMetadata(err: unknown): boolean {

@@ -39,9 +39,9 @@ export const ROUTE_SWITCHES: Readonly<Record<string, string>> = {
 /** The problem a mutation meets under this snapshot, or null when it may go on. */
 export function guardProblem(method: string, routeUrl: string, snapshot: GuardSnapshot) {
   if (!guarded(method, routeUrl)) return null;
-  if (snapshot.readOnly) return problem(503, 'read_only', 'the exchange is in read-only mode; retry later');
+  if (snapshot.readOnly) return problem(503, 'read_only', 'the exchange is in read-only mode; retry later', { deliberate: true });
   const name = ROUTE_SWITCHES[`${method} ${routeUrl}`];
-  if (name && snapshot.enabledSwitches.has(name)) return problem(503, `kill_switch:${name}`, `the ${name} kill switch is on; retry later`);
+  if (name && snapshot.enabledSwitches.has(name)) return problem(503, `kill_switch:${name}`, `the ${name} kill switch is on; retry later`, { deliberate: true });
   return null;
 }
 

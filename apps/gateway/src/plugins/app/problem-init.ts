@@ -14,6 +14,6 @@ export interface ProblemInit {
   extras?: Record<string, unknown>;
   errors?: ValidationErrorItem[];
   headers?: Record<string, string>;
-  /** A 5xx answered on purpose (shutting down): logged at info, not as a failure. Never sent. */
+  /** A 5xx answered on purpose (read-only mode, a kill switch, shutting down): logged at info, not as a failure. Never sent. */
   deliberate?: true;
 }
