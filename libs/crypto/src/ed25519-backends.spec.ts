@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { generateKeyPair, publicKeyFromPrivate, sign } from './ed25519';
-import { verifyNative, verifyNativeB64Key, verifyPortable, verifyPortableB64Key } from './ed25519-backends';
+import { verifyNative, verifyNativeB64Key, verifyNativeB64KeyAsync, verifyPortable, verifyPortableB64Key } from './ed25519-backends';
 import { passesSignaturePolicy } from './ed25519-policy';
 import { toBase64 } from './encoding';
 import { KeyObjectCache } from './key-object-cache';
@@ -70,7 +70,7 @@ describe('verifyNative and verifyPortable agree', () => {
   });
 });
 
-describe('verifyNativeB64Key and verifyPortableB64Key (signature checked once, key as base64)', () => {
+describe('verifyNativeB64Key, its threadpool twin and verifyPortableB64Key (signature checked once, key as base64)', () => {
   /** What verifyWithAnyKey computes per key, by each backend; both must equal verifyNative on the bytes. */
   const perKey = (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => {
     const b64 = toBase64(publicKey);
@@ -80,14 +80,14 @@ describe('verifyNativeB64Key and verifyPortableB64Key (signature checked once, k
     return { native, portable, again: checked && verifyNativeB64Key(signature, message, b64) };
   };
 
-  it('agree with verifyNative on valid signatures, bit flips and random bytes, before and after the key is cached', () => {
-    fc.assert(
-      fc.property(
+  it('agree with verifyNative on valid signatures, bit flips and random bytes, before and after the key is cached', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.uint8Array({ minLength: 32, maxLength: 32 }),
         fc.uint8Array({ maxLength: 64 }),
         fc.constantFrom('none', 'signature', 'key', 'random'),
         fc.nat(),
-        (seed, message, target, bit) => {
+        async (seed, message, target, bit) => {
           let signature = sign(message, seed);
           let publicKey = publicKeyFromPrivate(seed);
           if (target === 'signature' || target === 'key') {
@@ -99,6 +99,9 @@ describe('verifyNativeB64Key and verifyPortableB64Key (signature checked once, k
           if (target === 'random') [signature, publicKey] = [Uint8Array.from([...seed, ...seed]), seed];
           const expected = verifyNative(signature, message, publicKey);
           expect(perKey(signature, message, publicKey)).toEqual({ native: expected, portable: expected, again: expected });
+          // The threadpool twin, on the same inputs (the key is cached by now when it is valid).
+          const offLoop = passesSignaturePolicy(signature, message) && (await verifyNativeB64KeyAsync(signature, message, toBase64(publicKey)));
+          expect(offLoop).toBe(expected);
           expect(expected).toBe(target === 'none');
         },
       ),
@@ -106,7 +109,7 @@ describe('verifyNativeB64Key and verifyPortableB64Key (signature checked once, k
     );
   });
 
-  it('refuse a malformed key, and a cached key in any spelling but its strict base64', () => {
+  it('refuse a malformed key, and a cached key in any spelling but its strict base64', async () => {
     const { privateKey, publicKey } = generateKeyPair();
     const message = Uint8Array.of(5);
     const signature = sign(message, privateKey);
@@ -118,7 +121,12 @@ describe('verifyNativeB64Key and verifyPortableB64Key (signature checked once, k
     expect(Buffer.from(loose, 'base64').equals(Buffer.from(publicKey))).toBe(true);
     const spellings = [loose, b64.slice(0, 43), Buffer.from(publicKey).toString('base64url'), ` ${b64}`, '', '%%%', toBase64(new Uint8Array(32)), toBase64(publicKey.subarray(0, 31))];
     for (const bad of spellings) {
-      expect([bad, verifyNativeB64Key(signature, message, bad), verifyPortableB64Key(signature, message, bad)]).toEqual([bad, false, false]);
+      expect([bad, verifyNativeB64Key(signature, message, bad), verifyPortableB64Key(signature, message, bad), await verifyNativeB64KeyAsync(signature, message, bad)]).toEqual([
+        bad,
+        false,
+        false,
+        false,
+      ]);
     }
   });
 });

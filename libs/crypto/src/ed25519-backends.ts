@@ -8,7 +8,7 @@
 // which also accepts R or A with a torsion component added, so the portable path does not call it.
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { verify as opensslVerify } from 'node:crypto';
+import { verify as opensslVerify, type KeyObject } from 'node:crypto';
 import { L, numberLE, passesKeyPolicy, passesVerifyPolicy } from './ed25519-policy';
 import { fromBase64 } from './encoding';
 import { KeyObjectCache } from './key-object-cache';
@@ -39,16 +39,36 @@ export function verifyPortable(signature: Uint8Array, message: Uint8Array, publi
  */
 export function verifyNativeB64Key(signature: Uint8Array, message: Uint8Array, publicKeyB64: string): boolean {
   try {
-    let key = keyObjects.find(publicKeyB64);
-    if (!key) {
-      const publicKey = fromBase64(publicKeyB64);
-      if (!passesKeyPolicy(publicKey)) return false;
-      key = keyObjects.get(publicKey);
-    }
-    return opensslVerify(null, message, key, signature);
+    const key = nativeKeyOf(publicKeyB64);
+    return key !== null && opensslVerify(null, message, key, signature);
   } catch {
     return false;
   }
+}
+
+/**
+ * verifyNativeB64Key with OpenSSL's check on libuv's threadpool (node:crypto's callback form):
+ * the same inputs reach the same call, but the ~100 µs it takes leave the event loop, which in the
+ * gateway verifies every agent-signed request on one thread.
+ */
+export function verifyNativeB64KeyAsync(signature: Uint8Array, message: Uint8Array, publicKeyB64: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      const key = nativeKeyOf(publicKeyB64);
+      if (key === null) return resolve(false);
+      opensslVerify(null, message, key, signature, (err, valid) => resolve(err === null && valid === true));
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
+/** The cached KeyObject of a strict-base64 key, imported once it passes the key policy; null when it does not. Throws on bad base64. */
+function nativeKeyOf(publicKeyB64: string): KeyObject | null {
+  const cached = keyObjects.find(publicKeyB64);
+  if (cached) return cached;
+  const publicKey = fromBase64(publicKeyB64);
+  return passesKeyPolicy(publicKey) ? keyObjects.get(publicKey) : null;
 }
 
 export function verifyPortableB64Key(signature: Uint8Array, message: Uint8Array, publicKeyB64: string): boolean {

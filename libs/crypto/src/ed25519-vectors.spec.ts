@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { L, le, numLE } from '../test/ed25519-forge';
-import { verify } from './ed25519';
+import { verify, verifyWithAnyKeyAsync } from './ed25519';
+import { toBase64 } from './encoding';
 import { verifyBackend, verifyNative, verifyPortable } from './ed25519-backends';
 
 // Copied byte-exact into test/vectors (origin, checksum and licence in its SOURCE.md), so a clone
@@ -47,19 +48,32 @@ function answers(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Arr
   return portable;
 }
 
-/** The signature, and the five tamperings every vector must fail under, in both backends. */
-function checkVector(v: Vector): void {
-  expect([v.line, answers(v.signature, v.message, v.publicKey)]).toEqual([v.line, true]);
+/** The signature (valid), and the five tamperings every vector must fail under. */
+function casesOf(v: Vector): Array<[string, Uint8Array, Uint8Array, boolean]> {
   const s = numLE(v.signature.subarray(32));
-  const tampered: Array<[string, Uint8Array, Uint8Array]> = [
-    ['message bit', v.signature, v.message.length > 0 ? withBit(v.message, (v.line * 7) % (v.message.length * 8)) : Uint8Array.of(0)],
-    ['R bit', withBit(v.signature, v.line % 255), v.message],
-    ['S bit', withBit(v.signature, 256 + (v.line % 252)), v.message],
-    ['S + L', withS(v.signature, s + L), v.message],
-    ['S high bits', withS(v.signature, s | (7n << 253n)), v.message],
+  return [
+    ['as signed', v.signature, v.message, true],
+    ['message bit', v.signature, v.message.length > 0 ? withBit(v.message, (v.line * 7) % (v.message.length * 8)) : Uint8Array.of(0), false],
+    ['R bit', withBit(v.signature, v.line % 255), v.message, false],
+    ['S bit', withBit(v.signature, 256 + (v.line % 252)), v.message, false],
+    ['S + L', withS(v.signature, s + L), v.message, false],
+    ['S high bits', withS(v.signature, s | (7n << 253n)), v.message, false],
   ];
-  for (const [what, signature, message] of tampered) {
-    expect([v.line, what, answers(signature, message, v.publicKey)]).toEqual([v.line, what, false]);
+}
+
+/** Both backends and verify() give each case its expected answer. */
+function checkVector(v: Vector): void {
+  for (const [what, signature, message, valid] of casesOf(v)) {
+    expect([v.line, what, answers(signature, message, v.publicKey)]).toEqual([v.line, what, valid]);
+  }
+}
+
+/** verifyWithAnyKeyAsync (OpenSSL on the threadpool) gives each case the same answer. */
+async function checkVectorAsync(v: Vector): Promise<void> {
+  const key = toBase64(v.publicKey);
+  for (const [what, signature, message, valid] of casesOf(v)) {
+    const found = await verifyWithAnyKeyAsync(toBase64(signature), message, [key]);
+    expect([v.line, what, found]).toEqual([v.line, what, valid ? key : null]);
   }
 }
 
@@ -81,6 +95,10 @@ describe('ed25519 backends on sign.input (all 1,024 lines)', () => {
     for (const v of chunk) checkVector(v);
   });
 
+  it.each(chunks)('lines %i..+63: verifyWithAnyKeyAsync gives the same answers off the event loop', async (_first, chunk) => {
+    for (const v of chunk) await checkVectorAsync(v);
+  });
+
   it('should agree with noble strict verify on every valid line', () => {
     for (const v of vectors) expect([v.line, ed.verify(v.signature, v.message, v.publicKey, { zip215: false })]).toEqual([v.line, true]);
   });
@@ -92,7 +110,10 @@ describe('ed25519 backends on RFC 8032 §7.1', () => {
   );
 
   it.each(vectors.map((v, i) => [v.name, { line: i + 1, publicKey: hex(v.public_key_hex), message: hex(v.message_hex), signature: hex(v.signature_hex) }] as const))(
-    '%s: both verify true and refuse every tampering',
-    (_name, v) => checkVector(v),
+    '%s: both verify true and refuse every tampering, in place and off the event loop',
+    async (_name, v) => {
+      checkVector(v);
+      await checkVectorAsync(v);
+    },
   );
 });

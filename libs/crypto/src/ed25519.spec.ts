@@ -1,5 +1,15 @@
 import { fromBase64, toBase64 } from './encoding';
-import { generateKeyPair, publicKeyFromPrivate, sign, signCanonical, verify, verifyCanonical, verifyWithAnyKey } from './ed25519';
+import {
+  generateKeyPair,
+  publicKeyFromPrivate,
+  sign,
+  signCanonical,
+  verify,
+  verifyCanonical,
+  verifyCanonicalAsync,
+  verifyWithAnyKey,
+  verifyWithAnyKeyAsync,
+} from './ed25519';
 import { L, littleEndian, numberLE } from './ed25519-policy';
 import { CryptoFormatError } from './errors';
 
@@ -72,57 +82,68 @@ describe('ed25519', () => {
   });
 });
 
-describe('signCanonical / verifyCanonical', () => {
+// Each check runs on the in-place function and its off-the-event-loop twin: same answers.
+const canonicalVariants: Array<[string, (value: unknown, signature: string, key: string) => Promise<boolean>]> = [
+  ['verifyCanonical', async (value, signature, key) => verifyCanonical(value, signature, key)],
+  ['verifyCanonicalAsync', verifyCanonicalAsync],
+];
+
+describe.each(canonicalVariants)('signCanonical / %s', (_name, check) => {
   const { privateKey, publicKey } = generateKeyPair();
   const publicKeyB64 = toBase64(publicKey);
 
-  it('should sign the canonical form, so member order does not matter', () => {
+  it('should sign the canonical form, so member order does not matter', async () => {
     const signature = signCanonical({ b: 2, a: 1 }, privateKey);
     expect(fromBase64(signature)).toHaveLength(64);
     expect(signCanonical({ a: 1, b: 2 }, privateKey)).toBe(signature);
-    expect(verifyCanonical({ a: 1, b: 2 }, signature, publicKeyB64)).toBe(true);
+    expect(await check({ a: 1, b: 2 }, signature, publicKeyB64)).toBe(true);
   });
 
-  it('should return false for a changed value, bad base64, wrong lengths or an unserializable value', () => {
+  it('should return false for a changed value, bad base64, wrong lengths or an unserializable value', async () => {
     const signature = signCanonical({ a: 1 }, privateKey);
-    expect(verifyCanonical({ a: 2 }, signature, publicKeyB64)).toBe(false);
-    expect(verifyCanonical({ a: 1, extra: null }, signature, publicKeyB64)).toBe(false);
-    expect(verifyCanonical({ a: 1 }, signature.slice(0, -2), publicKeyB64)).toBe(false);
-    expect(verifyCanonical({ a: 1 }, signature, publicKeyB64.replace(/=$/, ''))).toBe(false);
-    expect(verifyCanonical({ a: 1 }, toBase64(new Uint8Array(64)), publicKeyB64)).toBe(false);
-    expect(verifyCanonical({ a: 1 }, signature, toBase64(publicKey.slice(0, 31)))).toBe(false);
-    expect(verifyCanonical({ a: Number.NaN }, signature, publicKeyB64)).toBe(false);
+    expect(await check({ a: 2 }, signature, publicKeyB64)).toBe(false);
+    expect(await check({ a: 1, extra: null }, signature, publicKeyB64)).toBe(false);
+    expect(await check({ a: 1 }, signature.slice(0, -2), publicKeyB64)).toBe(false);
+    expect(await check({ a: 1 }, signature, publicKeyB64.replace(/=$/, ''))).toBe(false);
+    expect(await check({ a: 1 }, toBase64(new Uint8Array(64)), publicKeyB64)).toBe(false);
+    expect(await check({ a: 1 }, signature, toBase64(publicKey.slice(0, 31)))).toBe(false);
+    expect(await check({ a: Number.NaN }, signature, publicKeyB64)).toBe(false);
   });
 });
 
-describe('verifyWithAnyKey', () => {
+const anyKeyVariants: Array<[string, (signature: string, message: Uint8Array, keys: readonly string[]) => Promise<string | null>]> = [
+  ['verifyWithAnyKey', async (signature, m, keys) => verifyWithAnyKey(signature, m, keys)],
+  ['verifyWithAnyKeyAsync', verifyWithAnyKeyAsync],
+];
+
+describe.each(anyKeyVariants)('%s', (_name, check) => {
   const keys = [generateKeyPair(), generateKeyPair(), generateKeyPair()];
   const keysB64 = keys.map((k) => toBase64(k.publicKey));
   const signedBy = (i: number) => toBase64(sign(message, keys[i].privateKey));
 
-  it('should return the key that verifies, whichever position it has', () => {
-    expect(verifyWithAnyKey(signedBy(0), message, keysB64)).toBe(keysB64[0]);
-    expect(verifyWithAnyKey(signedBy(2), message, keysB64)).toBe(keysB64[2]);
-    expect(verifyWithAnyKey(signedBy(1), message, [keysB64[1]])).toBe(keysB64[1]);
+  it('should return the key that verifies, whichever position it has', async () => {
+    expect(await check(signedBy(0), message, keysB64)).toBe(keysB64[0]);
+    expect(await check(signedBy(2), message, keysB64)).toBe(keysB64[2]);
+    expect(await check(signedBy(1), message, [keysB64[1]])).toBe(keysB64[1]);
   });
 
-  it('should return null for a key not offered, another message, a malleated signature or no keys', () => {
-    expect(verifyWithAnyKey(signedBy(2), message, keysB64.slice(0, 2))).toBeNull();
-    expect(verifyWithAnyKey(signedBy(0), new TextEncoder().encode('hellO'), keysB64)).toBeNull();
-    expect(verifyWithAnyKey(toBase64(addLToS(fromBase64(signedBy(0)))), message, keysB64)).toBeNull();
-    expect(verifyWithAnyKey(signedBy(0), message, [])).toBeNull();
+  it('should return null for a key not offered, another message, a malleated signature or no keys', async () => {
+    expect(await check(signedBy(2), message, keysB64.slice(0, 2))).toBeNull();
+    expect(await check(signedBy(0), new TextEncoder().encode('hellO'), keysB64)).toBeNull();
+    expect(await check(toBase64(addLToS(fromBase64(signedBy(0)))), message, keysB64)).toBeNull();
+    expect(await check(signedBy(0), message, [])).toBeNull();
   });
 
-  it('should return null, never throw, for a malformed signature or key', () => {
+  it('should return null, never throw, for a malformed signature or key', async () => {
     const signature = signedBy(1);
     for (const bad of ['', 'not base64!', signature.replace(/=+$/, ''), toBase64(new Uint8Array(63)), toBase64(new Uint8Array(65))]) {
-      expect(verifyWithAnyKey(bad, message, keysB64)).toBeNull();
+      expect(await check(bad, message, keysB64)).toBeNull();
     }
     // Malformed keys before the good one are skipped, not fatal.
-    expect(verifyWithAnyKey(signature, message, ['%%%', toBase64(new Uint8Array(31)), toBase64(new Uint8Array(32)), keysB64[1]])).toBe(keysB64[1]);
+    expect(await check(signature, message, ['%%%', toBase64(new Uint8Array(31)), toBase64(new Uint8Array(32)), keysB64[1]])).toBe(keysB64[1]);
     // The same key spelled with a non-zero unused bit (strict base64 refuses it), after it verified.
     const loose = keysB64[1].slice(0, 42) + String.fromCharCode(keysB64[1].charCodeAt(42) + 1) + '=';
     expect(Buffer.from(loose, 'base64')).toEqual(Buffer.from(fromBase64(keysB64[1])));
-    expect(verifyWithAnyKey(signature, message, [loose])).toBeNull();
+    expect(await check(signature, message, [loose])).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { randomBytes } from 'node:crypto';
 import { canonicalBytes } from './canonical-json';
-import { verifyBackend, verifyNative, verifyNativeB64Key, verifyPortable, verifyPortableB64Key } from './ed25519-backends';
+import { verifyBackend, verifyNative, verifyNativeB64Key, verifyNativeB64KeyAsync, verifyPortable, verifyPortableB64Key } from './ed25519-backends';
 import { passesSignaturePolicy } from './ed25519-policy';
 import { fromBase64, toBase64 } from './encoding';
 import { CryptoFormatError } from './errors';
@@ -39,6 +39,8 @@ export function sign(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
 
 const selected = verifyBackend === 'native' ? verifyNative : verifyPortable;
 const selectedB64Key = verifyBackend === 'native' ? verifyNativeB64Key : verifyPortableB64Key;
+const selectedB64KeyAsync =
+  verifyBackend === 'native' ? verifyNativeB64KeyAsync : async (s: Uint8Array, m: Uint8Array, k: string) => verifyPortableB64Key(s, m, k);
 
 /**
  * Strict RFC 8032 verification (policy in ed25519-policy.ts: canonical S, A and R with y < p, no
@@ -60,19 +62,38 @@ export function signCanonical(value: unknown, privateKey: Uint8Array): string {
  * only the keys that may sign (an agent's active keys).
  */
 export function verifyWithAnyKey(signatureB64: string, message: Uint8Array, publicKeysB64: readonly string[]): string | null {
+  const signature = checkedSignature(signatureB64, message);
+  if (signature === null) return null;
+  for (const publicKeyB64 of publicKeysB64) {
+    // Decodes and checks the key, or finds it cached by this string; a malformed key verifies nothing.
+    if (selectedB64Key(signature, message, publicKeyB64)) return publicKeyB64;
+  }
+  return null;
+}
+
+/**
+ * verifyWithAnyKey, same answer for every input, with the OpenSSL check on libuv's threadpool so
+ * a server's event loop keeps serving while it runs (the portable backend answers in place).
+ * `message` must not change until the promise settles.
+ */
+export async function verifyWithAnyKeyAsync(signatureB64: string, message: Uint8Array, publicKeysB64: readonly string[]): Promise<string | null> {
+  const signature = checkedSignature(signatureB64, message);
+  if (signature === null) return null;
+  for (const publicKeyB64 of publicKeysB64) {
+    if (await selectedB64KeyAsync(signature, message, publicKeyB64)) return publicKeyB64;
+  }
+  return null;
+}
+
+/** The decoded signature when it passes its own checks (once per call, not once per key), else null. */
+function checkedSignature(signatureB64: string, message: Uint8Array): Uint8Array | null {
   let signature: Uint8Array;
   try {
     signature = fromBase64(signatureB64);
   } catch {
     return null;
   }
-  // The signature's own checks once per call, not once per key (verify() would repeat them).
-  if (!passesSignaturePolicy(signature, message)) return null;
-  for (const publicKeyB64 of publicKeysB64) {
-    // Decodes and checks the key, or finds it cached by this string; a malformed key verifies nothing.
-    if (selectedB64Key(signature, message, publicKeyB64)) return publicKeyB64;
-  }
-  return null;
+  return passesSignaturePolicy(signature, message) ? signature : null;
 }
 
 /** False (never throws) for bad base64, wrong lengths, values that cannot be canonicalized. */
@@ -82,4 +103,15 @@ export function verifyCanonical(value: unknown, signatureB64: string, publicKeyB
   } catch {
     return false;
   }
+}
+
+/** verifyCanonical off the event loop (verifyWithAnyKeyAsync with one key): the same answer. */
+export async function verifyCanonicalAsync(value: unknown, signatureB64: string, publicKeyB64: string): Promise<boolean> {
+  let message: Uint8Array;
+  try {
+    message = canonicalBytes(value);
+  } catch {
+    return false;
+  }
+  return (await verifyWithAnyKeyAsync(signatureB64, message, [publicKeyB64])) !== null;
 }

@@ -11,7 +11,9 @@ export {
   signCanonical,
   verify,
   verifyCanonical,
+  verifyCanonicalAsync,
   verifyWithAnyKey,
+  verifyWithAnyKeyAsync,
 } from './ed25519';
 export { passesKeyPolicy } from './ed25519-policy';
 export { ed25519PublicKeyObject } from './key-object-cache';

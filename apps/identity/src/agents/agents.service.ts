@@ -1,5 +1,5 @@
 import { decodeCursor, newId, resolveLimit, toPage, type CursorKey } from '@exchange/platform';
-import { verifyWithAnyKey } from '@exchange/crypto';
+import { verifyWithAnyKeyAsync } from '@exchange/crypto';
 import type { Agent, AgentStatus, ExchangeEnvironment, IdentityLevel, IdentityTransition, Page } from './agent.model';
 import { planFreeze, planKeyRevocation, planLevelChange, planUnfreeze } from './agent-changes';
 import type { AgentEvents, AgentReader, AgentWriter, Caller } from './agent.ports';
@@ -53,7 +53,7 @@ export class AgentService<E = unknown> {
     ]);
     if (conflicts.agentExists) throw agentIdExists();
     if (conflicts.nonceUsed) throw proofNonceUsed();
-    assertRegistrationProof(registration);
+    await assertRegistrationProof(registration);
     // Named here for a clear answer; agent_keys' unique index decides concurrent registrations.
     const bound = new Set(conflicts.boundPubkeys);
     if (bound.has(registration.primaryPubkey)) throw pubkeyInUse('/primary_pubkey');
@@ -171,7 +171,7 @@ export class AgentService<E = unknown> {
     const agent = await this.deps.reader.get(agentId);
     if (!agent) return { valid: false, pubkey: '', agent: null };
     const active = agent.keys.filter((key) => key.status === 'active').map((key) => key.pubkey);
-    const pubkey = verifyWithAnyKey(signature, message, active);
+    const pubkey = await verifyWithAnyKeyAsync(signature, message, active);
     return pubkey === null ? { valid: false, pubkey: '', agent } : { valid: true, pubkey, agent };
   }
 

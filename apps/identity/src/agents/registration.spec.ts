@@ -30,6 +30,15 @@ function errorOf(fn: () => unknown): DomainError {
   throw new Error('expected a DomainError');
 }
 
+async function proofErrorOf(registration: ReturnType<typeof validateRegistration>): Promise<DomainError> {
+  const err = await assertRegistrationProof(registration).then(
+    () => new Error('expected a DomainError'),
+    (e: unknown) => e,
+  );
+  if (err instanceof DomainError) return err;
+  throw err;
+}
+
 function pointers(fn: () => unknown): string[] {
   const err = errorOf(fn);
   expect(err.code).toBe('validation_failed');
@@ -103,10 +112,10 @@ describe('registration', () => {
       ]);
     });
 
-    it('should refuse a small-order primary key through its proof, as verify() refuses small-order keys', () => {
+    it('should refuse a small-order primary key through its proof, as verify() refuses small-order keys', async () => {
       const identity = toBase64(Uint8Array.of(1, ...new Array(31).fill(0)));
       const reg = validateRegistration(input({ primaryPubkey: identity, proofSignature: toBase64(Uint8Array.of(1, ...new Array(63).fill(0))) }), 'sandbox');
-      expect(errorOf(() => assertRegistrationProof(reg)).code).toBe('key_proof_failed');
+      expect((await proofErrorOf(reg)).code).toBe('key_proof_failed');
     });
 
     it('should refuse duplicate keys, including a repeat of the primary', () => {
@@ -167,29 +176,29 @@ describe('registration', () => {
       ).toEqual(['/agent_id']);
     });
 
-    it('should not accept SIG_64-shaped junk as a proof', () => {
+    it('should not accept SIG_64-shaped junk as a proof', async () => {
       const reg = validateRegistration(input({ proofSignature: SIG_64 }), 'sandbox');
-      expect(errorOf(() => assertRegistrationProof(reg)).code).toBe('key_proof_failed');
+      expect((await proofErrorOf(reg)).code).toBe('key_proof_failed');
     });
   });
 
   describe('assertRegistrationProof', () => {
-    it('should accept the known-answer vector', () => {
-      expect(() => assertRegistrationProof(validateRegistration(input(), 'sandbox'))).not.toThrow();
+    it('should accept the known-answer vector', async () => {
+      await expect(assertRegistrationProof(validateRegistration(input(), 'sandbox'))).resolves.toBeUndefined();
     });
 
     it.each([
       ['agent_id', { agentId: 'acme:agent:beta' }],
       ['proof_nonce', { proofNonce: 'nonce-0002' }],
       ['primary_pubkey', { primaryPubkey: KEY_A }],
-    ])('should fail with the exact message when %s differs from what was signed', (_field, change) => {
-      const err = errorOf(() => assertRegistrationProof(validateRegistration(input(change), 'sandbox')));
+    ])('should fail with the exact message when %s differs from what was signed', async (_field, change) => {
+      const err = await proofErrorOf(validateRegistration(input(change), 'sandbox'));
       expect(err.grpcCode).toBe(status.INVALID_ARGUMENT);
       expect(err.code).toBe('key_proof_failed');
       expect(err.message).toBe('key ownership proof failed');
     });
 
-    it('should accept a fresh key pair signing the canonical payload', () => {
+    it('should accept a fresh key pair signing the canonical payload', async () => {
       const { privateKey, publicKey } = generateKeyPair();
       const primaryPubkey = toBase64(publicKey);
       const proofSignature = signCanonical(
@@ -200,10 +209,10 @@ describe('registration', () => {
         { agentId: 'x:agent:y', primaryPubkey, pubkeySet: [], identityLevel: null, proofNonce: 'n', proofSignature },
         'sandbox',
       );
-      expect(() => assertRegistrationProof(reg)).not.toThrow();
+      await expect(assertRegistrationProof(reg)).resolves.toBeUndefined();
     });
 
-    it('should refuse a signature over a payload with an extra field', () => {
+    it('should refuse a signature over a payload with an extra field', async () => {
       const { privateKey, publicKey } = generateKeyPair();
       const primaryPubkey = toBase64(publicKey);
       const proofSignature = signCanonical(
@@ -214,7 +223,7 @@ describe('registration', () => {
         { agentId: 'x:agent:y', primaryPubkey, pubkeySet: [], identityLevel: null, proofNonce: 'n', proofSignature },
         'sandbox',
       );
-      expect(errorOf(() => assertRegistrationProof(reg)).message).toBe('key ownership proof failed');
+      expect((await proofErrorOf(reg)).message).toBe('key ownership proof failed');
     });
   });
 });

@@ -1,5 +1,5 @@
 import { errors } from '@exchange/platform';
-import { registrationProofPayload, verifyCanonical } from '@exchange/crypto';
+import { registrationProofPayload, verifyCanonicalAsync } from '@exchange/crypto';
 import type { ExchangeEnvironment, IdentityLevel } from './agent.model';
 import { assertRegistrableLevel, defaultRegistrationLevel } from './identity-levels';
 import {
@@ -68,14 +68,17 @@ export function validateRegistration(input: RegistrationInput, environment: Exch
   return { ...input, identityLevel };
 }
 
-/** 400 `key_proof_failed` unless the primary key signed canonical {agent_id, primary_pubkey, proof_nonce}. */
-export function assertRegistrationProof(registration: Registration): void {
+/**
+ * 400 `key_proof_failed` unless the primary key signed canonical {agent_id, primary_pubkey,
+ * proof_nonce}. OpenSSL's check runs off the event loop (a registration's largest CPU cost).
+ */
+export async function assertRegistrationProof(registration: Registration): Promise<void> {
   const payload = registrationProofPayload({
     agent_id: registration.agentId,
     primary_pubkey: registration.primaryPubkey,
     proof_nonce: registration.proofNonce,
   });
-  if (!verifyCanonical(payload, registration.proofSignature, registration.primaryPubkey)) {
+  if (!(await verifyCanonicalAsync(payload, registration.proofSignature, registration.primaryPubkey))) {
     throw errors.invalidArgument('key_proof_failed', 'key ownership proof failed');
   }
 }

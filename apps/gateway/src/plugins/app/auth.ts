@@ -79,7 +79,7 @@ export default fp<AuthOptions>(
       // An agent cached within AGENT_KEY_CACHE_TTL_MS verifies here; identity is asked otherwise and
       // for every signature that does not verify locally (it is authoritative, and refreshes the entry).
       const cached = recentAgent(signed.agentId);
-      if (cached && verifiesWithActiveKey(cached, message, signed.signature)) {
+      if (cached && (await verifiesWithActiveKey(cached, message, signed.signature))) {
         auth.agent = cached;
       } else {
         const verdict = await identity.verifyAgentSignature(
