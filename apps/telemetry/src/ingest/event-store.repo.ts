@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { classifyEvent, type Filing } from '../domain/classify';
 import type { StoreEvent } from '../domain/event';
 import { publicView } from '../domain/public-view';
+import { NotExactInBatch, recordBatch } from './batch-store.repo';
 import { foldFacts } from './facts.repo';
 
 // Recording one event in the event store: the row (once, by event id), where it is filed, its
@@ -73,10 +74,18 @@ export async function ingestEvent(db: Queryable | PoolLike, event: StoreEvent): 
 
 /**
  * Records `events` in order in ONE transaction (the event consumer's batches): a commit, and its
- * WAL flush, per batch instead of per event. Each event sees the ones before it, as one by one.
- * Any failure rolls the whole batch back. Returns how many were new.
+ * WAL flush, per batch instead of per event, and one insert for the batch (recordBatch). Each
+ * event sees the ones before it, as one by one; when the set-based path cannot show that exactly
+ * (an event others depend on was recorded already, as on a redelivery), the batch is recorded
+ * event by event in a fresh transaction. Any other failure rolls the whole batch back and is
+ * thrown. Returns how many were new.
  */
 export async function ingestBatch(pool: PoolLike, events: readonly StoreEvent[]): Promise<number> {
+  try {
+    return await withTransaction(pool, (client) => recordBatch(client, events));
+  } catch (err) {
+    if (!(err instanceof NotExactInBatch)) throw err;
+  }
   return withTransaction(pool, (client) => ingestEvents(client, events));
 }
 

@@ -1,0 +1,74 @@
+import { firstOfEachId, isStateful, publicViews, resolveFilings, viasToResolve, contractsToLookUp, type Classified } from './batch-plan';
+import { classifyEvent } from './classify';
+import type { StoreEvent } from './event';
+import { PRIVATE_BUYER_MARK } from './public-alias';
+
+const at = '2026-11-02T10:00:00.000Z';
+const ev = (id: string, type: string, subject: string, data: Record<string, unknown>): StoreEvent => ({
+  id, type, source: type.split('.')[1], subject_id: subject, occurred_at: at, actor: null, data, trace_id: null,
+});
+const classified = (events: StoreEvent[]): Classified[] => events.map((event) => ({ event, filing: classifyEvent(event) }));
+
+const thread = (id: string, contractId: string) => ev(`e_${id}_${contractId}`, 'exchange.market.thread.created', id, { thread: { threadId: id, contractId } });
+const post = (id: string, threadId: string, author = 'agt_x') => ev(`e_${id}`, 'exchange.market.post.created', id, { post: { postId: id, threadId, author } });
+const contract = (id: string, c: Record<string, unknown>, restricted?: string) =>
+  ev(`e_${id}_${String(c.updatedAt)}`, 'exchange.market.contract.awarded', id, { contract: { contractId: id, ...c }, ...(restricted ? { restricted: { buyerId: restricted } } : {}) });
+const offer = (id: string, contractId: string, terms: string) => ev(`e_${id}`, 'exchange.market.offer.submitted', id, { offer: { offerId: id, contractId, terms } });
+const transfer = (id: string) => ev(id, 'exchange.wallet.transfer.completed', 'agt_a', { transfer: { transferId: id, amount: '1', currency: 'CREDIT' } });
+
+describe('batch plan', () => {
+  it('keeps the first occurrence of each id, in order', () => {
+    expect(firstOfEachId([{ id: 'a', n: 1 }, { id: 'b', n: 2 }, { id: 'a', n: 3 }]).map((e) => e.n)).toEqual([1, 2]);
+  });
+
+  it('a post takes its thread contract from the store first, else from the first earlier event of the batch', () => {
+    const batch = classified([post('p0', 'thr_0'), thread('thr_1', 'ctr_1'), thread('thr_1', 'ctr_other'), post('p1', 'thr_1'), post('p2', 'thr_2'), post('p3', 'thr_9')]);
+    expect(viasToResolve(batch)).toEqual(['thr_0', 'thr_1', 'thr_2', 'thr_9']);
+    const filings = resolveFilings(batch, new Map([['thr_2', 'ctr_stored'], ['thr_0', 'ctr_0']]));
+    expect(filings.map((f) => f.contractId)).toEqual(['ctr_0', 'ctr_1', 'ctr_other', 'ctr_1', 'ctr_stored', null]);
+  });
+
+  it('a post before its thread in the batch stays unfiled, as one by one', () => {
+    const filings = resolveFilings(classified([post('p1', 'thr_1'), thread('thr_1', 'ctr_1')]), new Map());
+    expect(filings.map((f) => f.contractId)).toEqual([null, 'ctr_1']);
+  });
+
+  it('hides the private buyer an earlier snapshot of the batch recorded, and only from then on', () => {
+    const events = [
+      offer('o0', 'ctr_1', 'for agt_buyer'),
+      contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:01:00.000Z' }, 'agt_buyer'),
+      offer('o1', 'ctr_1', 'for agt_buyer'),
+      // An older public snapshot loses: the buyer stays private.
+      contract('ctr_1', { buyerPrivate: false, updatedAt: '2026-11-02T10:00:30.000Z' }),
+      offer('o2', 'ctr_1', 'for agt_buyer'),
+    ];
+    const filings = events.map((e) => classifyEvent(e));
+    expect(contractsToLookUp(events, filings)).toEqual(['ctr_1']);
+    const views = publicViews(events, filings, new Map());
+    expect(views.map((v) => (v as { offer?: { terms: string } }).offer?.terms)).toEqual(['for agt_buyer', undefined, `for ${PRIVATE_BUYER_MARK}`, undefined, `for ${PRIVATE_BUYER_MARK}`]);
+  });
+
+  it('starts from the stored fact: a newer snapshot with no buyer keeps the stored buyer; an equal time wins', () => {
+    const stored = new Map([['ctr_1', { buyerId: 'agt_buyer', buyerPrivate: false, updatedAt: new Date('2026-11-02T10:01:00.000Z') }]]);
+    const events = [
+      offer('o0', 'ctr_1', 'for agt_buyer'),
+      contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:01:00.000Z' }),
+      offer('o1', 'ctr_1', 'for agt_buyer'),
+    ];
+    const views = publicViews(events, events.map((e) => classifyEvent(e)), stored);
+    expect((views[0] as { offer: { terms: string } }).offer.terms).toBe('for agt_buyer');
+    expect((views[2] as { offer: { terms: string } }).offer.terms).toBe(`for ${PRIVATE_BUYER_MARK}`);
+  });
+
+  it('operator-only events have no view and need no look-up', () => {
+    const events = [transfer('t1')];
+    const filings = events.map((e) => classifyEvent(e));
+    expect(contractsToLookUp(events, filings)).toEqual([]);
+    expect(publicViews(events, filings, new Map())).toEqual([null]);
+  });
+
+  it('stateful: filed, naming an earlier object or folding facts; a transfer is not', () => {
+    const batch = classified([transfer('t1'), post('p1', 'thr_1'), thread('thr_1', 'ctr_1'), ev('l1', 'exchange.market.listing.created', 'lst_1', { listing: { listingId: 'lst_1', tags: ['x'] } })]);
+    expect(batch.map(isStateful)).toEqual([false, true, true, true]);
+  });
+});
