@@ -17,19 +17,29 @@ import {
   type Point,
 } from '../test/ed25519-forge';
 // ./ed25519 also wires noble's sync SHA-512, which ed.verify below needs.
-import { publicKeyFromPrivate, sign } from './ed25519';
+import { publicKeyFromPrivate, sign, verifyWithAnyKey, verifyWithAnyKeyAsync } from './ed25519';
 import { verifyNative, verifyPortable } from './ed25519-backends';
 import { isAcceptablePointEncoding, isCanonicalScalar } from './ed25519-policy';
+import { toBase64 } from './encoding';
 import { ed25519PublicKeyObject } from './key-object-cache';
 import { isValidPublicKey } from './public-key';
 
 const MESSAGE = new TextEncoder().encode('policy corpus');
 const torsion = torsionSubgroup();
 
-/** Both backends, which must agree. */
+/** Every case `both` saw, for the threadpool twin (checked at the end of the corpus: it is async). */
+const seen: Array<{ sig: Uint8Array; message: Uint8Array; publicKey: Uint8Array; valid: boolean }> = [];
+
+/**
+ * Both backends, which must agree; so must the walk over base64 keys the servers use
+ * (verifyWithAnyKey: the signature policy once, then the key policy or the cache per key).
+ */
 function both(sig: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   const native = verifyNative(sig, message, publicKey);
   expect(verifyPortable(sig, message, publicKey)).toBe(native);
+  const key = toBase64(publicKey);
+  expect(verifyWithAnyKey(toBase64(sig), message, [key])).toBe(native ? key : null);
+  seen.push({ sig, message, publicKey, valid: native });
   return native;
 }
 
@@ -174,5 +184,14 @@ describe('ed25519 backends on the malformed corpus', () => {
       const sig = forgeCofactorless(a, mixedBytes, torsion[1], MESSAGE, 'mixed-forge');
       expect([rawOpenssl(sig, MESSAGE, mixedBytes), both(sig, MESSAGE, mixedBytes)]).toEqual([true, true]);
     });
+  });
+
+  // Last in the file, so it sees every case above (jest runs a file's tests in order).
+  it('should give every case above the same answer off the event loop (verifyWithAnyKeyAsync)', async () => {
+    expect(seen.length).toBeGreaterThan(50);
+    for (const [i, c] of seen.entries()) {
+      const key = toBase64(c.publicKey);
+      expect([i, await verifyWithAnyKeyAsync(toBase64(c.sig), c.message, [key])]).toEqual([i, c.valid ? key : null]);
+    }
   });
 });

@@ -74,7 +74,8 @@ export function verifyWithAnyKey(signatureB64: string, message: Uint8Array, publ
 /**
  * verifyWithAnyKey, same answer for every input, with the OpenSSL check on libuv's threadpool so
  * a server's event loop keeps serving while it runs (the portable backend answers in place).
- * `message` must not change until the promise settles.
+ * node:crypto copies the data per check, but the loop rereads `message` for each key: do not
+ * change it until the promise settles.
  */
 export async function verifyWithAnyKeyAsync(signatureB64: string, message: Uint8Array, publicKeysB64: readonly string[]): Promise<string | null> {
   const signature = checkedSignature(signatureB64, message);

@@ -1,5 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { DomainError } from '@exchange/platform';
+import * as ed from '@noble/ed25519';
 import { generateKeyPair, signCanonical, toBase64 } from '@exchange/crypto';
 import { PUBKEY_SET_MAX, assertRegistrationProof, validateRegistration, type RegistrationInput } from './registration';
 
@@ -113,8 +114,13 @@ describe('registration', () => {
     });
 
     it('should refuse a small-order primary key through its proof, as verify() refuses small-order keys', async () => {
+      // A = identity point: [k]A = I, so (R = [s]B, s) satisfies the cofactorless equation for any
+      // payload and passes the signature's own checks; only the key policy can refuse it.
       const identity = toBase64(Uint8Array.of(1, ...new Array(31).fill(0)));
-      const reg = validateRegistration(input({ primaryPubkey: identity, proofSignature: toBase64(Uint8Array.of(1, ...new Array(63).fill(0))) }), 'sandbox');
+      const s = 0x1234567890abcdefn;
+      const sLE = Uint8Array.from({ length: 32 }, (_, i) => Number((s >> BigInt(8 * i)) & 0xffn));
+      const forged = toBase64(Uint8Array.of(...ed.Point.BASE.multiply(s).toBytes(), ...sLE));
+      const reg = validateRegistration(input({ primaryPubkey: identity, proofSignature: forged }), 'sandbox');
       expect((await proofErrorOf(reg)).code).toBe('key_proof_failed');
     });
 

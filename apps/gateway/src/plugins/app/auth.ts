@@ -79,7 +79,9 @@ export default fp<AuthOptions>(
       // An agent cached within AGENT_KEY_CACHE_TTL_MS verifies here; identity is asked otherwise and
       // for every signature that does not verify locally (it is authoritative, and refreshes the entry).
       const cached = recentAgent(signed.agentId);
-      if (cached && (await verifiesWithActiveKey(cached, message, signed.signature))) {
+      // The entry must still be the one checked: an identity event handled during the check (a
+      // revoked key, a freeze) replaces it, and then identity decides.
+      if (cached && (await verifiesWithActiveKey(cached, message, signed.signature)) && recentAgent(signed.agentId) === cached) {
         auth.agent = cached;
       } else {
         const verdict = await identity.verifyAgentSignature(
