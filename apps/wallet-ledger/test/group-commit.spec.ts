@@ -4,7 +4,7 @@ import { runMigrations } from '@exchange/db';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
 import { agentAccount, systemAccount } from '../src/domain/accounts';
 import type { ApplyOutcome, MutationPlan } from '../src/domain/ledger.ports';
-import { balancedPostings, faucetPostings, transferPostings } from '../src/domain/postings';
+import { balancedPostings, faucetPostings, holdPostings, transferPostings } from '../src/domain/postings';
 import type { GroupCommitOptions } from '../src/data/group-commit';
 import { PgLedgerWriter } from '../src/data/ledger.writer';
 import { checkLedger } from '../src/ledger/ledger.repo';
@@ -72,6 +72,48 @@ function transfer(from: string, to: string, amount: bigint, key?: { key: string;
   };
 }
 
+function hold(agent: string, amount: bigint, key?: { key: string; fingerprint: string }): MutationPlan {
+  const n = seq++;
+  const entryId = `jrn_${n}`;
+  const value = {
+    holdId: `hld_${n}`, agentId: agent, amount, currency: CUR, status: 'active' as const, expiresAt: null, reference: null, consumedAmount: null,
+    releasedAmount: null, consumedToAgentId: null, journalEntryIds: [entryId], createdAt: NOW, updatedAt: NOW, controller: 'agent',
+  };
+  return {
+    now: NOW,
+    idempotency: key && { scope: agent, key: key.key, fingerprint: key.fingerprint, operation: 'create_hold' },
+    entry: { entryId, kind: 'hold', currency: CUR, postings: holdPostings(agent, CUR, amount) },
+    writes: [{ table: 'holds', value }],
+    events: [{ id: `evt_${n}`, type: 'exchange.wallet.hold.created', subject_id: agent }],
+    response: key && { hold: { id: `hld_${n}` } },
+  };
+}
+
+/** A faucet grant without its daily counter (the faucet account is below zero). */
+function faucet(agent: string, amount: bigint): MutationPlan {
+  const n = seq++;
+  return { now: NOW, entry: { entryId: `jrn_${n}`, kind: 'faucet', currency: CUR, postings: faucetPostings(agent, CUR, amount) } };
+}
+
+/** A correction moving `amount` between the fees account and an agent (negative: out of fees). */
+function feesCorrection(agent: string, amount: bigint): MutationPlan {
+  const n = seq++;
+  return {
+    now: NOW,
+    entry: {
+      entryId: `jrn_${n}`,
+      kind: 'correction',
+      currency: CUR,
+      postings: balancedPostings([
+        { account: systemAccount(CUR, 'fees'), amount },
+        { account: agentAccount(agent, CUR, 'available'), amount: -amount },
+      ]),
+    },
+  };
+}
+
+const kindsOf = (outcomes: Array<{ value: ApplyOutcome } | { error: string }>) => outcomes.map((o) => ('value' in o ? o.value.kind : o.error));
+
 /** 50 plans: plain transfers, short balances, duplicate keys, a reused key, recorded refusals, a kill switch, guards. */
 function mixedPlans(): MutationPlan[] {
   const plans: MutationPlan[] = [];
@@ -98,6 +140,14 @@ async function state(l: Ledger) {
     transfers: await q(`SELECT transfer_id FROM transfers ORDER BY transfer_id`),
     keys: await q(`SELECT scope, key, fingerprint, outcome, response, error FROM idempotency_keys ORDER BY scope, key`),
     outbox: await q(`SELECT id FROM outbox_events ORDER BY id`),
+    // Whole rows too (the set-based batch writes each table in one statement).
+    accountRows: await q(`SELECT account_id, owner_id, currency, kind, balance::text FROM accounts ORDER BY account_id`),
+    entryRows: await q(`SELECT * FROM journal_entries ORDER BY entry_id`),
+    postings: await q(`SELECT entry_id, account_id, amount::text FROM postings ORDER BY entry_id, account_id`),
+    transferRows: await q(`SELECT * FROM transfers ORDER BY transfer_id`),
+    holds: await q(`SELECT * FROM holds ORDER BY hold_id`),
+    keyRows: await q(`SELECT * FROM idempotency_keys ORDER BY scope, key`),
+    events: await q(`SELECT id, type, payload, published_at FROM outbox_events ORDER BY id`),
   };
 }
 
@@ -209,6 +259,99 @@ describe('group commit on PostgreSQL', () => {
     expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply', 'wallet_apply']);
     expect(await state(batched)).toEqual(await state(oracle));
     expect((await checkLedger(batched.pool, NOW)).ok).toBe(true);
+  });
+
+  it('should decide each plan from the plans before it: drained wallets, new accounts, keys, slow plans in between', async () => {
+    const pre = transfer('agent_d', 'agent_a', 1n, { key: 'pre', fingerprint: 'fp_pre' });
+    for (const l of [oracle, batched]) await l.writer.apply(pre);
+    batched.statements.length = 0;
+    const k = (key: string, fingerprint = `fp_${key}`) => ({ key, fingerprint });
+    const plans = [
+      transfer('agent_p', 'agent_a', 5n, k('drain')), // applied: agent_p 5 → 0
+      transfer('agent_p', 'agent_a', 1n, k('short')), // insufficient (0)
+      transfer('agent_p', 'agent_b', 1n, k('short')), // the same key: nothing was stored, insufficient again
+      transfer('agent_a', 'agent_new', 10n), // applied: creates agent_new's account
+      transfer('agent_new', 'agent_b', 4n, k('n1')), // applied: 10 → 6, from a credit of this batch
+      transfer('agent_new', 'agent_b', 4n, k('n1')), // replayed: stored by the plan before
+      transfer('agent_new', 'agent_c', 7n, k('n2')), // insufficient (6)
+      hold('agent_new', 6n), // applied: 6 → 0 available, 6 held
+      transfer('agent_new', 'agent_c', 1n), // insufficient (0)
+      faucet('agent_new', 2n), // the faucet account goes (further) below zero: wallet_apply() in its place
+      transfer('agent_a', 'agent_b', 2n, k('n1')), // applied: another scope
+      transfer('agent_new', 'agent_b', 4n, k('n1')), // replayed: stored before the faucet plan
+      transfer('agent_new', 'agent_c', 3n), // insufficient (2), read again after the faucet plan
+      hold('agent_b', 3n, k('h1')), // applied
+      hold('agent_b', 3n, k('h1')), // replayed
+      transfer('agent_b', 'agent_p', 3n), // applied
+      transfer('agent_p', 'agent_a', 3n), // applied: agent_p got 3 just before
+      { now: NOW, idempotency: { scope: 'agent_c', key: 'e1', fingerprint: 'fp_e1', operation: 'transfer' }, error: { grpc_code: 9, code: 'invalid_state', message: 'no' } }, // recorded
+      transfer('agent_c', 'agent_a', 1n, k('e1')), // replayed: the refusal
+      transfer('agent_d', 'agent_a', 1n, k('pre')), // replayed: stored before the batch
+      transfer('agent_d', 'agent_a', 1n, k('pre', 'fp_other')), // replayed: key reused
+    ];
+    const expected = await alone(oracle, plans);
+    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+
+    expect(kindsOf(expected)).toEqual([
+      'applied', 'insufficient', 'insufficient', 'applied', 'applied', 'replayed', 'insufficient', 'applied', 'insufficient', 'applied',
+      'applied', 'replayed', 'insufficient', 'applied', 'replayed', 'applied', 'applied', 'recorded', 'replayed', 'replayed', 'replayed',
+    ]);
+    expect(expected.map((e) => ('value' in e && e.value.kind === 'insufficient' ? e.value.balance : null)).filter((b) => b !== null)).toEqual([0n, 0n, 6n, 0n, 2n]);
+    expect(got).toEqual(expected);
+    expect(batched.statements).toEqual(['wallet_apply_batch']);
+    expect(await state(batched)).toEqual(await state(oracle));
+    expect((await checkLedger(batched.pool, NOW)).ok).toBe(true);
+  });
+
+  it('should not net a balance CHECK over the batch: a debit it refuses is refused even if a later plan covers it', async () => {
+    // Out of the (empty) fees account, then into it: alone, the first hits the CHECK (23514).
+    const plans = [feesCorrection('agent_a', -5n), feesCorrection('agent_b', 5n), transfer('agent_c', 'agent_d', 1n)];
+    const expected = await alone(oracle, plans);
+    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+
+    expect(kindsOf(expected)).toEqual(['insufficient_funds', 'applied', 'applied']);
+    expect(got).toEqual(expected);
+    expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply', 'wallet_apply']);
+    expect(await state(batched)).toEqual(await state(oracle));
+  });
+
+  it('should answer every plan of a batch blocked while read-only, storing nothing', async () => {
+    for (const l of [oracle, batched]) await l.pool.query(`UPDATE controls SET read_only = true WHERE id = 1`);
+    const plans: MutationPlan[] = [
+      transfer('agent_a', 'agent_b', 1n, { key: 'ro', fingerprint: 'f' }),
+      { now: NOW, idempotency: { scope: 'agent_b', key: 'ro_e', fingerprint: 'f', operation: 'transfer' }, error: { grpc_code: 9, code: 'invalid_state', message: 'no' } },
+      { ...transfer('agent_c', 'agent_d', 1n), control: 'settlements' },
+      hold('agent_a', 1n),
+    ];
+    const expected = await alone(oracle, plans);
+    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+
+    expect(expected).toEqual(plans.map(() => ({ value: { kind: 'blocked', reason: 'read_only' } })));
+    expect(got).toEqual(expected);
+    expect(batched.statements).toEqual(['wallet_apply_batch']);
+    expect(await state(batched)).toEqual(await state(oracle));
+  });
+
+  it('should run the plans one by one when a key of the batch is stored concurrently after its lookup', async () => {
+    const stored = `INSERT INTO idempotency_keys (scope, key, operation, fingerprint, outcome, response, error, journal_entry_id, created_at, expires_at)
+                    VALUES ('agent_a', 'race', 'transfer', 'fp_first', 'succeeded', '{"first":true}', NULL, NULL, $1, $1)`;
+    const plans = [transfer('agent_a', 'agent_b', 1n, { key: 'race', fingerprint: 'fp_race' }), transfer('agent_b', 'agent_c', 2n)];
+    await oracle.pool.query(stored, [NOW]);
+    const expected = await alone(oracle, plans);
+    const other = await batched.pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(stored, [NOW]);
+      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+      await waitForLockWaiters(other, 1); // the batch's key insertion waits for this one
+      await other.query('COMMIT');
+      expect(await result).toEqual(expected);
+    } finally {
+      other.release();
+    }
+    expect(kindsOf(expected)).toEqual(['replayed', 'applied']);
+    expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply']);
+    expect(await state(batched)).toEqual(await state(oracle));
   });
 });
 

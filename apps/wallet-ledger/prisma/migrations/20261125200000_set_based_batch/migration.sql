@@ -1,0 +1,276 @@
+-- Hand-written (set-based group commit; README.md "Group commit"). schema.snapshot.prisma is
+-- unchanged from the previous migration.
+-- wallet_apply_batch, same arguments, rows and lock order as before, but without a wallet_apply()
+-- call per plan: it decides every plan's outcome exactly as wallet_apply() would after the plans
+-- before it, from one read of controls, balances and stored keys, simulating the balances and
+-- keys of the plans before it in variables; then it writes the decided rows with one statement
+-- per table. Plans it does not simulate go through wallet_apply() itself, in their place, after
+-- the writes of the plans before them (a "slow" plan): an entity guard or a daily counter (the
+-- service batches neither), and a debit that would take an account of another kind than
+-- available/held below zero (wallet_apply does not pre-check it: the CHECK constraints decide it
+-- per plan, as before, not on the batch's net sum). The state is then read again.
+-- A stored key meeting a concurrent duplicate at insertion raises: the service then runs the
+-- plans one by one (src/data/batch-apply.ts), each replaying the committed key as before.
+CREATE OR REPLACE FUNCTION wallet_apply_batch(p_plans jsonb)
+RETURNS TABLE (o_outcome text, o_detail text, o_fingerprint text, o_response jsonb, o_error jsonb)
+LANGUAGE plpgsql AS $$
+DECLARE
+  n int;
+  -- Plans, decoded once (index = position in p_plans, 1-based).
+  c_control text[]; c_scope text[]; c_key text[]; c_fp text[]; c_op text[]; c_error jsonb[];
+  c_entry text[]; c_kind text[]; c_cur text[]; c_rows jsonb[]; c_events jsonb[]; c_resp jsonb[]; c_now timestamptz[];
+  c_slow boolean[]; c_p0 int[]; c_pn int[];
+  -- Postings of all plans, flattened in plan order (f_plan: the plan's index).
+  f_plan int[]; f_id text[]; f_owner text[]; f_kind text[]; f_amount bigint[];
+  -- Segment state: controls, balances (s_locked: existing and locked), stored keys.
+  v_read_only boolean; v_switches text[];
+  s_id text[]; s_bal bigint[]; s_locked text[];
+  k_id text[]; k_fp text[]; k_resp jsonb[]; k_err jsonb[];
+  -- Decided writes not yet flushed: plans with a key row, applied plans, their postings.
+  q_keys int[] := '{}'; q_applied int[] := '{}'; q_post int[] := '{}';
+  v_i int := 1; i int; j int; v_pos int; v_kid text; v_short boolean; v_slow boolean;
+  v_bal bigint; v_sum bigint; v_plan jsonb;
+BEGIN
+  SELECT count(*)::int,
+         array_agg(p->>0 ORDER BY x.n), array_agg(p->>1 ORDER BY x.n), array_agg(p->>2 ORDER BY x.n),
+         array_agg(p->>3 ORDER BY x.n), array_agg(p->>4 ORDER BY x.n),
+         array_agg(CASE WHEN jsonb_typeof(p->5) = 'null' THEN NULL ELSE p->5 END ORDER BY x.n),
+         array_agg(p->>13 ORDER BY x.n), array_agg(p->>14 ORDER BY x.n), array_agg(p->>15 ORDER BY x.n),
+         array_agg(p->20 ORDER BY x.n), array_agg(p->21 ORDER BY x.n),
+         array_agg(CASE WHEN jsonb_typeof(p->22) = 'null' THEN NULL ELSE p->22 END ORDER BY x.n),
+         array_agg((p->>23)::timestamptz ORDER BY x.n),
+         array_agg(p->>6 IS NOT NULL OR p->>9 IS NOT NULL ORDER BY x.n),
+         array_agg(coalesce(jsonb_array_length(p->16), 0) ORDER BY x.n)
+    INTO n, c_control, c_scope, c_key, c_fp, c_op, c_error, c_entry, c_kind, c_cur, c_rows, c_events, c_resp, c_now, c_slow, c_pn
+    FROM jsonb_array_elements(p_plans) WITH ORDINALITY AS x(p, n);
+  IF n = 0 THEN RETURN; END IF;
+  SELECT array_agg(x.n::int ORDER BY x.n, a.j), array_agg(a.id ORDER BY x.n, a.j),
+         array_agg(p->17->>(a.j::int - 1) ORDER BY x.n, a.j), array_agg(p->18->>(a.j::int - 1) ORDER BY x.n, a.j),
+         array_agg((p->19->>(a.j::int - 1))::bigint ORDER BY x.n, a.j)
+    INTO f_plan, f_id, f_owner, f_kind, f_amount
+    FROM jsonb_array_elements(p_plans) WITH ORDINALITY AS x(p, n),
+         jsonb_array_elements_text(p->16) WITH ORDINALITY AS a(id, j);
+  c_p0 := array_fill(0, ARRAY[n]);
+  j := 1;
+  FOR i IN 1..n LOOP c_p0[i] := j; j := j + c_pn[i]; END LOOP;
+
+  -- Lock order as before: every existing account of the batch, in account_id order.
+  SELECT coalesce(array_agg(l.account_id), '{}'), coalesce(array_agg(l.balance), '{}') INTO s_id, s_bal
+    FROM (SELECT a.account_id, a.balance FROM accounts a WHERE a.account_id = ANY (f_id) ORDER BY a.account_id FOR UPDATE) AS l;
+
+  <<segments>>
+  WHILE v_i <= n LOOP
+    IF v_i > 1 THEN
+      -- After a slow plan: what it wrote (and accounts created meanwhile, locked now).
+      SELECT coalesce(array_agg(l.account_id), '{}'), coalesce(array_agg(l.balance), '{}') INTO s_id, s_bal
+        FROM (SELECT a.account_id, a.balance FROM accounts a WHERE a.account_id = ANY (f_id[c_p0[v_i]:]) ORDER BY a.account_id FOR UPDATE) AS l;
+    END IF;
+    s_locked := s_id;
+    SELECT c.read_only, c.kill_switches INTO v_read_only, v_switches FROM controls c WHERE c.id = 1;
+    -- Stored keys of the remaining plans; "len:scope" || key cannot collide.
+    SELECT coalesce(array_agg(length(ik.scope) || ':' || ik.scope || ik.key), '{}'), coalesce(array_agg(ik.fingerprint), '{}'),
+           coalesce(array_agg(ik.response), '{}'), coalesce(array_agg(ik.error), '{}')
+      INTO k_id, k_fp, k_resp, k_err
+      FROM idempotency_keys ik
+     WHERE (ik.scope, ik.key) IN (SELECT u.s, u.k FROM unnest(c_scope[v_i:], c_key[v_i:]) AS u(s, k) WHERE u.s IS NOT NULL);
+
+    FOR i IN v_i..n LOOP
+      o_detail := NULL; o_fingerprint := NULL; o_response := NULL; o_error := NULL; v_kid := NULL;
+      IF v_read_only THEN
+        o_outcome := 'blocked'; o_detail := 'read_only'; RETURN NEXT; CONTINUE;
+      END IF;
+      IF c_control[i] IS NOT NULL AND c_control[i] = ANY (v_switches) THEN
+        o_outcome := 'blocked'; o_detail := 'kill_switch:' || c_control[i]; RETURN NEXT; CONTINUE;
+      END IF;
+      v_slow := c_slow[i];
+      IF NOT v_slow THEN
+        IF c_scope[i] IS NOT NULL THEN
+          v_kid := length(c_scope[i]) || ':' || c_scope[i] || c_key[i];
+          v_pos := array_position(k_id, v_kid);
+          IF v_pos IS NOT NULL THEN
+            o_outcome := 'replayed'; o_fingerprint := k_fp[v_pos]; o_response := k_resp[v_pos]; o_error := k_err[v_pos];
+            RETURN NEXT; CONTINUE;
+          END IF;
+        END IF;
+        IF c_error[i] IS NOT NULL THEN
+          q_keys := q_keys || i;
+          IF v_kid IS NOT NULL THEN
+            k_id := k_id || v_kid; k_fp := k_fp || c_fp[i]; k_resp := k_resp || NULL::jsonb; k_err := k_err || c_error[i];
+          END IF;
+          o_outcome := 'recorded'; RETURN NEXT; CONTINUE;
+        END IF;
+        IF c_entry[i] IS NOT NULL THEN
+          v_sum := 0; v_short := false;
+          FOR j IN c_p0[i]..c_p0[i] + c_pn[i] - 1 LOOP
+            v_sum := v_sum + f_amount[j];
+            IF f_amount[j] < 0 AND NOT v_short THEN
+              v_pos := array_position(s_id, f_id[j]);
+              v_bal := CASE WHEN v_pos IS NULL THEN 0 ELSE s_bal[v_pos] END;
+              IF v_bal + f_amount[j] < 0 THEN
+                IF f_kind[j] IN ('available', 'held') THEN
+                  v_short := true; o_detail := v_bal::text;
+                ELSE
+                  v_slow := true;
+                END IF;
+              END IF;
+            END IF;
+          END LOOP;
+          IF v_sum <> 0 THEN
+            RAISE EXCEPTION 'wallet_apply: journal entry % does not balance', c_entry[i];
+          END IF;
+          IF v_short THEN
+            o_outcome := 'insufficient'; RETURN NEXT; CONTINUE;
+          END IF;
+        END IF;
+      END IF;
+
+      IF v_slow THEN
+        -- wallet_apply() itself, after the writes decided before it; then the state is read again.
+        PERFORM wallet_apply_batch_flush(c_scope, c_key, c_op, c_fp, c_error, c_resp, c_entry, c_kind, c_cur, c_rows, c_events, c_now,
+                                         f_plan, f_id, f_owner, f_kind, f_amount, s_locked, q_keys, q_applied, q_post);
+        q_keys := '{}'; q_applied := '{}'; q_post := '{}';
+        v_plan := p_plans->(i - 1);
+        RETURN QUERY SELECT * FROM wallet_apply(
+          v_plan->>0, v_plan->>1, v_plan->>2, v_plan->>3, v_plan->>4,
+          CASE WHEN jsonb_typeof(v_plan->5) = 'null' THEN NULL ELSE v_plan->5 END,
+          v_plan->>6, v_plan->>7, v_plan->>8, v_plan->>9,
+          (v_plan->>10)::date, (v_plan->>11)::bigint, (v_plan->>12)::bigint,
+          v_plan->>13, v_plan->>14, v_plan->>15,
+          ARRAY(SELECT jsonb_array_elements_text(v_plan->16)),
+          ARRAY(SELECT jsonb_array_elements_text(v_plan->17)),
+          ARRAY(SELECT jsonb_array_elements_text(v_plan->18)),
+          ARRAY(SELECT a::bigint FROM jsonb_array_elements_text(v_plan->19) AS a),
+          v_plan->20, v_plan->21,
+          CASE WHEN jsonb_typeof(v_plan->22) = 'null' THEN NULL ELSE v_plan->22 END,
+          (v_plan->>23)::timestamptz);
+        v_i := i + 1;
+        CONTINUE segments;
+      END IF;
+
+      -- Applied: its key, its balances, its writes (queued).
+      IF c_scope[i] IS NOT NULL THEN
+        q_keys := q_keys || i;
+        k_id := k_id || v_kid; k_fp := k_fp || c_fp[i]; k_resp := k_resp || c_resp[i]; k_err := k_err || NULL::jsonb;
+      END IF;
+      IF c_entry[i] IS NOT NULL THEN
+        FOR j IN c_p0[i]..c_p0[i] + c_pn[i] - 1 LOOP
+          v_pos := array_position(s_id, f_id[j]);
+          IF v_pos IS NULL THEN
+            s_id := s_id || f_id[j]; s_bal := s_bal || f_amount[j];
+          ELSE
+            s_bal[v_pos] := s_bal[v_pos] + f_amount[j];
+          END IF;
+          q_post := q_post || j;
+        END LOOP;
+      END IF;
+      q_applied := q_applied || i;
+      o_outcome := 'applied'; RETURN NEXT;
+    END LOOP;
+    v_i := n + 1;
+  END LOOP;
+
+  PERFORM wallet_apply_batch_flush(c_scope, c_key, c_op, c_fp, c_error, c_resp, c_entry, c_kind, c_cur, c_rows, c_events, c_now,
+                                   f_plan, f_id, f_owner, f_kind, f_amount, s_locked, q_keys, q_applied, q_post);
+END;
+$$;
+
+-- The writes wallet_apply_batch decided, one statement per table, in plan order: key rows
+-- (q_keys), then for the applied plans (q_applied, their postings q_post) balances, entries,
+-- postings, entity rows and events. Accounts locked at the segment's start (s_locked) get their
+-- summed delta; the others are created (ON CONFLICT: a concurrent creation, as in wallet_apply).
+CREATE FUNCTION wallet_apply_batch_flush(
+  c_scope text[], c_key text[], c_op text[], c_fp text[], c_error jsonb[], c_resp jsonb[], c_entry text[], c_kind text[],
+  c_cur text[], c_rows jsonb[], c_events jsonb[], c_now timestamptz[],
+  f_plan int[], f_id text[], f_owner text[], f_kind text[], f_amount bigint[],
+  s_locked text[], q_keys int[], q_applied int[], q_post int[]
+) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_count bigint;
+  v_table text;
+BEGIN
+  IF cardinality(q_keys) > 0 THEN
+    INSERT INTO idempotency_keys (scope, key, operation, fingerprint, outcome, response, error, journal_entry_id, created_at, expires_at)
+      SELECT c_scope[u.i], c_key[u.i], c_op[u.i], c_fp[u.i],
+             (CASE WHEN c_error[u.i] IS NULL THEN 'succeeded' ELSE 'failed' END)::idempotency_outcome,
+             CASE WHEN c_error[u.i] IS NULL THEN c_resp[u.i] END, c_error[u.i],
+             CASE WHEN c_error[u.i] IS NULL THEN c_entry[u.i] END, c_now[u.i], c_now[u.i] + interval '30 days'
+        FROM unnest(q_keys) WITH ORDINALITY AS u(i, o) ORDER BY u.o
+      ON CONFLICT DO NOTHING;
+    GET DIAGNOSTICS v_count = ROW_COUNT;
+    IF v_count <> cardinality(q_keys) THEN
+      -- A concurrent duplicate committed after the lookup: one by one, each plan replays it.
+      RAISE EXCEPTION 'wallet_apply_batch: a key of the batch was stored concurrently' USING ERRCODE = 'unique_violation';
+    END IF;
+  END IF;
+  IF cardinality(q_applied) = 0 THEN RETURN; END IF;
+
+  IF cardinality(q_post) > 0 THEN
+    UPDATE accounts a SET balance = a.balance + d.amount
+      FROM (SELECT f_id[j] AS id, sum(f_amount[j])::bigint AS amount FROM unnest(q_post) AS u(j) GROUP BY 1) AS d
+     WHERE a.account_id = d.id AND d.id = ANY (s_locked);
+    INSERT INTO accounts (account_id, owner_id, currency, kind, balance)
+      SELECT d.id, f_owner[d.j0], c_cur[f_plan[d.j0]], f_kind[d.j0]::account_kind, d.amount
+        FROM (SELECT f_id[j] AS id, min(j) AS j0, sum(f_amount[j])::bigint AS amount FROM unnest(q_post) AS u(j)
+               WHERE NOT (f_id[j] = ANY (s_locked)) GROUP BY 1) AS d
+       ORDER BY d.id
+      ON CONFLICT (account_id) DO UPDATE SET balance = accounts.balance + EXCLUDED.balance;
+  END IF;
+  INSERT INTO journal_entries (entry_id, kind, currency, idempotency_scope, idempotency_key, created_at)
+    SELECT c_entry[u.i], c_kind[u.i], c_cur[u.i], c_scope[u.i], c_key[u.i], c_now[u.i]
+      FROM unnest(q_applied) WITH ORDINALITY AS u(i, o) WHERE c_entry[u.i] IS NOT NULL ORDER BY u.o;
+  IF cardinality(q_post) > 0 THEN
+    INSERT INTO postings (entry_id, account_id, amount)
+      SELECT c_entry[f_plan[u.j]], f_id[u.j], f_amount[u.j] FROM unnest(q_post) WITH ORDINALITY AS u(j, o) ORDER BY u.o;
+  END IF;
+
+  -- The upserts are wallet_apply()'s. Two plans of one batch upserting the same row raise
+  -- (21000, a row affected twice): the plans then run one by one, as they would alone.
+  FOR v_table IN SELECT DISTINCT e.r->>'t' FROM unnest(q_applied) AS u(i), jsonb_array_elements(coalesce(c_rows[u.i], '[]')) AS e(r) LOOP
+    CASE v_table
+      WHEN 'transfers' THEN
+        INSERT INTO transfers SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
+            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::transfers, e.r->'r') AS t
+          WHERE e.r->>'t' = 'transfers' ORDER BY u.o, e.k;
+      WHEN 'faucet_grants' THEN
+        INSERT INTO faucet_grants SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
+            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::faucet_grants, e.r->'r') AS t
+          WHERE e.r->>'t' = 'faucet_grants' ORDER BY u.o, e.k;
+      WHEN 'payout_destinations' THEN
+        INSERT INTO payout_destinations SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
+            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::payout_destinations, e.r->'r') AS t
+          WHERE e.r->>'t' = 'payout_destinations' ORDER BY u.o, e.k;
+      WHEN 'holds' THEN
+        INSERT INTO holds SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
+            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::holds, e.r->'r') AS t
+          WHERE e.r->>'t' = 'holds' ORDER BY u.o, e.k
+          ON CONFLICT (hold_id) DO UPDATE SET status = EXCLUDED.status, consumed_amount = EXCLUDED.consumed_amount,
+            released_amount = EXCLUDED.released_amount, consumed_to_agent_id = EXCLUDED.consumed_to_agent_id,
+            journal_entry_ids = EXCLUDED.journal_entry_ids, updated_at = EXCLUDED.updated_at;
+      WHEN 'deposits' THEN
+        INSERT INTO deposits SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
+            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::deposits, e.r->'r') AS t
+          WHERE e.r->>'t' = 'deposits' ORDER BY u.o, e.k
+          ON CONFLICT (deposit_id) DO UPDATE SET status = EXCLUDED.status, journal_entry_id = EXCLUDED.journal_entry_id,
+            updated_at = EXCLUDED.updated_at;
+      WHEN 'withdrawals' THEN
+        INSERT INTO withdrawals SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
+            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::withdrawals, e.r->'r') AS t
+          WHERE e.r->>'t' = 'withdrawals' ORDER BY u.o, e.k
+          ON CONFLICT (withdrawal_id) DO UPDATE SET status = EXCLUDED.status, failure_reason = EXCLUDED.failure_reason,
+            journal_entry_ids = EXCLUDED.journal_entry_ids, updated_at = EXCLUDED.updated_at;
+      WHEN 'receipts' THEN
+        INSERT INTO receipts SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
+            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::receipts, e.r->'r') AS t
+          WHERE e.r->>'t' = 'receipts' ORDER BY u.o, e.k;
+      ELSE
+        RAISE EXCEPTION 'wallet_apply: unknown table %', v_table;
+    END CASE;
+  END LOOP;
+
+  INSERT INTO outbox_events (id, type, payload)
+    SELECT x.e->>'id', x.e->>'type', x.e FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
+        jsonb_array_elements(coalesce(c_events[u.i], '[]')) WITH ORDINALITY AS x(e, k)
+      ORDER BY u.o, x.k;
+END;
+$$;
