@@ -33,22 +33,10 @@ export function verifyPortable(signature: Uint8Array, message: Uint8Array, publi
 
 /**
  * The two backends for a signature that already passed passesSignaturePolicy with `message`, and
- * a key as strict base64 (malformed: false): verifyWithAnyKey checks the signature once, then
+ * a key as strict base64 (malformed: false): verifyWithAnyKeyAsync checks the signature once, then
  * tries it with each key. The native one finds a key it verified with before by that string, one
- * spelling per key, skipping its decoding and policy check.
- */
-export function verifyNativeB64Key(signature: Uint8Array, message: Uint8Array, publicKeyB64: string): boolean {
-  try {
-    const key = nativeKeyOf(publicKeyB64);
-    return key !== null && opensslVerify(null, message, key, signature);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * verifyNativeB64Key with OpenSSL's check on libuv's threadpool (node:crypto's callback form):
- * the same inputs reach the same call, but the ~100 µs it takes leave the event loop, which in the
+ * spelling per key, skipping its decoding and policy check, and runs OpenSSL's check on libuv's
+ * threadpool (node:crypto's callback form): the ~100 µs it takes leave the event loop, which in the
  * gateway verifies every agent-signed request on one thread.
  */
 export function verifyNativeB64KeyAsync(signature: Uint8Array, message: Uint8Array, publicKeyB64: string): Promise<boolean> {

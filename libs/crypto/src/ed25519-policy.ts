@@ -85,7 +85,7 @@ export function passesKeyPolicy(publicKey: unknown): publicKey is Uint8Array {
 /**
  * The policy's checks that do not involve the key: a 64-byte signature with canonical S and an
  * acceptable R encoding, over a byte message. Split from the key's so a signature tried against
- * several keys (verifyWithAnyKey) is checked once.
+ * several keys (verifyWithAnyKeyAsync) is checked once.
  */
 export function passesSignaturePolicy(signature: unknown, message: unknown): signature is Uint8Array {
   return (

@@ -2,7 +2,7 @@ import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { randomBytes } from 'node:crypto';
 import { canonicalBytes } from './canonical-json';
-import { verifyBackend, verifyNative, verifyNativeB64Key, verifyNativeB64KeyAsync, verifyPortable, verifyPortableB64Key } from './ed25519-backends';
+import { verifyBackend, verifyNative, verifyNativeB64KeyAsync, verifyPortable, verifyPortableB64Key } from './ed25519-backends';
 import { passesSignaturePolicy } from './ed25519-policy';
 import { fromBase64, toBase64 } from './encoding';
 import { CryptoFormatError } from './errors';
@@ -38,7 +38,6 @@ export function sign(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
 }
 
 const selected = verifyBackend === 'native' ? verifyNative : verifyPortable;
-const selectedB64Key = verifyBackend === 'native' ? verifyNativeB64Key : verifyPortableB64Key;
 const selectedB64KeyAsync =
   verifyBackend === 'native' ? verifyNativeB64KeyAsync : async (s: Uint8Array, m: Uint8Array, k: string) => verifyPortableB64Key(s, m, k);
 
@@ -58,22 +57,9 @@ export function signCanonical(value: unknown, privateKey: Uint8Array): string {
 
 /**
  * The first of `publicKeysB64` (strict base64) that verifies `signatureB64` (strict base64 of 64
- * bytes) over `message`, or null: also for a malformed signature or key, never throws. Callers pass
- * only the keys that may sign (an agent's active keys).
- */
-export function verifyWithAnyKey(signatureB64: string, message: Uint8Array, publicKeysB64: readonly string[]): string | null {
-  const signature = checkedSignature(signatureB64, message);
-  if (signature === null) return null;
-  for (const publicKeyB64 of publicKeysB64) {
-    // Decodes and checks the key, or finds it cached by this string; a malformed key verifies nothing.
-    if (selectedB64Key(signature, message, publicKeyB64)) return publicKeyB64;
-  }
-  return null;
-}
-
-/**
- * verifyWithAnyKey, same answer for every input, with the OpenSSL check on libuv's threadpool so
- * a server's event loop keeps serving while it runs (the portable backend answers in place).
+ * bytes) over `message`, or null: also for a malformed signature or key, never rejects. Callers pass
+ * only the keys that may sign (an agent's active keys). OpenSSL's check runs on libuv's threadpool
+ * so a server's event loop keeps serving meanwhile (the portable backend answers in place).
  * node:crypto copies the data per check, but the loop rereads `message` for each key: do not
  * change it until the promise settles.
  */
@@ -81,6 +67,7 @@ export async function verifyWithAnyKeyAsync(signatureB64: string, message: Uint8
   const signature = checkedSignature(signatureB64, message);
   if (signature === null) return null;
   for (const publicKeyB64 of publicKeysB64) {
+    // Decodes and checks the key, or finds it cached by this string; a malformed key verifies nothing.
     if (await selectedB64KeyAsync(signature, message, publicKeyB64)) return publicKeyB64;
   }
   return null;

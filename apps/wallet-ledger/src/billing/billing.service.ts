@@ -186,9 +186,16 @@ export class BillingService {
         keys.set(signer, []);
       }
     }
-    return rows.map((r) => checkMeterEvent(r, keys.get(r.signerAgentId) ?? []));
+    // A few at a time: the checks run on libuv's threadpool (4 threads), not one promise per row at once.
+    const checked: CheckedMeterEvent[] = [];
+    for (let i = 0; i < rows.length; i += CHECKS_AT_ONCE) {
+      checked.push(...(await Promise.all(rows.slice(i, i + CHECKS_AT_ONCE).map((r) => checkMeterEvent(r, keys.get(r.signerAgentId) ?? [])))));
+    }
+    return checked;
   }
 }
+
+const CHECKS_AT_ONCE = 16;
 
 async function refuseReadOnly(q: BillingQueries): Promise<void> {
   if (await q.readOnly()) throw walletErrors.readOnly();

@@ -24,8 +24,8 @@ const eventRow = (over: Partial<StoredMeterEvent> = {}, payload: object = eventP
 });
 
 describe('meter event evidence', () => {
-  it('should accept a row equal to its signed payload', () => {
-    expect(checkMeterEvent(eventRow(), [reporterKey])).toEqual({
+  it('should accept a row equal to its signed payload', async () => {
+    expect(await checkMeterEvent(eventRow(), [reporterKey])).toEqual({
       objectId: eventRow().objectId,
       meter: 'api.calls',
       epoch: 'E1',
@@ -35,29 +35,29 @@ describe('meter event evidence', () => {
     });
   });
 
-  it('should accept any of the signer\'s keys, and a numeric quantity in the payload', () => {
+  it('should accept any of the signer\'s keys, and a numeric quantity in the payload', async () => {
     const payload = { ...eventPayload, quantity: 100, ref: 'r-1' };
     const row = eventRow({ ref: 'r-1', signature: signCanonical(payload, reporter.privateKey) }, payload);
-    expect(checkMeterEvent(row, [toBase64(generateKeyPair().publicKey), reporterKey]).problems).toEqual([]);
+    expect((await checkMeterEvent(row, [toBase64(generateKeyPair().publicKey), reporterKey])).problems).toEqual([]);
   });
 
-  it('should report a tampered quantity column and price the signed quantity', () => {
-    const checked = checkMeterEvent(eventRow({ quantity: 1n }), [reporterKey]);
+  it('should report a tampered quantity column and price the signed quantity', async () => {
+    const checked = await checkMeterEvent(eventRow({ quantity: 1n }), [reporterKey]);
     expect(checked.problems).toEqual(['stored quantity differs from the signed payload']);
     expect(checked.quantity).toBe(100n);
   });
 
-  it('should report a signature no key of the signer verifies', () => {
-    expect(checkMeterEvent(eventRow(), [toBase64(generateKeyPair().publicKey)]).problems).toEqual(['signature does not verify with a key of test:agent:r']);
+  it('should report a signature no key of the signer verifies', async () => {
+    expect((await checkMeterEvent(eventRow(), [toBase64(generateKeyPair().publicKey)])).problems).toEqual(['signature does not verify with a key of test:agent:r']);
   });
 
-  it('should report a payload that is not the object id\'s (and then not the signature\'s either)', () => {
+  it('should report a payload that is not the object id\'s (and then not the signature\'s either)', async () => {
     const row = eventRow({ payloadJson: canonicalize({ ...eventPayload, quantity: '1' }), quantity: 1n });
-    expect(checkMeterEvent(row, [reporterKey]).problems).toEqual(['object id does not match the payload', 'signature does not verify with a key of test:agent:r']);
+    expect((await checkMeterEvent(row, [reporterKey])).problems).toEqual(['object id does not match the payload', 'signature does not verify with a key of test:agent:r']);
   });
 
-  it('should report a payload that is not JSON and keep the row\'s values', () => {
-    expect(checkMeterEvent(eventRow({ payloadJson: 'x' }), [reporterKey])).toMatchObject({ quantity: 100n, problems: ['payload_json is not a JSON object'] });
+  it('should report a payload that is not JSON and keep the row\'s values', async () => {
+    expect(await checkMeterEvent(eventRow({ payloadJson: 'x' }), [reporterKey])).toMatchObject({ quantity: 100n, problems: ['payload_json is not a JSON object'] });
   });
 });
 

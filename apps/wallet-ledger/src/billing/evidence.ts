@@ -1,4 +1,4 @@
-import { verifyCanonical } from '@exchange/crypto';
+import { canonicalBytes, verifyCanonical, verifyWithAnyKeyAsync } from '@exchange/crypto';
 import { parseAmount } from '@exchange/platform';
 import { EXCHANGE_SIGNER, registryObjectId } from '../metering/object-id';
 
@@ -43,6 +43,17 @@ function parseObject(json: string): Json | undefined {
   }
 }
 
+/** The payload canonicalized once for all the keys; a payload that cannot be canonicalized verifies nothing. */
+async function signedByAnyOf(payload: Json, signature: string, keys: readonly string[]): Promise<boolean> {
+  let message: Uint8Array;
+  try {
+    message = canonicalBytes(payload);
+  } catch {
+    return false;
+  }
+  return (await verifyWithAnyKeyAsync(signature, message, keys)) !== null;
+}
+
 const sameInstant = (v: unknown, at: Date) => typeof v === 'string' && Date.parse(v) === at.getTime();
 /** A payload quantity (integer, as a string or a number) as BigInt, else undefined. */
 function quantityOf(v: unknown): bigint | undefined {
@@ -50,15 +61,18 @@ function quantityOf(v: unknown): bigint | undefined {
   return typeof s === 'string' && /^[1-9]\d*$/.test(s) ? BigInt(s) : undefined;
 }
 
-/** Object id, signature (any of the signer's keys) and the row's columns against its signed payload. */
-export function checkMeterEvent(row: StoredMeterEvent, signerKeys: readonly string[]): CheckedMeterEvent {
+/**
+ * Object id, signature (any of the signer's keys) and the row's columns against its signed payload.
+ * The signature is checked off the event loop: a period can hold thousands of events.
+ */
+export async function checkMeterEvent(row: StoredMeterEvent, signerKeys: readonly string[]): Promise<CheckedMeterEvent> {
   const payload = parseObject(row.payloadJson);
   if (!payload) {
     return { ...pick(row), problems: ['payload_json is not a JSON object'] };
   }
   const problems: string[] = [];
   if (registryObjectId('meter_event', payload, row.signerAgentId) !== row.objectId) problems.push('object id does not match the payload');
-  if (!signerKeys.some((k) => verifyCanonical(payload, row.signature, k))) problems.push(`signature does not verify with a key of ${row.signerAgentId}`);
+  if (!(await signedByAnyOf(payload, row.signature, signerKeys))) problems.push(`signature does not verify with a key of ${row.signerAgentId}`);
   const quantity = quantityOf(payload['quantity']);
   const columns: Array<[string, boolean]> = [
     ['meter', payload['meter'] === row.meter],
