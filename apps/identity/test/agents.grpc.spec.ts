@@ -40,6 +40,23 @@ describe('identity gRPC: GetAgent, GetAgents and ListAgents', () => {
     expect((await t.client.getAgents({ agentIds: [] })).agents).toEqual([]);
   });
 
+  it('should answer an id registration could not have accepted (a NUL byte, too long) as an unknown agent on every call naming one', async () => {
+    const op = { actor: 'operator:ops' };
+    for (const agentId of ['nobody:agent:nul\u0000', `nobody:agent:${'x'.repeat(64)}`, 'NOT AN ID']) {
+      const notFound = { grpcCode: status.NOT_FOUND, code: 'agent_not_found' };
+      expect([agentId, await grpcError(t.client.getAgent({ agentId }))]).toMatchObject([agentId, notFound]);
+      expect([agentId, await grpcError(t.client.listIdentityTransitions({ agentId, page: undefined }))]).toMatchObject([agentId, notFound]);
+      expect([agentId, await grpcError(t.client.freezeAgent({ agentId, reason: 'r' }, op))]).toMatchObject([agentId, notFound]);
+      expect([agentId, await grpcError(t.client.unfreezeAgent({ agentId, reason: 'r' }, op))]).toMatchObject([agentId, notFound]);
+      expect([agentId, await grpcError(t.client.changeIdentityLevel({ agentId, identityLevel: IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC, reason: 'r' }, op))]).toMatchObject([
+        agentId,
+        notFound,
+      ]);
+      const verdict = await t.client.verifyAgentSignature({ agentId, message: Buffer.from('m'), signature: Buffer.alloc(64).toString('base64') });
+      expect([agentId, verdict.valid, verdict.agent]).toEqual([agentId, false, undefined]);
+    }
+  });
+
   it('should take 1000 ids in GetAgents and refuse 1001 with INVALID_ARGUMENT validation_failed', async () => {
     const ids = (n: number) => [registered[0], ...Array.from({ length: n - 1 }, (_, i) => `nobody:agent:n${i}`)];
     expect((await t.client.getAgents({ agentIds: ids(1000) })).agents.map((agent) => agent.agentId)).toEqual([registered[0]]);

@@ -5,6 +5,7 @@ import type { Agent } from './agent.model';
 import { applyChange, type AgentChange } from './agent-changes';
 import type { AgentWriter } from './agent.ports';
 import { agentNotFound } from './identity.errors';
+import { canNameAgent } from './validation';
 import type { IdentityPrisma, IdentityTx } from '../data/prisma';
 
 /**
@@ -30,6 +31,7 @@ export class PrismaAgentWriter implements AgentWriter<EventEnvelope> {
     plan: (agent: Agent) => AgentChange,
     eventFor: (after: Agent, change: AgentChange) => EventEnvelope,
   ): Promise<{ agent: Agent; change: AgentChange }> {
+    if (!canNameAgent(agentId)) throw agentNotFound(agentId);
     const result = await this.prisma.$transaction(async (tx) => {
       // Row lock first: concurrent changes to one agent run one after the other, each planning
       // from the state the previous one committed.

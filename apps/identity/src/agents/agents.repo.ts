@@ -3,6 +3,7 @@ import type { CursorKey } from '@exchange/platform';
 import type { Agent, IdentityTransition } from './agent.model';
 import type { AgentListQuery, AgentReader, RegistrationConflicts } from './agent.ports';
 import { AGENT_COLUMNS, toAgent, toTransition, type AgentRow, type TransitionRow } from './agent-rows.repo';
+import { canNameAgent } from './validation';
 
 // Named statements are parsed and planned once per pooled connection; GetAgent and
 // VerifyAgentSignature (the gateway's hot path) run this one.
@@ -25,6 +26,7 @@ export class PgAgentReader implements AgentReader {
   constructor(private readonly pool: pg.Pool) {}
 
   async get(agentId: string): Promise<Agent | null> {
+    if (!canNameAgent(agentId)) return null;
     const { rows } = await this.pool.query<AgentRow>({ ...GET_AGENT, values: [agentId] });
     return rows.length === 0 ? null : toAgent(rows[0]);
   }
@@ -51,6 +53,7 @@ export class PgAgentReader implements AgentReader {
   }
 
   async listTransitions(agentId: string, after: CursorKey | null, take: number): Promise<IdentityTransition[]> {
+    if (!canNameAgent(agentId)) return [];
     const { rows } = await this.pool.query<TransitionRow>(
       `SELECT transition_id, agent_id, from_level, to_level, reason, actor, created_at
          FROM identity_transitions

@@ -5,7 +5,7 @@ import { planFreeze, planKeyRevocation, planLevelChange, planUnfreeze } from './
 import type { AgentEvents, AgentReader, AgentWriter, Caller } from './agent.ports';
 import { agentIdExists, agentNotFound, proofNonceUsed, pubkeyInUse } from './identity.errors';
 import { assertRegistrationProof, validateRegistration, type RegistrationInput } from './registration';
-import { AGENT_BATCH_MAX, AGENT_ID_PATTERN, assertReason, normalizePublicKey, validationFailed } from './validation';
+import { AGENT_BATCH_MAX, assertReason, canNameAgent, normalizePublicKey, validationFailed } from './validation';
 
 /** `E`: the outbox event, built by `events` and stored by `writer` (opaque to the domain). */
 export interface AgentServiceDeps<E = unknown> {
@@ -89,7 +89,7 @@ export class AgentService<E = unknown> {
   }
 
   /**
-   * The agents found among `agentIds`, each once. A malformed id (not AGENT_ID_PATTERN, which
+   * The agents found among `agentIds`, each once. A malformed id (canNameAgent: not what
    * registration enforces) cannot exist, so it is absent like an unknown one; it is dropped before
    * the query because PostgreSQL refuses a whole statement over some of them (a NUL byte), which
    * would fail every batch-mate.
@@ -98,7 +98,7 @@ export class AgentService<E = unknown> {
     if (agentIds.length > AGENT_BATCH_MAX) {
       throw validationFailed([{ pointer: '/agent_ids', message: `must hold at most ${AGENT_BATCH_MAX} ids` }]);
     }
-    const wellFormed = [...new Set(agentIds.filter((id) => AGENT_ID_PATTERN.test(id)))];
+    const wellFormed = [...new Set(agentIds.filter(canNameAgent))];
     return wellFormed.length === 0 ? [] : this.deps.reader.getMany(wellFormed);
   }
 

@@ -8,6 +8,12 @@ export interface FieldError {
 }
 
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}:agent:[a-z0-9][a-z0-9._-]{0,62}$/;
+
+/**
+ * False for an id registration could not have accepted: it names no agent, so the data layer
+ * answers "unknown" without asking PostgreSQL, which refuses some (a NUL byte) for the whole statement.
+ */
+export const canNameAgent = (agentId: string): boolean => AGENT_ID_PATTERN.test(agentId);
 export const PUBLIC_KEY_BYTES = 32;
 export const SIGNATURE_BYTES = 64;
 export const REASON_MAX_LENGTH = 500;
