@@ -52,6 +52,8 @@ describe('identity gRPC: GetAgent, GetAgents and ListAgents', () => {
         agentId,
         notFound,
       ]);
+      const pubkey = signedRegistration().input.primaryPubkey;
+      expect([agentId, await grpcError(t.client.revokeKey({ agentId, pubkey, reason: 'r' }, op))]).toMatchObject([agentId, notFound]);
       const verdict = await t.client.verifyAgentSignature({ agentId, message: Buffer.from('m'), signature: Buffer.alloc(64).toString('base64') });
       expect([agentId, verdict.valid, verdict.agent]).toEqual([agentId, false, undefined]);
     }
