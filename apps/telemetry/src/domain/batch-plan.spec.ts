@@ -48,16 +48,39 @@ describe('batch plan', () => {
     expect(views.map((v) => (v as { offer?: { terms: string } }).offer?.terms)).toEqual(['for agt_buyer', undefined, `for ${PRIVATE_BUYER_MARK}`, undefined, `for ${PRIVATE_BUYER_MARK}`]);
   });
 
-  it('starts from the stored fact: a newer snapshot with no buyer keeps the stored buyer; an equal time wins', () => {
-    const stored = new Map([['ctr_1', { buyerId: 'agt_buyer', buyerPrivate: false, updatedAt: new Date('2026-11-02T10:01:00.000Z') }]]);
+  const terms = (views: unknown[], i: number) => (views[i] as { offer: { terms: string } }).offer.terms;
+  const storedFact = (buyerPrivate: boolean) => new Map([['ctr_1', { buyerId: 'agt_buyer', buyerPrivate, updatedAt: new Date('2026-11-02T10:01:00.000Z') }]]);
+
+  it('starts from the stored fact: a newer snapshot with no buyer keeps the stored buyer', () => {
     const events = [
       offer('o0', 'ctr_1', 'for agt_buyer'),
-      contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:01:00.000Z' }),
+      contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:02:00.000Z' }),
       offer('o1', 'ctr_1', 'for agt_buyer'),
     ];
+    const views = publicViews(events, events.map((e) => classifyEvent(e)), storedFact(false));
+    expect(terms(views, 0)).toBe('for agt_buyer');
+    expect(terms(views, 2)).toBe(`for ${PRIVATE_BUYER_MARK}`);
+  });
+
+  it('a snapshot at the same updated_at as the stored fact wins (the upsert takes <=), either way', () => {
+    const toPrivate = [contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:01:00.000Z' }), offer('o1', 'ctr_1', 'for agt_buyer')];
+    expect(terms(publicViews(toPrivate, toPrivate.map((e) => classifyEvent(e)), storedFact(false)), 1)).toBe(`for ${PRIVATE_BUYER_MARK}`);
+    const toPublic = [contract('ctr_1', { buyerPrivate: false, buyerId: 'agt_buyer', updatedAt: '2026-11-02T10:01:00.000Z' }), offer('o1', 'ctr_1', 'for agt_buyer')];
+    expect(terms(publicViews(toPublic, toPublic.map((e) => classifyEvent(e)), storedFact(true)), 1)).toBe('for agt_buyer');
+  });
+
+  it('a snapshot older than the stored fact loses against it', () => {
+    const older = [contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:00:59.999Z' }, 'agt_buyer'), offer('o1', 'ctr_1', 'for agt_buyer')];
+    expect(terms(publicViews(older, older.map((e) => classifyEvent(e)), storedFact(false)), 1)).toBe('for agt_buyer');
+    const olderPublic = [contract('ctr_1', { buyerPrivate: false, buyerId: 'agt_buyer', updatedAt: '2026-11-02T10:00:00.000Z' }), offer('o1', 'ctr_1', 'for agt_buyer')];
+    expect(terms(publicViews(olderPublic, olderPublic.map((e) => classifyEvent(e)), storedFact(true)), 1)).toBe(`for ${PRIVATE_BUYER_MARK}`);
+  });
+
+  it('a private buyer nobody named (an empty buyer, stored or in the batch) hides nobody', () => {
+    const events = [contract('ctr_2', { buyerPrivate: true, updatedAt: '2026-11-02T10:01:00.000Z' }), offer('o1', 'ctr_2', 'for agt_buyer'), offer('o2', 'ctr_1', 'for agt_buyer')];
+    const stored = new Map([['ctr_1', { buyerId: '', buyerPrivate: true, updatedAt: new Date('2026-11-02T10:01:00.000Z') }]]);
     const views = publicViews(events, events.map((e) => classifyEvent(e)), stored);
-    expect((views[0] as { offer: { terms: string } }).offer.terms).toBe('for agt_buyer');
-    expect((views[2] as { offer: { terms: string } }).offer.terms).toBe(`for ${PRIVATE_BUYER_MARK}`);
+    expect([terms(views, 1), terms(views, 2)]).toEqual(['for agt_buyer', 'for agt_buyer']);
   });
 
   it('operator-only events have no view and need no look-up', () => {

@@ -1,6 +1,6 @@
 import type { Filing } from './classify';
 import type { StoreEvent } from './event';
-import { categoryObjectsOf, checkoutFactOf, contractFactOf, disputedContractOf, purchaseFactOf } from './facts';
+import { categoryObjectsOf, checkoutFactOf, contractFactOf, disputedContractOf, hiddenBuyers, purchaseFactOf } from './facts';
 import type { JsonObject } from './event-json';
 import { isPublicType, publicView } from './public-view';
 
@@ -86,9 +86,11 @@ export function publicViews(events: readonly StoreEvent[], filings: readonly Fil
     let view: JsonObject | null = null;
     if (isPublicType(event.type)) {
       const fact = contractId === null ? undefined : facts.get(contractId);
-      view = publicView(event, { privateParties: fact && fact.buyerPrivate && fact.buyerId !== '' ? [fact.buyerId] : [] });
+      view = publicView(event, { privateParties: hiddenBuyers(fact) });
     }
     // Every contract read above was looked up, so `stored` holds its row when the store has one.
+    // The fold below replays the buyer part of ingest/facts.repo.ts upsertContract (its WHERE
+    // and its buyer_id CASE): a change to either rule is made in both.
     const snapshot = contractFactOf(event);
     if (snapshot !== null) {
       const before = facts.get(snapshot.contractId);

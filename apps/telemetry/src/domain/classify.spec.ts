@@ -53,4 +53,14 @@ describe('malformedReason', () => {
     expect(malformedReason({ ...good, data: [] })).toMatch(/data/);
     expect(malformedReason({ ...good, actor: 5 })).toMatch(/actor/);
   });
+
+  it('refuses an envelope string with a lone UTF-16 surrogate (node-postgres would store U+FFFD), not a pair', () => {
+    for (const k of ['id', 'type', 'source', 'subject_id', 'actor', 'trace_id'] as const) {
+      const base = k === 'type' ? 'exchange.market.contract.created' : 'x';
+      for (const lone of ['\uD800', '\uDFFF', '\uDC00\uD800']) {
+        expect(malformedReason({ ...good, [k]: `${base}_${lone}` })).toBe(`${k} has a lone UTF-16 surrogate`);
+      }
+      expect(malformedReason({ ...good, [k]: `${base}_\uD83D\uDE00_é_"{,}\\` })).toBeNull(); // an astral pair is fine
+    }
+  });
 });

@@ -19,9 +19,18 @@ export function typeParts(type: string): { service: string; entity: string; verb
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** A UTF-16 surrogate not part of a pair (with the u flag a pair is one astral code point, not Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
  * Why an envelope cannot be stored (null when it can): no id or type, an unreadable time, a
- * payload that is not an object. Such an event is poison: retrying cannot fix it.
+ * payload that is not an object, an envelope string with a lone UTF-16 surrogate. Such an event
+ * is poison: retrying cannot fix it.
+ *
+ * A lone surrogate is not text: node-postgres sends it as U+FFFD, so the stored id, subject or
+ * type would differ from the one the event carries and what the batch path compares in memory
+ * (ids it recorded, subjects a post names) would not match the store (in `data`, PostgreSQL
+ * refuses it: jsonb cannot hold it, 22P02).
  */
 export function malformedReason(event: unknown): string | null {
   if (typeof event !== 'object' || event === null) return 'not an object';
@@ -32,6 +41,10 @@ export function malformedReason(event: unknown): string | null {
   if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data is not an object';
   for (const k of ['source', 'subject_id', 'actor', 'trace_id'] as const) {
     if (e[k] !== undefined && e[k] !== null && typeof e[k] !== 'string') return `${k} is not a string`;
+  }
+  for (const k of ['id', 'type', 'source', 'subject_id', 'actor', 'trace_id'] as const) {
+    const v = e[k];
+    if (typeof v === 'string' && LONE_SURROGATE.test(v)) return `${k} has a lone UTF-16 surrogate`;
   }
   return null;
 }

@@ -27,6 +27,16 @@ export interface ContractFact {
   updatedAt: Date;
 }
 
+/**
+ * Whom a contract's fact says public events must hide: its buyer, when the buyer is private and
+ * known (a snapshot with no buyer id hides nobody). The one definition of the rule: the
+ * one-by-one path applies it to the stored row (ingest/event-store.repo.ts privateParties), the
+ * batch to its in-memory replay (batch-plan.ts publicViews).
+ */
+export function hiddenBuyers(fact: Pick<ContractFact, 'buyerId' | 'buyerPrivate'> | undefined): string[] {
+  return fact !== undefined && fact.buyerPrivate && fact.buyerId !== '' ? [fact.buyerId] : [];
+}
+
 export interface CheckoutFact {
   commerceSessionId: string;
   buyerAgentId: string;

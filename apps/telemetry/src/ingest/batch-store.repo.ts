@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { contractsToLookUp, firstOfEachId, foldsFacts, isStateful, publicViews, resolveFilings, viasToResolve, type BuyerFact, type Classified } from '../domain/batch-plan';
+import { contractsToLookUp, firstOfEachId, isStateful, publicViews, resolveFilings, viasToResolve, type BuyerFact, type Classified } from '../domain/batch-plan';
 import { classifyEvent, type Filing } from '../domain/classify';
 import type { StoreEvent } from '../domain/event';
 import type { JsonObject } from '../domain/event-json';
+import { EVENT_COLUMN_TYPES, EVENT_COLUMNS, eventRow } from './event-row';
 import { foldFacts } from './facts.repo';
 
 // Recording a batch set-based, inside the caller's transaction: at most one look-up of the
@@ -10,8 +11,10 @@ import { foldFacts } from './facts.repo';
 // ONE insert of every event (batch order = `seq` order), instead of up to three round trips per
 // event; then the facts, event by event as before. The look-ups are replayed in memory through
 // the batch (src/domain/batch-plan.ts) so each event sees the ones before it, assuming every event
-// is new; when an event that others may depend on turns out to be recorded already,
-// NotExactInBatch rolls back and the caller records the batch one by one.
+// is new. When none is new (a redelivery), nothing was written and nothing is folded, as one by
+// one. When some are not new and any of those is stateful (batch-plan isStateful: filed under a
+// contract, naming an earlier object or folding facts), whether or not a later event of the batch
+// depends on it, NotExactInBatch rolls back and the caller records the batch one by one.
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -41,39 +44,27 @@ async function storedBuyers(client: Queryable, contractIds: string[]): Promise<M
   return new Map(rows.map((r) => [r.contract_id, { buyerId: r.buyer_id, buyerPrivate: r.buyer_private, updatedAt: r.updated_at }]));
 }
 
+const COLUMNS = EVENT_COLUMNS.join(', ');
+// ORDER BY the ordinality: `seq` is drawn after the sort, so it follows the batch order.
+const INSERT_BATCH = `INSERT INTO events (${COLUMNS})
+  SELECT ${COLUMNS}
+  FROM unnest(${EVENT_COLUMN_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) WITH ORDINALITY AS b(${COLUMNS}, n)
+  ORDER BY n
+  ON CONFLICT (event_id) DO NOTHING
+  RETURNING event_id`;
+
 /** One insert of the whole batch; the ids it recorded (the others were recorded before). */
 async function insertEvents(client: Queryable, events: readonly StoreEvent[], filings: readonly Filing[], views: ReadonlyArray<JsonObject | null>): Promise<Set<string>> {
-  // ORDER BY the ordinality: `seq` is drawn after the sort, so it follows the batch order.
-  const { rows } = await client.query<{ event_id: string }>(
-    `INSERT INTO events (event_id, type, source, subject_id, occurred_at, actor, data, trace_id, contract_id, listing_id, public_data)
-     SELECT event_id, type, source, subject_id, occurred_at, actor, data, trace_id, contract_id, listing_id, public_data
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::jsonb[], $8::text[], $9::text[], $10::text[], $11::jsonb[])
-       WITH ORDINALITY AS b(event_id, type, source, subject_id, occurred_at, actor, data, trace_id, contract_id, listing_id, public_data, n)
-     ORDER BY n
-     ON CONFLICT (event_id) DO NOTHING
-     RETURNING event_id`,
-    [
-      events.map((e) => e.id),
-      events.map((e) => e.type),
-      events.map((e) => e.source ?? ''),
-      events.map((e) => e.subject_id ?? ''),
-      // Dates, as the one-by-one insert passes them (a finer time is cut to the millisecond by JS, not rounded by PostgreSQL).
-      events.map((e) => new Date(e.occurred_at)),
-      events.map((e) => e.actor ?? null),
-      events.map((e) => JSON.stringify(e.data ?? {})),
-      events.map((e) => e.trace_id ?? null),
-      filings.map((f) => f.contractId),
-      filings.map((f) => f.listingId),
-      views.map((v) => (v === null ? null : JSON.stringify(v))),
-    ],
-  );
-  return new Set(rows.map((r) => r.event_id));
+  // The rows as the one-by-one insert writes them (eventRow), one parameter array per column.
+  const rows = events.map((e, i) => eventRow(e, filings[i], views[i]));
+  const { rows: inserted } = await client.query<{ event_id: string }>(INSERT_BATCH, EVENT_COLUMNS.map((c) => rows.map((r) => r[c])));
+  return new Set(inserted.map((r) => r.event_id));
 }
 
 /**
  * Records `events` in order inside the caller's transaction, as recording them one by one would;
- * how many were new. Throws NotExactInBatch (after writing: the caller must roll back) when an
- * event others may depend on was already recorded.
+ * how many were new. Throws NotExactInBatch (after writing: the caller must roll back) when some
+ * but not all of the events were already recorded and any of those is stateful.
  */
 export async function recordBatch(client: Queryable, events: readonly StoreEvent[]): Promise<number> {
   const batch: Classified[] = firstOfEachId(events).map((event) => ({ event, filing: classifyEvent(event) }));
@@ -81,12 +72,15 @@ export async function recordBatch(client: Queryable, events: readonly StoreEvent
   const ordered = batch.map((c) => c.event);
   const views = publicViews(ordered, filings, await storedBuyers(client, contractsToLookUp(ordered, filings)));
   const recorded = await insertEvents(client, ordered, filings, views);
+  // Nothing new (a redelivery): one by one every insert would conflict and nothing be folded.
+  if (recorded.size === 0) return 0;
   if (recorded.size < batch.length) {
     const stale = batch.find((c) => !recorded.has(c.event.id) && isStateful(c));
     if (stale !== undefined) throw new NotExactInBatch(stale.event.id);
   }
   for (let i = 0; i < ordered.length; i++) {
-    if (recorded.has(ordered[i].id) && foldsFacts(ordered[i])) await foldFacts(client, ordered[i], filings[i]);
+    // foldFacts issues no query for an event that folds nothing.
+    if (recorded.has(ordered[i].id)) await foldFacts(client, ordered[i], filings[i]);
   }
   return recorded.size;
 }

@@ -2,8 +2,10 @@ import { withTransaction } from '@exchange/db';
 import type pg from 'pg';
 import { classifyEvent, type Filing } from '../domain/classify';
 import type { StoreEvent } from '../domain/event';
+import { hiddenBuyers } from '../domain/facts';
 import { publicView } from '../domain/public-view';
 import { NotExactInBatch, recordBatch } from './batch-store.repo';
+import { EVENT_COLUMNS, eventRow } from './event-row';
 import { foldFacts } from './facts.repo';
 
 // Recording one event in the event store: the row (once, by event id), where it is filed, its
@@ -30,34 +32,23 @@ async function resolveVia(client: Queryable, filing: Filing): Promise<Filing> {
 /** The private buyer of the event's contract, as recorded so far: never shown publicly. */
 async function privateParties(client: Queryable, contractId: string | null): Promise<string[]> {
   if (contractId === null) return [];
-  const { rows } = await client.query<{ buyer_id: string }>(
-    "SELECT buyer_id FROM contract_facts WHERE contract_id = $1 AND buyer_private AND buyer_id <> ''",
+  const { rows } = await client.query<{ buyer_id: string; buyer_private: boolean }>(
+    'SELECT buyer_id, buyer_private FROM contract_facts WHERE contract_id = $1',
     [contractId],
   );
-  return rows.map((r) => r.buyer_id);
+  // The rule (private, and a buyer known) is hiddenBuyers', as the batch's replay applies it.
+  return rows.length === 0 ? [] : hiddenBuyers({ buyerId: rows[0].buyer_id, buyerPrivate: rows[0].buyer_private });
 }
+
+const INSERT_EVENT = `INSERT INTO events (${EVENT_COLUMNS.join(', ')})
+  VALUES (${EVENT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (event_id) DO NOTHING`;
 
 async function record(client: Queryable, event: StoreEvent): Promise<boolean> {
   const filing = await resolveVia(client, classifyEvent(event));
   const view = publicView(event, { privateParties: await privateParties(client, filing.contractId) });
-  const inserted = await client.query(
-    `INSERT INTO events (event_id, type, source, subject_id, occurred_at, actor, data, trace_id, contract_id, listing_id, public_data)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-     ON CONFLICT (event_id) DO NOTHING`,
-    [
-      event.id,
-      event.type,
-      event.source ?? '',
-      event.subject_id ?? '',
-      new Date(event.occurred_at),
-      event.actor ?? null,
-      JSON.stringify(event.data ?? {}),
-      event.trace_id ?? null,
-      filing.contractId,
-      filing.listingId,
-      view === null ? null : JSON.stringify(view),
-    ],
-  );
+  const row = eventRow(event, filing, view);
+  const inserted = await client.query(INSERT_EVENT, EVENT_COLUMNS.map((c) => row[c]));
   if (inserted.rowCount === 0) return false;
   await foldFacts(client, event, filing);
   return true;
@@ -76,7 +67,8 @@ export async function ingestEvent(db: Queryable | PoolLike, event: StoreEvent): 
  * Records `events` in order in ONE transaction (the event consumer's batches): a commit, and its
  * WAL flush, per batch instead of per event, and one insert for the batch (recordBatch). Each
  * event sees the ones before it, as one by one; when the set-based path cannot show that exactly
- * (an event others depend on was recorded already, as on a redelivery), the batch is recorded
+ * (a stateful event was recorded already while others of the batch were not, as on a partial
+ * redelivery), the batch is recorded
  * event by event in a fresh transaction. Any other failure rolls the whole batch back and is
  * thrown. Returns how many were new.
  */

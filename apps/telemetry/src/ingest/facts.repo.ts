@@ -10,6 +10,9 @@ import { categoryObjectsOf, checkoutFactOf, contractFactOf, disputedContractOf, 
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
+// The batch replays this upsert's buyer rule in memory (domain/batch-plan.ts publicViews: the
+// newer or equal updated_at wins, an empty buyer_id keeps the stored one, buyer_private follows
+// the winner): a change to the WHERE, or to buyer_id or buyer_private here, is made there too.
 async function upsertContract(client: Queryable, f: ContractFact): Promise<void> {
   await client.query(
     `INSERT INTO contract_facts (contract_id, buyer_id, buyer_private, buyer_alias, seller_id, status, currency, budget, price, tags,
