@@ -2,7 +2,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { runMigrations } from '@exchange/db';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
-import { agentAccount, systemAccount } from '../src/domain/accounts';
+import { agentAccount, merchantAccount, systemAccount } from '../src/domain/accounts';
 import type { ApplyOutcome, MutationPlan } from '../src/domain/ledger.ports';
 import { balancedPostings, faucetPostings, holdPostings, transferPostings } from '../src/domain/postings';
 import type { GroupCommitOptions } from '../src/data/group-commit';
@@ -106,6 +106,23 @@ function feesCorrection(agent: string, amount: bigint): MutationPlan {
       currency: CUR,
       postings: balancedPostings([
         { account: systemAccount(CUR, 'fees'), amount },
+        { account: agentAccount(agent, CUR, 'available'), amount: -amount },
+      ]),
+    },
+  };
+}
+
+/** Moves `amount` from an agent into merchant_m's settlement account (negative: out of it). */
+function merchantMove(agent: string, amount: bigint): MutationPlan {
+  const n = seq++;
+  return {
+    now: NOW,
+    entry: {
+      entryId: `jrn_${n}`,
+      kind: 'settlement',
+      currency: CUR,
+      postings: balancedPostings([
+        { account: merchantAccount('merchant_m', CUR), amount },
         { account: agentAccount(agent, CUR, 'available'), amount: -amount },
       ]),
     },
@@ -315,6 +332,23 @@ describe('group commit on PostgreSQL', () => {
     expect(await state(batched)).toEqual(await state(oracle));
   });
 
+  it('should not net a CHECK over the batch for an account the batch itself drained: a merchant settlement drained, overdrawn, refilled', async () => {
+    const fund = merchantMove('agent_a', 5n);
+    for (const l of [oracle, batched]) await l.writer.apply(fund);
+    batched.statements.length = 0;
+    // The second plan takes the account (5 → 0 after the first) below zero: alone, the CHECK
+    // (23514). Decided in variables from the batch's start (5), or netted with the refill after
+    // it, it would pass; it goes through wallet_apply() in its place instead.
+    const plans = [merchantMove('agent_b', -5n), merchantMove('agent_c', -3n), merchantMove('agent_d', 10n), transfer('agent_a', 'agent_b', 1n)];
+    const expected = await alone(oracle, plans);
+    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+
+    expect(kindsOf(expected)).toEqual(['applied', 'insufficient_funds', 'applied', 'applied']);
+    expect(got).toEqual(expected);
+    expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply', 'wallet_apply', 'wallet_apply']);
+    expect(await state(batched)).toEqual(await state(oracle));
+  });
+
   it('should answer every plan of a batch blocked while read-only, storing nothing', async () => {
     for (const l of [oracle, batched]) await l.pool.query(`UPDATE controls SET read_only = true WHERE id = 1`);
     const plans: MutationPlan[] = [
@@ -351,6 +385,54 @@ describe('group commit on PostgreSQL', () => {
     }
     expect(kindsOf(expected)).toEqual(['replayed', 'applied']);
     expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply']);
+    expect(await state(batched)).toEqual(await state(oracle));
+  });
+
+  const N = `agent_n/${CUR}/available`;
+  const createN = `INSERT INTO accounts (account_id, owner_id, currency, kind, balance) VALUES ('${N}', 'agent_n', '${CUR}', 'available', 100)`;
+
+  it('should run the plans one by one when an account the batch counted as missing is committed by another transaction meanwhile', async () => {
+    await oracle.pool.query(createN);
+    // The batch credits agent_n (missing for it: the other insert is not committed) and debits
+    // it; creating the account, it meets the other transaction's row and waits for it.
+    const plans = [transfer('agent_a', 'agent_n', 5n), transfer('agent_n', 'agent_b', 50n)];
+    const expected = await alone(oracle, plans);
+    const other = await batched.pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(createN);
+      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+      await waitForLockWaiters(other, 1);
+      await other.query('COMMIT');
+      expect(await result).toEqual(expected);
+    } finally {
+      other.release();
+    }
+    expect(kindsOf(expected)).toEqual(['applied', 'applied']);
+    expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply']);
+    expect(await state(batched)).toEqual(await state(oracle));
+  });
+
+  it('should see an account committed while the batch waited for its locks', async () => {
+    await oracle.pool.query(createN);
+    const plans = [transfer('agent_a', 'agent_b', 1n), transfer('agent_n', 'agent_c', 50n)];
+    const expected = await alone(oracle, plans);
+    const other = await batched.pool.connect();
+    try {
+      // The batch's lock statement waits for agent_a; agent_n is committed before it resumes,
+      // so that statement does not return it (its snapshot is older): counted again, it is.
+      await other.query('BEGIN');
+      await other.query(`UPDATE accounts SET balance = balance WHERE account_id = $1`, [`agent_a/${CUR}/available`]);
+      await other.query(createN);
+      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+      await waitForLockWaiters(other, 1);
+      await other.query('COMMIT');
+      expect(await result).toEqual(expected);
+    } finally {
+      other.release();
+    }
+    expect(kindsOf(expected)).toEqual(['applied', 'applied']);
+    expect(batched.statements).toEqual(['wallet_apply_batch']);
     expect(await state(batched)).toEqual(await state(oracle));
   });
 });

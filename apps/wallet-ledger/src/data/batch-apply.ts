@@ -35,6 +35,17 @@ const settle = async (work: Promise<ApplyOutcome>): Promise<Settled<ApplyOutcome
 };
 
 /**
+ * wallet_apply_batch() answered a number of rows other than one per plan (a bug in the function):
+ * no row can be matched to its plan, so the plans run one by one; each meets what the batch may
+ * have committed (its idempotency key, the journal's entry_id key), as after an unclear commit.
+ */
+class BatchRowsMismatch extends Error {
+  constructor(rows: number, plans: number) {
+    super(`wallet_apply_batch returned ${rows} rows for ${plans} plans`);
+  }
+}
+
+/**
  * Commits plans in one transaction and one round trip (wallet_apply_batch, in order), retried on
  * serialization failures and deadlocks like a single plan. If PostgreSQL raises anything else
  * (a CHECK backstop, a unique violation, retries used up, the server ending the session), nothing
@@ -54,9 +65,11 @@ export async function commitBatch(deps: BatchDeps, plans: MutationPlan[]): Promi
       (err, attempt) => deps.logger.debug({ err: (err as Error).message, attempt, plans: plans.length }, 'wallet_apply_batch retried'),
     );
     rows = result.rows;
+    if (rows.length !== plans.length) throw new BatchRowsMismatch(rows.length, plans.length);
   } catch (err) {
-    if (!(err instanceof pg.DatabaseError)) throw err;
-    deps.logger.debug({ err: err.message, code: err.code, plans: plans.length }, 'wallet_apply_batch rolled back: its plans run one by one');
+    if (!(err instanceof pg.DatabaseError) && !(err instanceof BatchRowsMismatch)) throw err;
+    const code = err instanceof pg.DatabaseError ? err.code : undefined;
+    deps.logger.debug({ err: err.message, code, plans: plans.length }, 'wallet_apply_batch rolled back: its plans run one by one');
     const settled: Array<Settled<ApplyOutcome>> = [];
     for (const plan of plans) settled.push(await settle(deps.applyAlone(plan)));
     return settled;

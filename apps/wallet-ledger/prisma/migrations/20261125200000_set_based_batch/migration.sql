@@ -10,7 +10,9 @@
 -- available/held below zero (wallet_apply does not pre-check it: the CHECK constraints decide it
 -- per plan, as before, not on the batch's net sum). The state is then read again.
 -- A stored key meeting a concurrent duplicate at insertion raises: the service then runs the
--- plans one by one (src/data/batch-apply.ts), each replaying the committed key as before.
+-- plans one by one (src/data/batch-apply.ts), each replaying the committed key as before; so
+-- does an account the batch counted as missing that another transaction created meanwhile, and
+-- postings wallet_apply() would raise on or treat otherwise (lengths, NULLs, an account twice).
 CREATE OR REPLACE FUNCTION wallet_apply_batch(p_plans jsonb)
 RETURNS TABLE (o_outcome text, o_detail text, o_fingerprint text, o_response jsonb, o_error jsonb)
 LANGUAGE plpgsql AS $$
@@ -29,7 +31,7 @@ DECLARE
   -- Decided writes not yet flushed: plans with a key row, applied plans, their postings.
   q_keys int[] := '{}'; q_applied int[] := '{}'; q_post int[] := '{}';
   v_i int := 1; i int; j int; v_pos int; v_kid text; v_short boolean; v_slow boolean;
-  v_bal bigint; v_sum bigint; v_plan jsonb;
+  v_bal bigint; v_sum numeric; v_plan jsonb; v_bad boolean;
 BEGIN
   SELECT count(*)::int,
          array_agg(p->>0 ORDER BY x.n), array_agg(p->>1 ORDER BY x.n), array_agg(p->>2 ORDER BY x.n),
@@ -46,24 +48,46 @@ BEGIN
   IF n = 0 THEN RETURN; END IF;
   SELECT array_agg(x.n::int ORDER BY x.n, a.j), array_agg(a.id ORDER BY x.n, a.j),
          array_agg(p->17->>(a.j::int - 1) ORDER BY x.n, a.j), array_agg(p->18->>(a.j::int - 1) ORDER BY x.n, a.j),
-         array_agg((p->19->>(a.j::int - 1))::bigint ORDER BY x.n, a.j)
-    INTO f_plan, f_id, f_owner, f_kind, f_amount
+         array_agg((p->19->>(a.j::int - 1))::bigint ORDER BY x.n, a.j),
+         -- Postings the simulation would not treat as wallet_apply() does: arrays of different
+         -- lengths, a NULL id or amount (wallet_apply raises on them: a NULL balance or posting),
+         -- an account twice in one plan (its UPDATE … FROM would apply one of the two amounts).
+         bool_or(a.id IS NULL OR p->19->>(a.j::int - 1) IS NULL) OR count(DISTINCT (x.n, a.id)) <> count(*)
+    INTO f_plan, f_id, f_owner, f_kind, f_amount, v_bad
     FROM jsonb_array_elements(p_plans) WITH ORDINALITY AS x(p, n),
          jsonb_array_elements_text(p->16) WITH ORDINALITY AS a(id, j);
+  IF v_bad OR EXISTS (SELECT 1 FROM jsonb_array_elements(p_plans) AS x(p)
+                       WHERE coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->17), 0)
+                          OR coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->18), 0)
+                          OR coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->19), 0)) THEN
+    -- wallet_apply() raises on these (or, for a repeated existing account, does something the
+    -- batch does not simulate): the plans run one by one.
+    RAISE EXCEPTION 'wallet_apply_batch: malformed postings (lengths, NULL amount or id, an account twice in a plan)'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
   c_p0 := array_fill(0, ARRAY[n]);
   j := 1;
   FOR i IN 1..n LOOP c_p0[i] := j; j := j + c_pn[i]; END LOOP;
 
   -- Lock order as before: every existing account of the batch, in account_id order.
-  SELECT coalesce(array_agg(l.account_id), '{}'), coalesce(array_agg(l.balance), '{}') INTO s_id, s_bal
-    FROM (SELECT a.account_id, a.balance FROM accounts a WHERE a.account_id = ANY (f_id) ORDER BY a.account_id FOR UPDATE) AS l;
+  -- FOR UPDATE reads the accounts visible when the statement started; one created and committed
+  -- meanwhile (e.g. while it waited for a lock) would count as missing although a later
+  -- wallet_apply() call would see it. A fresh count catches that: lock again, with it.
+  LOOP
+    SELECT coalesce(array_agg(l.account_id), '{}'), coalesce(array_agg(l.balance), '{}') INTO s_id, s_bal
+      FROM (SELECT a.account_id, a.balance FROM accounts a WHERE a.account_id = ANY (f_id) ORDER BY a.account_id FOR UPDATE) AS l;
+    EXIT WHEN (SELECT count(*) FROM accounts a WHERE a.account_id = ANY (f_id)) <= cardinality(s_id);
+  END LOOP;
 
   <<segments>>
   WHILE v_i <= n LOOP
     IF v_i > 1 THEN
       -- After a slow plan: what it wrote (and accounts created meanwhile, locked now).
-      SELECT coalesce(array_agg(l.account_id), '{}'), coalesce(array_agg(l.balance), '{}') INTO s_id, s_bal
-        FROM (SELECT a.account_id, a.balance FROM accounts a WHERE a.account_id = ANY (f_id[c_p0[v_i]:]) ORDER BY a.account_id FOR UPDATE) AS l;
+      LOOP
+        SELECT coalesce(array_agg(l.account_id), '{}'), coalesce(array_agg(l.balance), '{}') INTO s_id, s_bal
+          FROM (SELECT a.account_id, a.balance FROM accounts a WHERE a.account_id = ANY (f_id[c_p0[v_i]:]) ORDER BY a.account_id FOR UPDATE) AS l;
+        EXIT WHEN (SELECT count(*) FROM accounts a WHERE a.account_id = ANY (f_id[c_p0[v_i]:])) <= cardinality(s_id);
+      END LOOP;
     END IF;
     s_locked := s_id;
     SELECT c.read_only, c.kill_switches INTO v_read_only, v_switches FROM controls c WHERE c.id = 1;
@@ -100,13 +124,15 @@ BEGIN
           o_outcome := 'recorded'; RETURN NEXT; CONTINUE;
         END IF;
         IF c_entry[i] IS NOT NULL THEN
+          -- numeric, as wallet_apply() sums (no bigint overflow on [MAX, 1, -MAX, -1]). The short
+          -- account reported is the first short debit in posting order (f_* are in posting order).
           v_sum := 0; v_short := false;
           FOR j IN c_p0[i]..c_p0[i] + c_pn[i] - 1 LOOP
             v_sum := v_sum + f_amount[j];
             IF f_amount[j] < 0 AND NOT v_short THEN
               v_pos := array_position(s_id, f_id[j]);
               v_bal := CASE WHEN v_pos IS NULL THEN 0 ELSE s_bal[v_pos] END;
-              IF v_bal + f_amount[j] < 0 THEN
+              IF v_bal::numeric + f_amount[j] < 0 THEN
                 IF f_kind[j] IN ('available', 'held') THEN
                   v_short := true; o_detail := v_bal::text;
                 ELSE
@@ -177,7 +203,8 @@ $$;
 -- The writes wallet_apply_batch decided, one statement per table, in plan order: key rows
 -- (q_keys), then for the applied plans (q_applied, their postings q_post) balances, entries,
 -- postings, entity rows and events. Accounts locked at the segment's start (s_locked) get their
--- summed delta; the others are created (ON CONFLICT: a concurrent creation, as in wallet_apply).
+-- summed delta; the others are created. One of those created meanwhile by another transaction
+-- (invisible to the lock, so the batch counted it 0) raises: the plans then run one by one.
 CREATE FUNCTION wallet_apply_batch_flush(
   c_scope text[], c_key text[], c_op text[], c_fp text[], c_error jsonb[], c_resp jsonb[], c_entry text[], c_kind text[],
   c_cur text[], c_rows jsonb[], c_events jsonb[], c_now timestamptz[],
@@ -187,6 +214,7 @@ CREATE FUNCTION wallet_apply_batch_flush(
 LANGUAGE plpgsql AS $$
 DECLARE
   v_count bigint;
+  v_new bigint;
   v_table text;
 BEGIN
   IF cardinality(q_keys) > 0 THEN
@@ -209,12 +237,21 @@ BEGIN
     UPDATE accounts a SET balance = a.balance + d.amount
       FROM (SELECT f_id[j] AS id, sum(f_amount[j])::bigint AS amount FROM unnest(q_post) AS u(j) GROUP BY 1) AS d
      WHERE a.account_id = d.id AND d.id = ANY (s_locked);
-    INSERT INTO accounts (account_id, owner_id, currency, kind, balance)
-      SELECT d.id, f_owner[d.j0], c_cur[f_plan[d.j0]], f_kind[d.j0]::account_kind, d.amount
-        FROM (SELECT f_id[j] AS id, min(j) AS j0, sum(f_amount[j])::bigint AS amount FROM unnest(q_post) AS u(j)
-               WHERE NOT (f_id[j] = ANY (s_locked)) GROUP BY 1) AS d
-       ORDER BY d.id
-      ON CONFLICT (account_id) DO UPDATE SET balance = accounts.balance + EXCLUDED.balance;
+    SELECT count(DISTINCT f_id[j]) INTO v_new FROM unnest(q_post) AS u(j) WHERE NOT (f_id[j] = ANY (s_locked));
+    IF v_new > 0 THEN
+      INSERT INTO accounts (account_id, owner_id, currency, kind, balance)
+        SELECT d.id, f_owner[d.j0], c_cur[f_plan[d.j0]], f_kind[d.j0]::account_kind, d.amount
+          FROM (SELECT f_id[j] AS id, min(j) AS j0, sum(f_amount[j])::bigint AS amount FROM unnest(q_post) AS u(j)
+                 WHERE NOT (f_id[j] = ANY (s_locked)) GROUP BY 1) AS d
+         ORDER BY d.id
+        ON CONFLICT (account_id) DO NOTHING;
+      GET DIAGNOSTICS v_count = ROW_COUNT;
+      IF v_count <> v_new THEN
+        -- Another transaction created one of them after the lock (the insert waited for it to
+        -- commit): its balance was not 0 for the plans that read it. One by one instead.
+        RAISE EXCEPTION 'wallet_apply_batch: an account of the batch was created concurrently' USING ERRCODE = 'unique_violation';
+      END IF;
+    END IF;
   END IF;
   INSERT INTO journal_entries (entry_id, kind, currency, idempotency_scope, idempotency_key, created_at)
     SELECT c_entry[u.i], c_kind[u.i], c_cur[u.i], c_scope[u.i], c_key[u.i], c_now[u.i]
@@ -224,8 +261,8 @@ BEGIN
       SELECT c_entry[f_plan[u.j]], f_id[u.j], f_amount[u.j] FROM unnest(q_post) WITH ORDINALITY AS u(j, o) ORDER BY u.o;
   END IF;
 
-  -- The upserts are wallet_apply()'s. Two plans of one batch upserting the same row raise
-  -- (21000, a row affected twice): the plans then run one by one, as they would alone.
+  -- The upserts are wallet_apply()'s. One statement affecting the same row twice raises (21000:
+  -- two plans of the batch, or one plan, upserting the same row): the plans then run one by one.
   FOR v_table IN SELECT DISTINCT e.r->>'t' FROM unnest(q_applied) AS u(i), jsonb_array_elements(coalesce(c_rows[u.i], '[]')) AS e(r) LOOP
     CASE v_table
       WHEN 'transfers' THEN
