@@ -1,0 +1,14 @@
+/**
+ * mulberry32: a small deterministic PRNG for seeded tests, so a failing seed replays exactly.
+ * Each call of the returned function gives the next value in [0, 1).
+ */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
