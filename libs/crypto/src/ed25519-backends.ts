@@ -1,5 +1,5 @@
-// The two ed25519 verification backends behind verify() (ed25519.ts). Exported from this module for
-// tests and the benchmark only; callers use verify().
+// The two ed25519 verification backends behind verify() and verifyWithAnyKeyAsync() (ed25519.ts).
+// Exported from this module for tests and the benchmark only; callers use those two.
 //
 // Both run the policy of ed25519-policy.ts first (the *B64Key entry points its key part, their
 // caller having run the signature part), then the same cofactorless RFC 8032 check:

@@ -12,6 +12,7 @@ export {
   verify,
   verifyCanonical,
   verifyCanonicalAsync,
+  verifyCanonicalWithAnyKeyAsync,
   verifyWithAnyKeyAsync,
 } from './ed25519';
 export { passesKeyPolicy } from './ed25519-policy';
