@@ -54,6 +54,30 @@ describe('agent signatures verified against the agent cache', () => {
     expect(verifyCalls()).toBe(before + 1);
   });
 
+  it('should ask identity when the cached entry is replaced while the local check runs (an identity event meanwhile)', async () => {
+    const lena = new TestAgent(uniqueAgentId('lena'));
+    await registerAgent(h.app, lena);
+    const cache = h.app.agentCache;
+    const peek = cache.peek.bind(cache);
+    let armed = true;
+    // The first look-up hands out the entry, then replaces it as an event handled during the check would.
+    const spy = jest.spyOn(cache, 'peek').mockImplementation((id, maxAgeMs) => {
+      const found = peek(id, maxAgeMs);
+      if (armed && id === lena.agentId && found) {
+        armed = false;
+        cache.put(structuredClone(found));
+      }
+      return found;
+    });
+    const before = verifyCalls();
+    try {
+      expect((await signedRequest(h.app, lena, 'GET', `/v1/agents/${lena.agentId}`)).statusCode).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect([armed, verifyCalls()]).toEqual([false, before + 1]);
+  });
+
   it('should refuse a signed mutation at once after a freeze through this gateway, and accept it after the unfreeze', async () => {
     const carol = new TestAgent(uniqueAgentId('carol'));
     await registerAgent(h.app, carol);
