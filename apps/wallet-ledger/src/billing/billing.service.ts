@@ -10,7 +10,7 @@ import { requireText } from '../service/use-case';
 import { billingEvents } from './billing.events';
 import type { BillingProjection, PeriodReceipt, Reconciliation } from './billing.model';
 import { BillingRepo, type BillingQueries } from './billing.repo';
-import { checkEpochTable, checkMeterEvent, type CheckedMeterEvent } from './evidence';
+import { checkEpochTable, checkMeterEvents, type CheckedMeterEvent } from './evidence';
 import { assertProjectionSize, projectEvents, sameFigures, type ProjectionFigures } from './projection';
 import { assertReceiptFits, parseReceiptPayload, receiptPayload, RECEIPT_TYPE, type ReceiptDocument } from './receipt-payload';
 import { reconcile } from './reconciliation';
@@ -186,16 +186,9 @@ export class BillingService {
         keys.set(signer, []);
       }
     }
-    // A few at a time: the checks run on libuv's threadpool (4 threads), not one promise per row at once.
-    const checked: CheckedMeterEvent[] = [];
-    for (let i = 0; i < rows.length; i += CHECKS_AT_ONCE) {
-      checked.push(...(await Promise.all(rows.slice(i, i + CHECKS_AT_ONCE).map((r) => checkMeterEvent(r, keys.get(r.signerAgentId) ?? [])))));
-    }
-    return checked;
+    return checkMeterEvents(rows, (signer) => keys.get(signer) ?? []);
   }
 }
-
-const CHECKS_AT_ONCE = 16;
 
 async function refuseReadOnly(q: BillingQueries): Promise<void> {
   if (await q.readOnly()) throw walletErrors.readOnly();

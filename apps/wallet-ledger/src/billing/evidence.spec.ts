@@ -1,6 +1,6 @@
 import { canonicalize, generateKeyPair, signCanonical, toBase64 } from '@exchange/crypto';
 import { registryObjectId } from '../metering/object-id';
-import { checkEpochTable, checkMeterEvent, type StoredEpochPrice, type StoredEpochTable, type StoredMeterEvent } from './evidence';
+import { checkEpochTable, checkMeterEvent, checkMeterEvents, METER_CHECKS_AT_ONCE, type StoredEpochPrice, type StoredEpochTable, type StoredMeterEvent } from './evidence';
 
 const reporter = generateKeyPair();
 const reporterKey = toBase64(reporter.publicKey);
@@ -56,6 +56,25 @@ describe('meter event evidence', () => {
     expect((await checkMeterEvent(row, [reporterKey])).problems).toEqual(['object id does not match the payload', 'signature does not verify with a key of test:agent:r']);
   });
 
+  it('should report a payload no signer could have signed (not canonicalizable: 1e400 parses to Infinity) instead of failing', async () => {
+    const row = eventRow({ payloadJson: '{"meter":"api.calls","quantity":1e400}' });
+    expect(await checkMeterEvent(row, [reporterKey])).toMatchObject({ quantity: 100n, problems: ['payload_json cannot be canonicalized (RFC 8785), so nothing signed it'] });
+  });
+
+  it('should check every row of a period in order, past the rows checked at once (checkMeterEvents)', async () => {
+    const tampered = new Set([METER_CHECKS_AT_ONCE - 1, METER_CHECKS_AT_ONCE, 2 * METER_CHECKS_AT_ONCE]);
+    const rows = Array.from({ length: 2 * METER_CHECKS_AT_ONCE + 1 }, (_, i) => eventRow({ objectId: `obj-${i}`, quantity: tampered.has(i) ? 1n : 100n }));
+    const keysAsked: string[] = [];
+    const checked = await checkMeterEvents(rows, (signer) => {
+      keysAsked.push(signer);
+      return [reporterKey];
+    });
+    expect(checked.map((c) => c.objectId)).toEqual(rows.map((r) => r.objectId));
+    const withProblems = checked.flatMap((c, i) => (c.problems.includes('stored quantity differs from the signed payload') ? [i] : []));
+    expect(withProblems).toEqual([...tampered]);
+    expect(keysAsked).toHaveLength(rows.length);
+  });
+
   it('should report a payload that is not JSON and keep the row\'s values', async () => {
     expect(await checkMeterEvent(eventRow({ payloadJson: 'x' }), [reporterKey])).toMatchObject({ quantity: 100n, problems: ['payload_json is not a JSON object'] });
   });
@@ -88,6 +107,11 @@ const price = (meter: string, unitPrice: bigint): StoredEpochPrice => ({
 const ROWS = [price('api.calls', 1_000n), price('tokens', 2n)];
 
 describe('epoch table evidence', () => {
+  it('should report a table payload no signer could have signed (not canonicalizable) instead of failing', () => {
+    const payloadJson = JSON.stringify(tablePayload).replace('"currency":"CREDIT"', '"currency":"CREDIT","x":1e400');
+    expect(checkEpochTable('E1', table({ payloadJson }), ROWS, exchangeKey).problems).toEqual(['payload_json cannot be canonicalized (RFC 8785), so nothing signed it']);
+  });
+
   it('should accept a table and price rows equal to the signed payload, with its prices in micro-units', () => {
     const checked = checkEpochTable('E1', table(), ROWS, exchangeKey);
     expect(checked).toEqual({ epoch: 'E1', currency: 'CREDIT', prices: new Map([['api.calls', 1_000n], ['tokens', 2n]]), problems: [] });
