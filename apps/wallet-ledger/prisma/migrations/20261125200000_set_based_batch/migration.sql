@@ -1,27 +1,33 @@
 -- Hand-written (set-based group commit; README.md "Group commit"). schema.snapshot.prisma is
 -- unchanged from the previous migration.
--- wallet_apply_batch, same arguments, rows and lock order as before, but without a wallet_apply()
--- call per plan: it decides every plan's outcome exactly as wallet_apply() would after the plans
--- before it, from one read of controls, balances and stored keys, simulating the balances and
--- keys of the plans before it in variables; then it writes the decided rows with one statement
--- per table. Plans it does not simulate go through wallet_apply() itself, in their place, after
--- the writes of the plans before them (a "slow" plan): an entity guard or a daily counter (the
--- service batches neither), and a debit that would take an account of another kind than
--- available/held below zero (wallet_apply does not pre-check it: the CHECK constraints decide it
--- per plan, as before, not on the batch's net sum). The state is then read again.
+-- wallet_apply_batch, same arguments and rows as before, but without a wallet_apply() call per
+-- plan: it decides every plan's outcome exactly as wallet_apply() would after the plans before
+-- it, from one read of controls, balances and stored keys, simulating the balances and keys of
+-- the plans before it in variables (plans are decided, not run); then it writes the decided rows
+-- with one statement per table. Lock order: every existing account of the batch first, in
+-- account_id order, as before; an account committed while that statement waited is locked by a
+-- second statement, possibly out of account_id order (a deadlock there is retried like any).
+-- Plans it does not simulate go through wallet_apply() itself, in their place, after the writes
+-- of the plans before them (a "slow" plan): an entity guard or a daily counter (the service
+-- batches neither), and a debit that would take an account of another kind than available/held
+-- below zero (wallet_apply does not pre-check it: the CHECK constraints decide it per plan, as
+-- before, not on the batch's net sum). The remaining plans' accounts are then locked and read
+-- again.
 -- A stored key meeting a concurrent duplicate at insertion raises: the service then runs the
 -- plans one by one (src/data/batch-apply.ts), each replaying the committed key as before; so
 -- does an account the batch counted as missing that another transaction created meanwhile, and
--- postings wallet_apply() would raise on or treat otherwise (lengths, NULLs, an account twice).
+-- postings the simulation would not treat as wallet_apply() does (lengths, NULLs, an account
+-- twice in a plan: wallet_apply() raises on all but some length mismatches, which it applies).
 CREATE OR REPLACE FUNCTION wallet_apply_batch(p_plans jsonb)
 RETURNS TABLE (o_outcome text, o_detail text, o_fingerprint text, o_response jsonb, o_error jsonb)
 LANGUAGE plpgsql AS $$
 DECLARE
   n int;
-  -- Plans, decoded once (index = position in p_plans, 1-based).
+  -- Plans, decoded once (index = position in p_plans, 1-based), every argument of wallet_apply().
   c_control text[]; c_scope text[]; c_key text[]; c_fp text[]; c_op text[]; c_error jsonb[];
+  c_gent text[]; c_gid text[]; c_gst text[]; c_ckey text[]; c_cday date[]; c_cexp bigint[]; c_cdelta bigint[];
   c_entry text[]; c_kind text[]; c_cur text[]; c_rows jsonb[]; c_events jsonb[]; c_resp jsonb[]; c_now timestamptz[];
-  c_slow boolean[]; c_p0 int[]; c_pn int[];
+  c_p0 int[]; c_pn int[];
   -- Postings of all plans, flattened in plan order (f_plan: the plan's index).
   f_plan int[]; f_id text[]; f_owner text[]; f_kind text[]; f_amount bigint[];
   -- Segment state: controls, balances (s_locked: existing and locked), stored keys.
@@ -31,37 +37,43 @@ DECLARE
   -- Decided writes not yet flushed: plans with a key row, applied plans, their postings.
   q_keys int[] := '{}'; q_applied int[] := '{}'; q_post int[] := '{}';
   v_i int := 1; i int; j int; v_pos int; v_kid text; v_short boolean; v_slow boolean;
-  v_bal bigint; v_sum numeric; v_plan jsonb; v_bad boolean;
+  v_bal bigint; v_sum numeric; v_bad boolean; v_lengths boolean; v_ids int; v_rows bigint;
 BEGIN
   SELECT count(*)::int,
          array_agg(p->>0 ORDER BY x.n), array_agg(p->>1 ORDER BY x.n), array_agg(p->>2 ORDER BY x.n),
          array_agg(p->>3 ORDER BY x.n), array_agg(p->>4 ORDER BY x.n),
          array_agg(CASE WHEN jsonb_typeof(p->5) = 'null' THEN NULL ELSE p->5 END ORDER BY x.n),
+         array_agg(p->>6 ORDER BY x.n), array_agg(p->>7 ORDER BY x.n), array_agg(p->>8 ORDER BY x.n),
+         array_agg(p->>9 ORDER BY x.n), array_agg((p->>10)::date ORDER BY x.n),
+         array_agg((p->>11)::bigint ORDER BY x.n), array_agg((p->>12)::bigint ORDER BY x.n),
          array_agg(p->>13 ORDER BY x.n), array_agg(p->>14 ORDER BY x.n), array_agg(p->>15 ORDER BY x.n),
          array_agg(p->20 ORDER BY x.n), array_agg(p->21 ORDER BY x.n),
          array_agg(CASE WHEN jsonb_typeof(p->22) = 'null' THEN NULL ELSE p->22 END ORDER BY x.n),
          array_agg((p->>23)::timestamptz ORDER BY x.n),
-         array_agg(p->>6 IS NOT NULL OR p->>9 IS NOT NULL ORDER BY x.n),
-         array_agg(coalesce(jsonb_array_length(p->16), 0) ORDER BY x.n)
-    INTO n, c_control, c_scope, c_key, c_fp, c_op, c_error, c_entry, c_kind, c_cur, c_rows, c_events, c_resp, c_now, c_slow, c_pn
+         array_agg(coalesce(jsonb_array_length(p->16), 0) ORDER BY x.n),
+         -- Postings arrays of different lengths (wallet_apply() unnests them side by side).
+         coalesce(bool_or(coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->17), 0)
+                       OR coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->18), 0)
+                       OR coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->19), 0)), false)
+    INTO n, c_control, c_scope, c_key, c_fp, c_op, c_error, c_gent, c_gid, c_gst, c_ckey, c_cday, c_cexp, c_cdelta,
+         c_entry, c_kind, c_cur, c_rows, c_events, c_resp, c_now, c_pn, v_lengths
     FROM jsonb_array_elements(p_plans) WITH ORDINALITY AS x(p, n);
   IF n = 0 THEN RETURN; END IF;
   SELECT array_agg(x.n::int ORDER BY x.n, a.j), array_agg(a.id ORDER BY x.n, a.j),
          array_agg(p->17->>(a.j::int - 1) ORDER BY x.n, a.j), array_agg(p->18->>(a.j::int - 1) ORDER BY x.n, a.j),
          array_agg((p->19->>(a.j::int - 1))::bigint ORDER BY x.n, a.j),
-         -- Postings the simulation would not treat as wallet_apply() does: arrays of different
-         -- lengths, a NULL id or amount (wallet_apply raises on them: a NULL balance or posting),
-         -- an account twice in one plan (its UPDATE … FROM would apply one of the two amounts).
-         bool_or(a.id IS NULL OR p->19->>(a.j::int - 1) IS NULL) OR count(DISTINCT (x.n, a.id)) <> count(*)
-    INTO f_plan, f_id, f_owner, f_kind, f_amount, v_bad
+         -- Postings the simulation would not treat as wallet_apply() does: a NULL id or amount
+         -- (the simulation would skip a NULL amount in its sum and compare nothing; wallet_apply()
+         -- raises: "does not balance", or a NOT NULL violation), an account twice in one plan
+         -- (wallet_apply() raises 23505 on postings_pkey).
+         bool_or(a.id IS NULL OR p->19->>(a.j::int - 1) IS NULL) OR count(DISTINCT (x.n, a.id)) <> count(*),
+         count(DISTINCT a.id)
+    INTO f_plan, f_id, f_owner, f_kind, f_amount, v_bad, v_ids
     FROM jsonb_array_elements(p_plans) WITH ORDINALITY AS x(p, n),
          jsonb_array_elements_text(p->16) WITH ORDINALITY AS a(id, j);
-  IF v_bad OR EXISTS (SELECT 1 FROM jsonb_array_elements(p_plans) AS x(p)
-                       WHERE coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->17), 0)
-                          OR coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->18), 0)
-                          OR coalesce(jsonb_array_length(p->16), 0) <> coalesce(jsonb_array_length(p->19), 0)) THEN
-    -- wallet_apply() raises on these (or, for a repeated existing account, does something the
-    -- batch does not simulate): the plans run one by one.
+  IF v_lengths OR v_bad THEN
+    -- wallet_apply() raises on these, or (some length mismatches) applies them in a way the
+    -- batch does not simulate: the plans run one by one.
     RAISE EXCEPTION 'wallet_apply_batch: malformed postings (lengths, NULL amount or id, an account twice in a plan)'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
@@ -72,21 +84,23 @@ BEGIN
   -- Lock order as before: every existing account of the batch, in account_id order.
   -- FOR UPDATE reads the accounts visible when the statement started; one created and committed
   -- meanwhile (e.g. while it waited for a lock) would count as missing although a later
-  -- wallet_apply() call would see it. A fresh count catches that: lock again, with it.
+  -- wallet_apply() call would see it. When the lock found fewer accounts than the batch names, a
+  -- fresh count catches that: lock again, with it.
   LOOP
     SELECT coalesce(array_agg(l.account_id), '{}'), coalesce(array_agg(l.balance), '{}') INTO s_id, s_bal
       FROM (SELECT a.account_id, a.balance FROM accounts a WHERE a.account_id = ANY (f_id) ORDER BY a.account_id FOR UPDATE) AS l;
-    EXIT WHEN (SELECT count(*) FROM accounts a WHERE a.account_id = ANY (f_id)) <= cardinality(s_id);
+    EXIT WHEN cardinality(s_id) >= v_ids OR (SELECT count(*) FROM accounts a WHERE a.account_id = ANY (f_id)) <= cardinality(s_id);
   END LOOP;
 
   <<segments>>
   WHILE v_i <= n LOOP
     IF v_i > 1 THEN
       -- After a slow plan: what it wrote (and accounts created meanwhile, locked now).
+      SELECT count(DISTINCT u.id) INTO v_ids FROM unnest(f_id[c_p0[v_i]:]) AS u(id);
       LOOP
         SELECT coalesce(array_agg(l.account_id), '{}'), coalesce(array_agg(l.balance), '{}') INTO s_id, s_bal
           FROM (SELECT a.account_id, a.balance FROM accounts a WHERE a.account_id = ANY (f_id[c_p0[v_i]:]) ORDER BY a.account_id FOR UPDATE) AS l;
-        EXIT WHEN (SELECT count(*) FROM accounts a WHERE a.account_id = ANY (f_id[c_p0[v_i]:])) <= cardinality(s_id);
+        EXIT WHEN cardinality(s_id) >= v_ids OR (SELECT count(*) FROM accounts a WHERE a.account_id = ANY (f_id[c_p0[v_i]:])) <= cardinality(s_id);
       END LOOP;
     END IF;
     s_locked := s_id;
@@ -106,7 +120,7 @@ BEGIN
       IF c_control[i] IS NOT NULL AND c_control[i] = ANY (v_switches) THEN
         o_outcome := 'blocked'; o_detail := 'kill_switch:' || c_control[i]; RETURN NEXT; CONTINUE;
       END IF;
-      v_slow := c_slow[i];
+      v_slow := c_gent[i] IS NOT NULL OR c_ckey[i] IS NOT NULL;
       IF NOT v_slow THEN
         IF c_scope[i] IS NOT NULL THEN
           v_kid := length(c_scope[i]) || ':' || c_scope[i] || c_key[i];
@@ -155,20 +169,17 @@ BEGIN
         PERFORM wallet_apply_batch_flush(c_scope, c_key, c_op, c_fp, c_error, c_resp, c_entry, c_kind, c_cur, c_rows, c_events, c_now,
                                          f_plan, f_id, f_owner, f_kind, f_amount, s_locked, q_keys, q_applied, q_post);
         q_keys := '{}'; q_applied := '{}'; q_post := '{}';
-        v_plan := p_plans->(i - 1);
         RETURN QUERY SELECT * FROM wallet_apply(
-          v_plan->>0, v_plan->>1, v_plan->>2, v_plan->>3, v_plan->>4,
-          CASE WHEN jsonb_typeof(v_plan->5) = 'null' THEN NULL ELSE v_plan->5 END,
-          v_plan->>6, v_plan->>7, v_plan->>8, v_plan->>9,
-          (v_plan->>10)::date, (v_plan->>11)::bigint, (v_plan->>12)::bigint,
-          v_plan->>13, v_plan->>14, v_plan->>15,
-          ARRAY(SELECT jsonb_array_elements_text(v_plan->16)),
-          ARRAY(SELECT jsonb_array_elements_text(v_plan->17)),
-          ARRAY(SELECT jsonb_array_elements_text(v_plan->18)),
-          ARRAY(SELECT a::bigint FROM jsonb_array_elements_text(v_plan->19) AS a),
-          v_plan->20, v_plan->21,
-          CASE WHEN jsonb_typeof(v_plan->22) = 'null' THEN NULL ELSE v_plan->22 END,
-          (v_plan->>23)::timestamptz);
+          c_control[i], c_scope[i], c_key[i], c_fp[i], c_op[i], c_error[i], c_gent[i], c_gid[i], c_gst[i],
+          c_ckey[i], c_cday[i], c_cexp[i], c_cdelta[i], c_entry[i], c_kind[i], c_cur[i],
+          coalesce(f_id[c_p0[i]:c_p0[i] + c_pn[i] - 1], '{}'), coalesce(f_owner[c_p0[i]:c_p0[i] + c_pn[i] - 1], '{}'),
+          coalesce(f_kind[c_p0[i]:c_p0[i] + c_pn[i] - 1], '{}'), coalesce(f_amount[c_p0[i]:c_p0[i] + c_pn[i] - 1], '{}'),
+          c_rows[i], c_events[i], c_resp[i], c_now[i]);
+        GET DIAGNOSTICS v_rows = ROW_COUNT;
+        IF v_rows <> 1 THEN
+          -- One row per plan, or no row can be matched to its plan: raise before anything commits.
+          RAISE EXCEPTION 'wallet_apply_batch: wallet_apply returned % rows for plan %', v_rows, i USING ERRCODE = 'cardinality_violation';
+        END IF;
         v_i := i + 1;
         CONTINUE segments;
       END IF;
@@ -216,6 +227,7 @@ DECLARE
   v_count bigint;
   v_new bigint;
   v_table text;
+  v_rows jsonb[];
 BEGIN
   IF cardinality(q_keys) > 0 THEN
     INSERT INTO idempotency_keys (scope, key, operation, fingerprint, outcome, response, error, journal_entry_id, created_at, expires_at)
@@ -237,20 +249,18 @@ BEGIN
     UPDATE accounts a SET balance = a.balance + d.amount
       FROM (SELECT f_id[j] AS id, sum(f_amount[j])::bigint AS amount FROM unnest(q_post) AS u(j) GROUP BY 1) AS d
      WHERE a.account_id = d.id AND d.id = ANY (s_locked);
-    SELECT count(DISTINCT f_id[j]) INTO v_new FROM unnest(q_post) AS u(j) WHERE NOT (f_id[j] = ANY (s_locked));
-    IF v_new > 0 THEN
-      INSERT INTO accounts (account_id, owner_id, currency, kind, balance)
-        SELECT d.id, f_owner[d.j0], c_cur[f_plan[d.j0]], f_kind[d.j0]::account_kind, d.amount
-          FROM (SELECT f_id[j] AS id, min(j) AS j0, sum(f_amount[j])::bigint AS amount FROM unnest(q_post) AS u(j)
-                 WHERE NOT (f_id[j] = ANY (s_locked)) GROUP BY 1) AS d
-         ORDER BY d.id
-        ON CONFLICT (account_id) DO NOTHING;
-      GET DIAGNOSTICS v_count = ROW_COUNT;
-      IF v_count <> v_new THEN
-        -- Another transaction created one of them after the lock (the insert waited for it to
-        -- commit): its balance was not 0 for the plans that read it. One by one instead.
-        RAISE EXCEPTION 'wallet_apply_batch: an account of the batch was created concurrently' USING ERRCODE = 'unique_violation';
-      END IF;
+    -- The accounts to create, grouped once: how many, and how many the insert created.
+    WITH d AS (SELECT f_id[j] AS id, min(j) AS j0, sum(f_amount[j])::bigint AS amount FROM unnest(q_post) AS u(j)
+                WHERE NOT (f_id[j] = ANY (s_locked)) GROUP BY 1),
+         ins AS (INSERT INTO accounts (account_id, owner_id, currency, kind, balance)
+                   SELECT d.id, f_owner[d.j0], c_cur[f_plan[d.j0]], f_kind[d.j0]::account_kind, d.amount FROM d ORDER BY d.id
+                   ON CONFLICT (account_id) DO NOTHING
+                   RETURNING 1)
+    SELECT (SELECT count(*) FROM d), (SELECT count(*) FROM ins) INTO v_new, v_count;
+    IF v_count <> v_new THEN
+      -- Another transaction created one of them after the lock (the insert waited for it to
+      -- commit): its balance was not 0 for the plans that read it. One by one instead.
+      RAISE EXCEPTION 'wallet_apply_batch: an account of the batch was created concurrently' USING ERRCODE = 'unique_violation';
     END IF;
   END IF;
   INSERT INTO journal_entries (entry_id, kind, currency, idempotency_scope, idempotency_key, created_at)
@@ -263,43 +273,39 @@ BEGIN
 
   -- The upserts are wallet_apply()'s. One statement affecting the same row twice raises (21000:
   -- two plans of the batch, or one plan, upserting the same row): the plans then run one by one.
-  FOR v_table IN SELECT DISTINCT e.r->>'t' FROM unnest(q_applied) AS u(i), jsonb_array_elements(coalesce(c_rows[u.i], '[]')) AS e(r) LOOP
+  -- The applied plans' entity rows, in plan order, expanded once.
+  SELECT coalesce(array_agg(e.r ORDER BY u.o, e.k), '{}') INTO v_rows
+    FROM unnest(q_applied) WITH ORDINALITY AS u(i, o), jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k);
+  FOR v_table IN SELECT DISTINCT e.r->>'t' FROM unnest(v_rows) AS e(r) LOOP
     CASE v_table
       WHEN 'transfers' THEN
-        INSERT INTO transfers SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
-            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::transfers, e.r->'r') AS t
-          WHERE e.r->>'t' = 'transfers' ORDER BY u.o, e.k;
+        INSERT INTO transfers SELECT t.* FROM unnest(v_rows) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::transfers, e.r->'r') AS t
+          WHERE e.r->>'t' = 'transfers' ORDER BY e.k;
       WHEN 'faucet_grants' THEN
-        INSERT INTO faucet_grants SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
-            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::faucet_grants, e.r->'r') AS t
-          WHERE e.r->>'t' = 'faucet_grants' ORDER BY u.o, e.k;
+        INSERT INTO faucet_grants SELECT t.* FROM unnest(v_rows) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::faucet_grants, e.r->'r') AS t
+          WHERE e.r->>'t' = 'faucet_grants' ORDER BY e.k;
       WHEN 'payout_destinations' THEN
-        INSERT INTO payout_destinations SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
-            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::payout_destinations, e.r->'r') AS t
-          WHERE e.r->>'t' = 'payout_destinations' ORDER BY u.o, e.k;
+        INSERT INTO payout_destinations SELECT t.* FROM unnest(v_rows) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::payout_destinations, e.r->'r') AS t
+          WHERE e.r->>'t' = 'payout_destinations' ORDER BY e.k;
       WHEN 'holds' THEN
-        INSERT INTO holds SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
-            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::holds, e.r->'r') AS t
-          WHERE e.r->>'t' = 'holds' ORDER BY u.o, e.k
+        INSERT INTO holds SELECT t.* FROM unnest(v_rows) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::holds, e.r->'r') AS t
+          WHERE e.r->>'t' = 'holds' ORDER BY e.k
           ON CONFLICT (hold_id) DO UPDATE SET status = EXCLUDED.status, consumed_amount = EXCLUDED.consumed_amount,
             released_amount = EXCLUDED.released_amount, consumed_to_agent_id = EXCLUDED.consumed_to_agent_id,
             journal_entry_ids = EXCLUDED.journal_entry_ids, updated_at = EXCLUDED.updated_at;
       WHEN 'deposits' THEN
-        INSERT INTO deposits SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
-            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::deposits, e.r->'r') AS t
-          WHERE e.r->>'t' = 'deposits' ORDER BY u.o, e.k
+        INSERT INTO deposits SELECT t.* FROM unnest(v_rows) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::deposits, e.r->'r') AS t
+          WHERE e.r->>'t' = 'deposits' ORDER BY e.k
           ON CONFLICT (deposit_id) DO UPDATE SET status = EXCLUDED.status, journal_entry_id = EXCLUDED.journal_entry_id,
             updated_at = EXCLUDED.updated_at;
       WHEN 'withdrawals' THEN
-        INSERT INTO withdrawals SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
-            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::withdrawals, e.r->'r') AS t
-          WHERE e.r->>'t' = 'withdrawals' ORDER BY u.o, e.k
+        INSERT INTO withdrawals SELECT t.* FROM unnest(v_rows) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::withdrawals, e.r->'r') AS t
+          WHERE e.r->>'t' = 'withdrawals' ORDER BY e.k
           ON CONFLICT (withdrawal_id) DO UPDATE SET status = EXCLUDED.status, failure_reason = EXCLUDED.failure_reason,
             journal_entry_ids = EXCLUDED.journal_entry_ids, updated_at = EXCLUDED.updated_at;
       WHEN 'receipts' THEN
-        INSERT INTO receipts SELECT t.* FROM unnest(q_applied) WITH ORDINALITY AS u(i, o),
-            jsonb_array_elements(coalesce(c_rows[u.i], '[]')) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::receipts, e.r->'r') AS t
-          WHERE e.r->>'t' = 'receipts' ORDER BY u.o, e.k;
+        INSERT INTO receipts SELECT t.* FROM unnest(v_rows) WITH ORDINALITY AS e(r, k), jsonb_populate_record(NULL::receipts, e.r->'r') AS t
+          WHERE e.r->>'t' = 'receipts' ORDER BY e.k;
       ELSE
         RAISE EXCEPTION 'wallet_apply: unknown table %', v_table;
     END CASE;
