@@ -4,6 +4,9 @@ import { signedRegistration } from './factories/agent.factory';
 import { grpcError, registerRequest, startTestIdentity, type TestIdentity } from './identity-harness';
 
 const { IdentityLevel, AgentStatus } = identityV1;
+// Ids registration could not have accepted: a NUL byte (PostgreSQL refuses a whole statement for
+// it), too long, not an id at all, empty.
+const MALFORMED_IDS = ['nobody:agent:nul\u0000', `nobody:agent:${'x'.repeat(64)}`, 'NOT AN ID', ''];
 const ANY = { identityLevel: IdentityLevel.IDENTITY_LEVEL_UNSPECIFIED, status: AgentStatus.AGENT_STATUS_UNSPECIFIED };
 
 // A database of its own: the list assertions count every agent in it.
@@ -29,9 +32,7 @@ describe('identity gRPC: GetAgent, GetAgents and ListAgents', () => {
 
   it('should answer GetAgents with each agent found once — as GetAgent has it — unknown and malformed ids absent (a NUL byte included)', async () => {
     const [a, b] = registered;
-    // Malformed: a NUL byte (PostgreSQL refuses the whole statement for it), too long, not an id at all.
-    const malformed = ['nobody:agent:nul\u0000', `nobody:agent:${'x'.repeat(64)}`, 'NOT AN ID', ''];
-    const res = await t.client.getAgents({ agentIds: [b, 'nobody:agent:here', a, ...malformed, b] });
+    const res = await t.client.getAgents({ agentIds: [b, 'nobody:agent:here', a, ...MALFORMED_IDS, b] });
     const byId = new Map(res.agents.map((agent) => [agent.agentId, agent]));
     expect([...byId.keys()].sort()).toEqual([a, b].sort());
     expect(res.agents).toHaveLength(2);
@@ -42,7 +43,7 @@ describe('identity gRPC: GetAgent, GetAgents and ListAgents', () => {
 
   it('should answer an id registration could not have accepted (a NUL byte, too long) as an unknown agent on every call naming one', async () => {
     const op = { actor: 'operator:ops' };
-    for (const agentId of ['nobody:agent:nul\u0000', `nobody:agent:${'x'.repeat(64)}`, 'NOT AN ID']) {
+    for (const agentId of MALFORMED_IDS) {
       const notFound = { grpcCode: status.NOT_FOUND, code: 'agent_not_found' };
       expect([agentId, await grpcError(t.client.getAgent({ agentId }))]).toMatchObject([agentId, notFound]);
       expect([agentId, await grpcError(t.client.listIdentityTransitions({ agentId, page: undefined }))]).toMatchObject([agentId, notFound]);

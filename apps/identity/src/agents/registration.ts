@@ -2,15 +2,7 @@ import { errors } from '@exchange/platform';
 import { registrationProofPayload, verifyCanonicalAsync } from '@exchange/crypto';
 import type { ExchangeEnvironment, IdentityLevel } from './agent.model';
 import { assertRegistrableLevel, defaultRegistrationLevel } from './identity-levels';
-import {
-  AGENT_ID_PATTERN,
-  PUBLIC_KEY_BYTES,
-  SIGNATURE_BYTES,
-  base64ByteLength,
-  isRegistrablePublicKey,
-  validationFailed,
-  type FieldError,
-} from './validation';
+import { PUBLIC_KEY_BYTES, SIGNATURE_BYTES, base64ByteLength, isRegistrablePublicKey, validationFailed, type FieldError, canNameAgent } from './validation';
 
 export const PUBKEY_SET_MAX = 32;
 const PROOF_NONCE = /^[\x20-\x7e]{1,255}$/;
@@ -35,7 +27,7 @@ export interface Registration extends RegistrationInput {
  */
 export function validateRegistration(input: RegistrationInput, environment: ExchangeEnvironment): Registration {
   const fieldErrors: FieldError[] = [];
-  if (!AGENT_ID_PATTERN.test(input.agentId)) {
+  if (!canNameAgent(input.agentId)) {
     fieldErrors.push({ pointer: '/agent_id', message: 'must look like <namespace>:agent:<name>' });
   }
   if (base64ByteLength(input.primaryPubkey) !== PUBLIC_KEY_BYTES) {

@@ -72,9 +72,3 @@ export function assertReason(reason: string): void {
   const error = reasonError(reason);
   if (error) throw validationFailed([error]);
 }
-
-export function assertAgentIdShape(agentId: string): void {
-  if (!AGENT_ID_PATTERN.test(agentId)) {
-    throw validationFailed([{ pointer: '/agent_id', message: 'must look like <namespace>:agent:<name>' }]);
-  }
-}
