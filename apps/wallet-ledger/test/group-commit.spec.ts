@@ -151,13 +151,8 @@ function mixedPlans(): MutationPlan[] {
 
 async function state(l: Ledger) {
   const q = async (text: string) => (await l.pool.query(text)).rows;
+  // Whole rows (the set-based batch writes each table in one statement).
   return {
-    accounts: await q(`SELECT account_id, balance::text FROM accounts ORDER BY account_id`),
-    entries: await q(`SELECT entry_id FROM journal_entries ORDER BY entry_id`),
-    transfers: await q(`SELECT transfer_id FROM transfers ORDER BY transfer_id`),
-    keys: await q(`SELECT scope, key, fingerprint, outcome, response, error FROM idempotency_keys ORDER BY scope, key`),
-    outbox: await q(`SELECT id FROM outbox_events ORDER BY id`),
-    // Whole rows too (the set-based batch writes each table in one statement).
     accountRows: await q(`SELECT account_id, owner_id, currency, kind, balance::text FROM accounts ORDER BY account_id`),
     entryRows: await q(`SELECT * FROM journal_entries ORDER BY entry_id`),
     postings: await q(`SELECT entry_id, account_id, amount::text FROM postings ORDER BY entry_id, account_id`),
@@ -176,6 +171,34 @@ async function alone(l: Ledger, plans: MutationPlan[]) {
   return out;
 }
 
+/** Submits the plans in one tick (the batchable ones share one transaction). */
+const submit = (l: Ledger, plans: MutationPlan[]) => Promise.all(plans.map((p) => settle(l.writer.apply(p))));
+
+/**
+ * Submits the plans while a second connection's open transaction holds what `hold` took; once
+ * the batch waits for it, `meanwhile` runs (given that connection and the waiting backends), then
+ * that transaction commits. Returns the plans' outcomes.
+ */
+async function whileHeld(
+  l: Ledger,
+  plans: MutationPlan[],
+  hold: (other: pg.PoolClient) => Promise<unknown>,
+  meanwhile?: (other: pg.PoolClient, waiters: number[]) => Promise<unknown>,
+) {
+  const other = await l.pool.connect();
+  try {
+    await other.query('BEGIN');
+    await hold(other);
+    const result = submit(l, plans);
+    const waiters = await waitForLockWaiters(other, 1);
+    await meanwhile?.(other, waiters);
+    await other.query('COMMIT');
+    return await result;
+  } finally {
+    other.release();
+  }
+}
+
 describe('group commit on PostgreSQL', () => {
   let oracle: Ledger;
   let batched: Ledger;
@@ -191,7 +214,7 @@ describe('group commit on PostgreSQL', () => {
     const plans = mixedPlans();
     const expected = await alone(oracle, plans);
     // Submitted in one tick: the batchable ones share one transaction, the guarded one goes alone.
-    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+    const got = await submit(batched, plans);
 
     expect(got).toEqual(expected);
     expect(batched.statements.filter((s) => s === 'wallet_apply_batch')).toHaveLength(1);
@@ -199,9 +222,10 @@ describe('group commit on PostgreSQL', () => {
     expect(batched.kicks).toBe(1);
     const kinds = got.map((g) => ('value' in g ? g.value.kind : g.error));
     expect(kinds.slice(30, 40)).toEqual(['applied', 'insufficient', 'applied', 'applied', 'replayed', 'replayed', 'recorded', 'replayed', 'blocked', 'guard_failed']);
-    expect(await state(batched)).toEqual(await state(oracle));
-    const applied = plans.filter((_, i) => kinds[i] === 'applied').map((p) => ({ id: (p.events![0] as { id: string }).id }));
-    expect((await state(batched)).outbox).toEqual(applied.sort((a, b) => a.id.localeCompare(b.id)));
+    const st = await state(batched);
+    expect(st).toEqual(await state(oracle));
+    const applied = plans.filter((_, i) => kinds[i] === 'applied').map((p) => (p.events![0] as { id: string }).id);
+    expect(st.events.map((e) => e.id)).toEqual(applied.sort((a, b) => a.localeCompare(b)));
     expect((await checkLedger(batched.pool, NOW)).ok).toBe(true);
   });
 
@@ -221,7 +245,7 @@ describe('group commit on PostgreSQL', () => {
     };
     const plans = [transfer('agent_a', 'agent_b', 1n, { key: 'n1', fingerprint: 'f1' }), raising, transfer('agent_b', 'agent_c', 2n), transfer('agent_c', 'agent_d', 3n)];
     const expected = await alone(oracle, plans);
-    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+    const got = await submit(batched, plans);
 
     expect(expected.map((e) => ('value' in e ? e.value.kind : e.error))).toEqual(['applied', 'insufficient_funds', 'applied', 'applied']);
     expect(got).toEqual(expected);
@@ -234,20 +258,17 @@ describe('group commit on PostgreSQL', () => {
     const plans = [transfer('agent_a', 'agent_b', 1n), transfer('agent_c', 'agent_d', 2n)];
     const expected = await alone(oracle, plans);
     // Another transaction holds agent_d's account; the batch locks agent_a..agent_c, then waits.
-    const other = await batched.pool.connect();
-    try {
-      await other.query(`SET deadlock_timeout = '1h'`); // so that the batch, not this one, is the victim
-      await other.query('BEGIN');
-      await other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_d/${CUR}/available`]);
-      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
-      await waitForLockWaiters(other, 1);
+    const got = await whileHeld(
+      batched,
+      plans,
+      async (other) => {
+        await other.query(`SET deadlock_timeout = '1h'`); // so that the batch, not this one, is the victim
+        await other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_d/${CUR}/available`]);
+      },
       // Now the cycle: this transaction wants a row the batch holds.
-      await other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_a/${CUR}/available`]);
-      await other.query('COMMIT');
-      expect(await result).toEqual(expected);
-    } finally {
-      other.release();
-    }
+      (other) => other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_a/${CUR}/available`]),
+    );
+    expect(got).toEqual(expected);
     expect(batched.statements.filter((s) => s === 'wallet_apply_batch').length).toBeGreaterThanOrEqual(2);
     expect(batched.statements).not.toContain('wallet_apply');
     expect(await state(batched)).toEqual(await state(oracle));
@@ -257,20 +278,17 @@ describe('group commit on PostgreSQL', () => {
     // The first plan waits for agent_d, also when the plans run again one by one.
     const plans = [transfer('agent_c', 'agent_d', 2n), transfer('agent_a', 'agent_b', 1n, { key: 'c1', fingerprint: 'f1' }), transfer('agent_b', 'agent_a', 3n, { key: 'c3', fingerprint: 'f3' })];
     const expected = await alone(oracle, plans);
-    const other = await batched.pool.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_d/${CUR}/available`]);
-      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
-      const [waiter] = await waitForLockWaiters(other, 1);
-      await other.query('SELECT pg_terminate_backend($1)', [waiter]);
-      // Nothing of the killed batch is visible (it had not committed): agent_a's balance is still the funding.
-      expect((await other.query(`SELECT balance::text FROM accounts WHERE account_id = $1`, [`agent_a/${CUR}/available`])).rows).toEqual([{ balance: '1000' }]);
-      await other.query('COMMIT');
-      expect(await result).toEqual(expected);
-    } finally {
-      other.release();
-    }
+    const got = await whileHeld(
+      batched,
+      plans,
+      (other) => other.query(`SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE`, [`agent_d/${CUR}/available`]),
+      async (other, [waiter]) => {
+        await other.query('SELECT pg_terminate_backend($1)', [waiter]);
+        // Nothing of the killed batch is visible (it had not committed): agent_a's balance is still the funding.
+        expect((await other.query(`SELECT balance::text FROM accounts WHERE account_id = $1`, [`agent_a/${CUR}/available`])).rows).toEqual([{ balance: '1000' }]);
+      },
+    );
+    expect(got).toEqual(expected);
     // The batch was sent and killed; its plans then ran one by one (the server ended the session:
     // a DatabaseError, 57P01), which is why every plan got its own outcome.
     expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply', 'wallet_apply']);
@@ -307,7 +325,7 @@ describe('group commit on PostgreSQL', () => {
       transfer('agent_d', 'agent_a', 1n, k('pre', 'fp_other')), // replayed: key reused
     ];
     const expected = await alone(oracle, plans);
-    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+    const got = await submit(batched, plans);
 
     expect(kindsOf(expected)).toEqual([
       'applied', 'insufficient', 'insufficient', 'applied', 'applied', 'replayed', 'insufficient', 'applied', 'insufficient', 'applied',
@@ -324,7 +342,7 @@ describe('group commit on PostgreSQL', () => {
     // Out of the (empty) fees account, then into it: alone, the first hits the CHECK (23514).
     const plans = [feesCorrection('agent_a', -5n), feesCorrection('agent_b', 5n), transfer('agent_c', 'agent_d', 1n)];
     const expected = await alone(oracle, plans);
-    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+    const got = await submit(batched, plans);
 
     expect(kindsOf(expected)).toEqual(['insufficient_funds', 'applied', 'applied']);
     expect(got).toEqual(expected);
@@ -341,7 +359,7 @@ describe('group commit on PostgreSQL', () => {
     // it, it would pass; it goes through wallet_apply() in its place instead.
     const plans = [merchantMove('agent_b', -5n), merchantMove('agent_c', -3n), merchantMove('agent_d', 10n), transfer('agent_a', 'agent_b', 1n)];
     const expected = await alone(oracle, plans);
-    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+    const got = await submit(batched, plans);
 
     expect(kindsOf(expected)).toEqual(['applied', 'insufficient_funds', 'applied', 'applied']);
     expect(got).toEqual(expected);
@@ -358,7 +376,7 @@ describe('group commit on PostgreSQL', () => {
       hold('agent_a', 1n),
     ];
     const expected = await alone(oracle, plans);
-    const got = await Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
+    const got = await submit(batched, plans);
 
     expect(expected).toEqual(plans.map(() => ({ value: { kind: 'blocked', reason: 'read_only' } })));
     expect(got).toEqual(expected);
@@ -372,17 +390,8 @@ describe('group commit on PostgreSQL', () => {
     const plans = [transfer('agent_a', 'agent_b', 1n, { key: 'race', fingerprint: 'fp_race' }), transfer('agent_b', 'agent_c', 2n)];
     await oracle.pool.query(stored, [NOW]);
     const expected = await alone(oracle, plans);
-    const other = await batched.pool.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(stored, [NOW]);
-      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
-      await waitForLockWaiters(other, 1); // the batch's key insertion waits for this one
-      await other.query('COMMIT');
-      expect(await result).toEqual(expected);
-    } finally {
-      other.release();
-    }
+    // The batch's key insertion waits for this one.
+    expect(await whileHeld(batched, plans, (other) => other.query(stored, [NOW]))).toEqual(expected);
     expect(kindsOf(expected)).toEqual(['replayed', 'applied']);
     expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply']);
     expect(await state(batched)).toEqual(await state(oracle));
@@ -397,17 +406,7 @@ describe('group commit on PostgreSQL', () => {
     // it; creating the account, it meets the other transaction's row and waits for it.
     const plans = [transfer('agent_a', 'agent_n', 5n), transfer('agent_n', 'agent_b', 50n)];
     const expected = await alone(oracle, plans);
-    const other = await batched.pool.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(createN);
-      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
-      await waitForLockWaiters(other, 1);
-      await other.query('COMMIT');
-      expect(await result).toEqual(expected);
-    } finally {
-      other.release();
-    }
+    expect(await whileHeld(batched, plans, (other) => other.query(createN))).toEqual(expected);
     expect(kindsOf(expected)).toEqual(['applied', 'applied']);
     expect(batched.statements).toEqual(['wallet_apply_batch', 'wallet_apply', 'wallet_apply']);
     expect(await state(batched)).toEqual(await state(oracle));
@@ -417,21 +416,36 @@ describe('group commit on PostgreSQL', () => {
     await oracle.pool.query(createN);
     const plans = [transfer('agent_a', 'agent_b', 1n), transfer('agent_n', 'agent_c', 50n)];
     const expected = await alone(oracle, plans);
-    const other = await batched.pool.connect();
-    try {
-      // The batch's lock statement waits for agent_a; agent_n is committed before it resumes,
-      // so that statement does not return it (its snapshot is older): counted again, it is.
-      await other.query('BEGIN');
+    // The batch's lock statement waits for agent_a; agent_n is committed before it resumes,
+    // so that statement does not return it (its snapshot is older): counted again, it is.
+    const got = await whileHeld(batched, plans, async (other) => {
       await other.query(`UPDATE accounts SET balance = balance WHERE account_id = $1`, [`agent_a/${CUR}/available`]);
       await other.query(createN);
-      const result = Promise.all(plans.map((p) => settle(batched.writer.apply(p))));
-      await waitForLockWaiters(other, 1);
-      await other.query('COMMIT');
-      expect(await result).toEqual(expected);
-    } finally {
-      other.release();
-    }
+    });
+    expect(got).toEqual(expected);
     expect(kindsOf(expected)).toEqual(['applied', 'applied']);
+    expect(batched.statements).toEqual(['wallet_apply_batch']);
+    expect(await state(batched)).toEqual(await state(oracle));
+  });
+
+  it('should lock and read an account committed while a slow plan of the batch ran, for the plans after it', async () => {
+    const storedKey = `INSERT INTO idempotency_keys (scope, key, operation, fingerprint, outcome, response, error, journal_entry_id, created_at, expires_at)
+                       VALUES ('agent_a', 'slow', 'faucet', 'fp_first', 'succeeded', '{"first":true}', NULL, NULL, $1, $1)`;
+    // A faucet grant (the faucet account goes further below zero: wallet_apply() in its place)
+    // whose key another transaction stores, with agent_n's account, uncommitted: the slow plan's
+    // key insertion waits for it. Then a debit of agent_n, which exists once that commits.
+    const slow: MutationPlan = { ...faucet('agent_a', 2n), idempotency: { scope: 'agent_a', key: 'slow', fingerprint: 'fp_slow', operation: 'faucet' } };
+    const plans = [slow, transfer('agent_n', 'agent_c', 50n)];
+    await oracle.pool.query(storedKey, [NOW]);
+    await oracle.pool.query(createN);
+    const expected = await alone(oracle, plans);
+    const got = await whileHeld(batched, plans, async (other) => {
+      await other.query(storedKey, [NOW]);
+      await other.query(createN);
+    });
+
+    expect(kindsOf(expected)).toEqual(['replayed', 'applied']);
+    expect(got).toEqual(expected);
     expect(batched.statements).toEqual(['wallet_apply_batch']);
     expect(await state(batched)).toEqual(await state(oracle));
   });
