@@ -1,4 +1,4 @@
-import { firstOfEachId, isStateful, publicViews, resolveFilings, viasToResolve, contractsToLookUp, type Classified } from './batch-plan';
+import { classify, firstOfEachId, isStateful, publicViews, resolveFilings, viasToResolve, contractsToLookUp, type Classified } from './batch-plan';
 import { classifyEvent } from './classify';
 import type { StoreEvent } from './event';
 import { PRIVATE_BUYER_MARK } from './public-alias';
@@ -7,7 +7,7 @@ const at = '2026-11-02T10:00:00.000Z';
 const ev = (id: string, type: string, subject: string, data: Record<string, unknown>): StoreEvent => ({
   id, type, source: type.split('.')[1], subject_id: subject, occurred_at: at, actor: null, data, trace_id: null,
 });
-const classified = (events: StoreEvent[]): Classified[] => events.map((event) => ({ event, filing: classifyEvent(event) }));
+const classified = (events: StoreEvent[]): Classified[] => events.map(classify);
 
 const thread = (id: string, contractId: string) => ev(`e_${id}_${contractId}`, 'exchange.market.thread.created', id, { thread: { threadId: id, contractId } });
 const post = (id: string, threadId: string, author = 'agt_x') => ev(`e_${id}`, 'exchange.market.post.created', id, { post: { postId: id, threadId, author } });
@@ -44,7 +44,7 @@ describe('batch plan', () => {
     ];
     const filings = events.map((e) => classifyEvent(e));
     expect(contractsToLookUp(events, filings)).toEqual(['ctr_1']);
-    const views = publicViews(events, filings, new Map());
+    const views = publicViews(classified(events), filings, new Map());
     expect(views.map((v) => (v as { offer?: { terms: string } }).offer?.terms)).toEqual(['for agt_buyer', undefined, `for ${PRIVATE_BUYER_MARK}`, undefined, `for ${PRIVATE_BUYER_MARK}`]);
   });
 
@@ -57,37 +57,40 @@ describe('batch plan', () => {
       contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:02:00.000Z' }),
       offer('o1', 'ctr_1', 'for agt_buyer'),
     ];
-    const views = publicViews(events, events.map((e) => classifyEvent(e)), storedFact(false));
+    const views = publicViews(classified(events), events.map((e) => classifyEvent(e)), storedFact(false));
     expect(terms(views, 0)).toBe('for agt_buyer');
     expect(terms(views, 2)).toBe(`for ${PRIVATE_BUYER_MARK}`);
   });
 
   it('a snapshot at the same updated_at as the stored fact wins (the upsert takes <=), either way', () => {
     const toPrivate = [contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:01:00.000Z' }), offer('o1', 'ctr_1', 'for agt_buyer')];
-    expect(terms(publicViews(toPrivate, toPrivate.map((e) => classifyEvent(e)), storedFact(false)), 1)).toBe(`for ${PRIVATE_BUYER_MARK}`);
+    expect(terms(publicViews(classified(toPrivate), toPrivate.map((e) => classifyEvent(e)), storedFact(false)), 1)).toBe(`for ${PRIVATE_BUYER_MARK}`);
     const toPublic = [contract('ctr_1', { buyerPrivate: false, buyerId: 'agt_buyer', updatedAt: '2026-11-02T10:01:00.000Z' }), offer('o1', 'ctr_1', 'for agt_buyer')];
-    expect(terms(publicViews(toPublic, toPublic.map((e) => classifyEvent(e)), storedFact(true)), 1)).toBe('for agt_buyer');
+    expect(terms(publicViews(classified(toPublic), toPublic.map((e) => classifyEvent(e)), storedFact(true)), 1)).toBe('for agt_buyer');
   });
 
   it('a snapshot older than the stored fact loses against it', () => {
     const older = [contract('ctr_1', { buyerPrivate: true, updatedAt: '2026-11-02T10:00:59.999Z' }, 'agt_buyer'), offer('o1', 'ctr_1', 'for agt_buyer')];
-    expect(terms(publicViews(older, older.map((e) => classifyEvent(e)), storedFact(false)), 1)).toBe('for agt_buyer');
+    expect(terms(publicViews(classified(older), older.map((e) => classifyEvent(e)), storedFact(false)), 1)).toBe('for agt_buyer');
     const olderPublic = [contract('ctr_1', { buyerPrivate: false, buyerId: 'agt_buyer', updatedAt: '2026-11-02T10:00:00.000Z' }), offer('o1', 'ctr_1', 'for agt_buyer')];
-    expect(terms(publicViews(olderPublic, olderPublic.map((e) => classifyEvent(e)), storedFact(true)), 1)).toBe(`for ${PRIVATE_BUYER_MARK}`);
+    expect(terms(publicViews(classified(olderPublic), olderPublic.map((e) => classifyEvent(e)), storedFact(true)), 1)).toBe(`for ${PRIVATE_BUYER_MARK}`);
   });
 
   it('a private buyer nobody named (an empty buyer, stored or in the batch) hides nobody', () => {
     const events = [contract('ctr_2', { buyerPrivate: true, updatedAt: '2026-11-02T10:01:00.000Z' }), offer('o1', 'ctr_2', 'for agt_buyer'), offer('o2', 'ctr_1', 'for agt_buyer')];
     const stored = new Map([['ctr_1', { buyerId: '', buyerPrivate: true, updatedAt: new Date('2026-11-02T10:01:00.000Z') }]]);
-    const views = publicViews(events, events.map((e) => classifyEvent(e)), stored);
+    const views = publicViews(classified(events), events.map((e) => classifyEvent(e)), stored);
     expect([terms(views, 1), terms(views, 2)]).toEqual(['for agt_buyer', 'for agt_buyer']);
   });
 
-  it('operator-only events have no view and need no look-up', () => {
-    const events = [transfer('t1')];
+  it('operator-only events have no view and need no look-up, even filed under a contract', () => {
+    // The market's escrow hold is operator-only and filed under its contract (the hold's reference).
+    const hold = ev('h1', 'exchange.wallet.hold.created', 'hld_1', { hold: { holdId: 'hld_1', controller: 'market', reference: 'ctr_1', amount: '1', currency: 'CREDIT' } });
+    const events = [transfer('t1'), hold];
     const filings = events.map((e) => classifyEvent(e));
+    expect(filings.map((f) => f.contractId)).toEqual([null, 'ctr_1']);
     expect(contractsToLookUp(events, filings)).toEqual([]);
-    expect(publicViews(events, filings, new Map())).toEqual([null]);
+    expect(publicViews(classified(events), filings, new Map())).toEqual([null, null]);
   });
 
   it('stateful: filed, naming an earlier object or folding facts; a transfer is not', () => {

@@ -1,6 +1,6 @@
-import type { Filing } from './classify';
-import type { StoreEvent } from './event';
-import { categoryObjectsOf, checkoutFactOf, contractFactOf, disputedContractOf, hiddenBuyers, purchaseFactOf } from './facts';
+import { classifyEvent, inheritsContract, type Filing } from './classify';
+import { storedSubjectId, type StoreEvent } from './event';
+import { factsOf, hiddenBuyers, type EventFacts } from './facts';
 import type { JsonObject } from './event-json';
 import { isPublicType, publicView } from './public-view';
 
@@ -12,6 +12,13 @@ import { isPublicType, publicView } from './public-view';
 export interface Classified {
   event: StoreEvent;
   filing: Filing;
+  /** factsOf(event), read once: the batch folds them and replays the contract snapshot. */
+  facts: EventFacts;
+}
+
+/** An event with its filing (unresolved) and its facts. */
+export function classify(event: StoreEvent): Classified {
+  return { event, filing: classifyEvent(event), facts: factsOf(event) };
 }
 
 /** The first occurrence of each event id, in batch order: a repeat inside a batch changes nothing. */
@@ -20,10 +27,9 @@ export function firstOfEachId<T extends { id: string }>(events: readonly T[]): T
   return events.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
 }
 
-/** Whether the event updates facts (contract, dispute, checkout, purchase, categories). */
-export function foldsFacts(event: StoreEvent): boolean {
-  return contractFactOf(event) !== null || disputedContractOf(event) !== null || checkoutFactOf(event) !== null
-    || purchaseFactOf(event) !== null || categoryObjectsOf(event).length > 0;
+/** Whether any fact is present (contract, dispute, checkout, purchase, categories): the event folds facts. */
+export function foldsFacts(facts: EventFacts): boolean {
+  return facts.contract !== null || facts.disputed !== null || facts.checkout !== null || facts.purchase !== null || facts.categories.length > 0;
 }
 
 /**
@@ -31,13 +37,13 @@ export function foldsFacts(event: StoreEvent): boolean {
  * contract (a later post may inherit it), names an earlier object, or folds facts. A repeat of
  * such an event makes the in-memory replay wrong; a repeat of any other event changes nothing.
  */
-export function isStateful({ event, filing }: Classified): boolean {
-  return filing.contractId !== null || filing.via !== null || foldsFacts(event);
+export function isStateful({ filing, facts }: Classified): boolean {
+  return filing.contractId !== null || filing.via !== null || foldsFacts(facts);
 }
 
 /** Subjects whose contract the store must answer (events naming an earlier object, none of their own). */
 export function viasToResolve(batch: readonly Classified[]): string[] {
-  return [...new Set(batch.filter(({ filing }) => filing.contractId === null && filing.via !== null).map(({ filing }) => filing.via as string))];
+  return [...new Set(batch.filter(({ filing }) => inheritsContract(filing)).map(({ filing }) => filing.via as string))];
 }
 
 /**
@@ -48,10 +54,10 @@ export function viasToResolve(batch: readonly Classified[]): string[] {
 export function resolveFilings(batch: readonly Classified[], stored: ReadonlyMap<string, string>): Filing[] {
   const firstContractOf = new Map<string, string>();
   return batch.map(({ event, filing }) => {
-    const resolved = filing.contractId !== null || filing.via === null
-      ? filing
-      : { ...filing, contractId: stored.get(filing.via) ?? firstContractOf.get(filing.via) ?? null };
-    const subject = event.subject_id ?? ''; // as stored
+    const resolved = inheritsContract(filing)
+      ? { ...filing, contractId: stored.get(filing.via as string) ?? firstContractOf.get(filing.via as string) ?? null }
+      : filing;
+    const subject = storedSubjectId(event);
     if (resolved.contractId !== null && !firstContractOf.has(subject)) firstContractOf.set(subject, resolved.contractId);
     return resolved;
   });
@@ -79,9 +85,9 @@ export interface BuyerFact {
  * (the store's rows of the looked-up contracts) folded with the batch's earlier contract
  * snapshots as the upsert does (newer or equal `updated_at` wins; an empty buyer keeps the old).
  */
-export function publicViews(events: readonly StoreEvent[], filings: readonly Filing[], stored: ReadonlyMap<string, BuyerFact>): Array<JsonObject | null> {
+export function publicViews(batch: readonly Classified[], filings: readonly Filing[], stored: ReadonlyMap<string, BuyerFact>): Array<JsonObject | null> {
   const facts = new Map(stored);
-  return events.map((event, i) => {
+  return batch.map(({ event, facts: { contract: snapshot } }, i) => {
     const contractId = filings[i].contractId;
     let view: JsonObject | null = null;
     if (isPublicType(event.type)) {
@@ -91,7 +97,6 @@ export function publicViews(events: readonly StoreEvent[], filings: readonly Fil
     // Every contract read above was looked up, so `stored` holds its row when the store has one.
     // The fold below replays the buyer part of ingest/facts.repo.ts upsertContract (its WHERE
     // and its buyer_id CASE): a change to either rule is made in both.
-    const snapshot = contractFactOf(event);
     if (snapshot !== null) {
       const before = facts.get(snapshot.contractId);
       if (before === undefined) {

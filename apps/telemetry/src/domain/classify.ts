@@ -13,6 +13,11 @@ export interface Filing {
   via: string | null;
 }
 
+/** Whether the filing takes its contract from an earlier object (`via`), naming none of its own. */
+export function inheritsContract(filing: Filing): boolean {
+  return filing.contractId === null && filing.via !== null;
+}
+
 const NONE: Filing = { contractId: null, listingId: null, via: null };
 
 function filing(contractId: string | undefined, listingId?: string, via?: string): Filing {

@@ -29,9 +29,11 @@ export interface ContractFact {
 
 /**
  * Whom a contract's fact says public events must hide: its buyer, when the buyer is private and
- * known (a snapshot with no buyer id hides nobody). The one definition of the rule: the
+ * known (a fact whose buyer was never named hides nobody; a snapshot naming no buyer keeps the
+ * stored one under the upsert, so it hides that one). The one definition of the rule: the
  * one-by-one path applies it to the stored row (ingest/event-store.repo.ts privateParties), the
- * batch to its in-memory replay (batch-plan.ts publicViews).
+ * batch to its in-memory replay (batch-plan.ts publicViews), the projection to the contract an
+ * event carries (public-view.ts privatePartiesOf).
  */
 export function hiddenBuyers(fact: Pick<ContractFact, 'buyerId' | 'buyerPrivate'> | undefined): string[] {
   return fact !== undefined && fact.buyerPrivate && fact.buyerId !== '' ? [fact.buyerId] : [];
@@ -193,4 +195,24 @@ export function categoryObjectsOf(event: Pick<StoreEvent, 'type' | 'data' | 'occ
   const title = stringField(o, 'title') ?? '';
   const sandbox = boolField(o, 'sandbox');
   return [...new Set(stringsField(o, 'tags'))].map((tag) => ({ tag, kind: source.kind, objectId, title, sandbox, firstSeenAt }));
+}
+
+/** Every fact one event updates, read once (ingest folds them; the batch also replays `contract`). */
+export interface EventFacts {
+  contract: ContractFact | null;
+  disputed: string | null;
+  checkout: CheckoutFact | null;
+  purchase: PurchaseFact | null;
+  categories: CategoryObjectFact[];
+}
+
+/** The one list of the fact extractors: what `event` folds (ingest/facts.repo.ts foldFacts writes it). */
+export function factsOf(event: Pick<StoreEvent, 'type' | 'data' | 'occurred_at'>): EventFacts {
+  return {
+    contract: contractFactOf(event),
+    disputed: disputedContractOf(event),
+    checkout: checkoutFactOf(event),
+    purchase: purchaseFactOf(event),
+    categories: categoryObjectsOf(event),
+  };
 }

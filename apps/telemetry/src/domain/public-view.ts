@@ -1,5 +1,6 @@
 import { boolField, cloneJson, dropField, isObject, objectField, stringField, type Json, type JsonObject } from './event-json';
 import { typeParts, type StoreEvent } from './event';
+import { hiddenBuyers } from './facts';
 import { PRIVATE_BUYER_MARK } from './public-alias';
 
 // The public projection of an event (README "Event store and privacy"): what a stranger may read
@@ -141,8 +142,7 @@ function privatePartiesOf(data: unknown, ctx: PrivacyContext): string[] {
   const restricted = stringField(objectField(data, 'restricted'), 'buyerId');
   if (restricted) ids.add(restricted);
   const contract = objectField(data, 'contract');
-  const buyer = stringField(contract, 'buyerId');
-  if (buyer && boolField(contract, 'buyerPrivate')) ids.add(buyer);
+  for (const id of hiddenBuyers({ buyerId: stringField(contract, 'buyerId') ?? '', buyerPrivate: boolField(contract, 'buyerPrivate') })) ids.add(id);
   return [...ids].filter((id) => id.length > 0);
 }
 

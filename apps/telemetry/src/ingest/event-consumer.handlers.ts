@@ -8,9 +8,10 @@ import { ingestBatch, ingestEvent } from './event-store.repo';
 // the events waiting (up to 64) and they are recorded in one transaction, once by id, so a
 // redelivery is acknowledged without doubling anything. A malformed event (no id or type, a bad
 // time or amount, a lone UTF-16 surrogate in an envelope string) is logged and acknowledged:
-// retrying cannot fix it and it must not hold up the stream. When a batch fails, its events are recorded one by one, each in its own transaction:
-// a payload that recording refuses (DomainError) is logged and dropped alone; a database failure
-// or refusal (say a NUL byte jsonb cannot hold) does not stop the others and is thrown at the end,
+// retrying cannot fix it and it must not hold up the stream. When a batch fails, its events are
+// recorded one by one, each in its own transaction: a payload that recording refuses
+// (DomainError) is logged and dropped alone; a database failure or refusal (say a NUL byte jsonb
+// cannot hold) does not stop the others and is thrown at the end,
 // so the bus redelivers the batch: the recorded ones are skipped by id, the failed one is retried
 // (for ever, if the database keeps refusing it) without holding up its neighbours.
 

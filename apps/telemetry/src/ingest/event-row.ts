@@ -1,5 +1,5 @@
 import type { Filing } from '../domain/classify';
-import type { StoreEvent } from '../domain/event';
+import { storedSubjectId, type StoreEvent } from '../domain/event';
 import type { JsonObject } from '../domain/event-json';
 
 // The `events` row of one event, as both the one-by-one insert (event-store.repo.ts) and the
@@ -25,7 +25,7 @@ export function eventRow(event: StoreEvent, filing: Filing, view: JsonObject | n
     event_id: event.id,
     type: event.type,
     source: event.source ?? '',
-    subject_id: event.subject_id ?? '',
+    subject_id: storedSubjectId(event),
     // A Date (a finer time than the millisecond is cut by JS, not rounded by PostgreSQL).
     occurred_at: new Date(event.occurred_at),
     actor: event.actor ?? null,

@@ -1,9 +1,9 @@
 import { withTransaction } from '@exchange/db';
 import type pg from 'pg';
-import { classifyEvent, type Filing } from '../domain/classify';
+import { classifyEvent, inheritsContract, type Filing } from '../domain/classify';
 import type { StoreEvent } from '../domain/event';
-import { hiddenBuyers } from '../domain/facts';
-import { publicView } from '../domain/public-view';
+import { factsOf, hiddenBuyers } from '../domain/facts';
+import { isPublicType, publicView } from '../domain/public-view';
 import { NotExactInBatch, recordBatch } from './batch-store.repo';
 import { EVENT_COLUMNS, eventRow } from './event-row';
 import { foldFacts } from './facts.repo';
@@ -19,13 +19,17 @@ function isPool(db: Queryable | PoolLike): db is PoolLike {
   return typeof (db as { release?: unknown }).release !== 'function' && typeof (db as PoolLike).connect === 'function';
 }
 
+/**
+ * The contract of the first event with subject $1 that has a contract. The batch asks the same
+ * for many subjects at once (batch-store.repo.ts STORED_VIAS): a change to either query is made
+ * in both. Exported for the plan spec (EXPLAIN).
+ */
+export const RESOLVE_VIA = 'SELECT contract_id FROM events WHERE subject_id = $1 AND contract_id IS NOT NULL ORDER BY seq LIMIT 1';
+
 /** The contract of the earlier event an event names (a post's thread, a delivery's artifact). */
 async function resolveVia(client: Queryable, filing: Filing): Promise<Filing> {
-  if (filing.contractId !== null || filing.via === null) return filing;
-  const { rows } = await client.query<{ contract_id: string }>(
-    'SELECT contract_id FROM events WHERE subject_id = $1 AND contract_id IS NOT NULL ORDER BY seq LIMIT 1',
-    [filing.via],
-  );
+  if (!inheritsContract(filing)) return filing;
+  const { rows } = await client.query<{ contract_id: string }>(RESOLVE_VIA, [filing.via]);
   return { ...filing, contractId: rows[0]?.contract_id ?? null };
 }
 
@@ -46,11 +50,12 @@ const INSERT_EVENT = `INSERT INTO events (${EVENT_COLUMNS.join(', ')})
 
 async function record(client: Queryable, event: StoreEvent): Promise<boolean> {
   const filing = await resolveVia(client, classifyEvent(event));
-  const view = publicView(event, { privateParties: await privateParties(client, filing.contractId) });
+  // An operator-only event has no public view: no private buyer to look up.
+  const view = isPublicType(event.type) ? publicView(event, { privateParties: await privateParties(client, filing.contractId) }) : null;
   const row = eventRow(event, filing, view);
   const inserted = await client.query(INSERT_EVENT, EVENT_COLUMNS.map((c) => row[c]));
   if (inserted.rowCount === 0) return false;
-  await foldFacts(client, event, filing);
+  await foldFacts(client, factsOf(event), filing);
   return true;
 }
 
@@ -68,8 +73,8 @@ export async function ingestEvent(db: Queryable | PoolLike, event: StoreEvent): 
  * WAL flush, per batch instead of per event, and one insert for the batch (recordBatch). Each
  * event sees the ones before it, as one by one; when the set-based path cannot show that exactly
  * (a stateful event was recorded already while others of the batch were not, as on a partial
- * redelivery), the batch is recorded
- * event by event in a fresh transaction. Any other failure rolls the whole batch back and is
+ * redelivery; an id or subject that is not well-formed), the batch is recorded event by event in
+ * a fresh transaction. Any other failure rolls the whole batch back and is
  * thrown. Returns how many were new.
  */
 export async function ingestBatch(pool: PoolLike, events: readonly StoreEvent[]): Promise<number> {

@@ -1,8 +1,7 @@
 import { parseAmount } from '@exchange/platform';
 import type pg from 'pg';
 import type { Filing } from '../domain/classify';
-import type { StoreEvent } from '../domain/event';
-import { categoryObjectsOf, checkoutFactOf, contractFactOf, disputedContractOf, purchaseFactOf, type ContractFact } from '../domain/facts';
+import type { CategoryObjectFact, CheckoutFact, ContractFact, EventFacts, PurchaseFact } from '../domain/facts';
 
 // The facts an event updates, written in the event's transaction (ingest.ts). A snapshot older
 // than the stored one (updated_at) changes nothing, so events arriving out of order fold to the
@@ -41,8 +40,7 @@ async function markDisputed(client: Queryable, contractId: string): Promise<void
   await client.query('UPDATE contract_facts SET ever_disputed = true WHERE contract_id = $1 AND NOT ever_disputed', [contractId]);
 }
 
-async function foldCheckout(client: Queryable, event: StoreEvent): Promise<void> {
-  const f = checkoutFactOf(event);
+async function foldCheckout(client: Queryable, f: CheckoutFact | null): Promise<void> {
   if (f === null) return;
   await client.query(
     `INSERT INTO checkout_facts (commerce_session_id, buyer_agent_id, merchant_domain, status, currency, total,
@@ -59,8 +57,7 @@ async function foldCheckout(client: Queryable, event: StoreEvent): Promise<void>
   );
 }
 
-async function foldPurchase(client: Queryable, event: StoreEvent): Promise<void> {
-  const f = purchaseFactOf(event);
+async function foldPurchase(client: Queryable, f: PurchaseFact | null): Promise<void> {
   if (f === null) return;
   await client.query(
     `INSERT INTO purchase_facts (deal_id, commerce_session_id, buyer_agent_id, merchant_domain, amount, currency,
@@ -71,8 +68,7 @@ async function foldPurchase(client: Queryable, event: StoreEvent): Promise<void>
   );
 }
 
-async function foldCategories(client: Queryable, event: StoreEvent, filing: Filing): Promise<void> {
-  const objects = categoryObjectsOf(event);
+async function foldCategories(client: Queryable, objects: CategoryObjectFact[], filing: Filing): Promise<void> {
   if (objects.length === 0) return;
   // A thread carries no sandbox flag: it takes its contract's.
   const sandbox = objects[0].kind === 'thread' && filing.contractId !== null
@@ -86,13 +82,11 @@ async function foldCategories(client: Queryable, event: StoreEvent, filing: Fili
   );
 }
 
-/** Every fact `event` (already recorded, filed as `filing`) updates. */
-export async function foldFacts(client: Queryable, event: StoreEvent, filing: Filing): Promise<void> {
-  const contract = contractFactOf(event);
-  if (contract !== null) await upsertContract(client, contract);
-  const disputed = disputedContractOf(event);
-  if (disputed !== null) await markDisputed(client, disputed);
-  await foldCheckout(client, event);
-  await foldPurchase(client, event);
-  await foldCategories(client, event, filing);
+/** Writes `facts` (domain/facts.ts factsOf of an event already recorded, filed as `filing`); no query when there are none. */
+export async function foldFacts(client: Queryable, facts: EventFacts, filing: Filing): Promise<void> {
+  if (facts.contract !== null) await upsertContract(client, facts.contract);
+  if (facts.disputed !== null) await markDisputed(client, facts.disputed);
+  await foldCheckout(client, facts.checkout);
+  await foldPurchase(client, facts.purchase);
+  await foldCategories(client, facts.categories, filing);
 }
