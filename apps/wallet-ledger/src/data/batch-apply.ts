@@ -38,6 +38,8 @@ const settle = async (work: Promise<ApplyOutcome>): Promise<Settled<ApplyOutcome
  * wallet_apply_batch() answered a number of rows other than one per plan (a bug in the function):
  * no row can be matched to its plan, so the plans run one by one; each meets what the batch may
  * have committed (its idempotency key, the journal's entry_id key), as after an unclear commit.
+ * A backstop only: the function itself raises (21000, nothing committed) when a slow plan's
+ * wallet_apply() call returns other than one row, and answers one row per decided plan.
  */
 class BatchRowsMismatch extends Error {
   constructor(rows: number, plans: number) {
