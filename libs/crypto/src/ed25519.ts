@@ -93,18 +93,13 @@ export function verifyCanonical(value: unknown, signatureB64: string, publicKeyB
   }
 }
 
-/** verifyCanonical off the event loop: the same answer (verifyCanonicalWithAnyKeyAsync with one key). */
+/** verifyCanonical off the event loop (verifyWithAnyKeyAsync with one key): the same answer. */
 export async function verifyCanonicalAsync(value: unknown, signatureB64: string, publicKeyB64: string): Promise<boolean> {
-  return (await verifyCanonicalWithAnyKeyAsync(value, signatureB64, [publicKeyB64])) !== null;
-}
-
-/** verifyWithAnyKeyAsync over `canonicalBytes(value)`, canonicalized once for all the keys; null for a value that cannot be canonicalized. */
-export async function verifyCanonicalWithAnyKeyAsync(value: unknown, signatureB64: string, publicKeysB64: readonly string[]): Promise<string | null> {
   let message: Uint8Array;
   try {
     message = canonicalBytes(value);
   } catch {
-    return null;
+    return false;
   }
-  return verifyWithAnyKeyAsync(signatureB64, message, publicKeysB64);
+  return (await verifyWithAnyKeyAsync(signatureB64, message, [publicKeyB64])) !== null;
 }

@@ -12,7 +12,6 @@ export {
   verify,
   verifyCanonical,
   verifyCanonicalAsync,
-  verifyCanonicalWithAnyKeyAsync,
   verifyWithAnyKeyAsync,
 } from './ed25519';
 export { passesKeyPolicy } from './ed25519-policy';

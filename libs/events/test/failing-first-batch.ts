@@ -1,16 +1,24 @@
 import type { EventEnvelope } from '../src/envelope';
 
 /**
- * A batch handler that records each call's event ids and throws on the first call only (a
- * database down once): the bus must deliver that whole batch again.
+ * A batch handler that records each call's event ids and throws once (a database down once), on
+ * the first call holding at least `minEvents` events: the bus must deliver that whole batch again.
+ * `failedAt` is that call's index in `calls` (-1 until it happened).
  */
-export function failingFirstBatch(): { calls: string[][]; handler: (events: EventEnvelope[]) => Promise<void> } {
+export function failingFirstBatch(minEvents = 1): { calls: string[][]; readonly failedAt: number; handler: (events: EventEnvelope[]) => Promise<void> } {
   const calls: string[][] = [];
+  let failedAt = -1;
   return {
     calls,
+    get failedAt() {
+      return failedAt;
+    },
     handler: async (events) => {
       calls.push(events.map((e) => e.id));
-      if (calls.length === 1) throw new Error('database down');
+      if (failedAt === -1 && events.length >= minEvents) {
+        failedAt = calls.length - 1;
+        throw new Error('database down');
+      }
     },
   };
 }

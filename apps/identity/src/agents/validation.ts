@@ -7,7 +7,7 @@ export interface FieldError {
   message: string;
 }
 
-export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}:agent:[a-z0-9][a-z0-9._-]{0,62}$/;
+const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}:agent:[a-z0-9][a-z0-9._-]{0,62}$/;
 
 /**
  * False for an id registration could not have accepted: it names no agent, so the data layer

@@ -28,7 +28,7 @@ export function firstOfEachId<T extends { id: string }>(events: readonly T[]): T
 }
 
 /** Whether any fact is present (contract, dispute, checkout, purchase, categories): the event folds facts. */
-export function foldsFacts(facts: EventFacts): boolean {
+function foldsFacts(facts: EventFacts): boolean {
   return facts.contract !== null || facts.disputed !== null || facts.checkout !== null || facts.purchase !== null || facts.categories.length > 0;
 }
 

@@ -43,7 +43,7 @@ export function startEventConsumer(opts: EventConsumerOptions): Promise<Subscrip
       opts.logger.error({ durable, event_id: event.id, type: event.type, code: err.code, err: err.message }, 'dropping an event that cannot be recorded');
     }
   };
-  const recordBatch = async (events: EventEnvelope[]): Promise<void> => {
+  const recordDelivered = async (events: EventEnvelope[]): Promise<void> => {
     const valid = events.filter(wellFormed);
     if (valid.length === 0) return;
     if (valid.length > 1) {
@@ -68,5 +68,5 @@ export function startEventConsumer(opts: EventConsumerOptions): Promise<Subscrip
     if (failure) throw failure.err;
   };
   // Both buses hand this durable batches; `handler` is the same path for one event.
-  return opts.bus.subscribe({ durable, subjects: ALL_EVENTS, handler: (event) => recordBatch([event]), batch: { handler: recordBatch } });
+  return opts.bus.subscribe({ durable, subjects: ALL_EVENTS, handler: (event) => recordDelivered([event]), batch: { handler: recordDelivered } });
 }

@@ -70,8 +70,12 @@ export async function commitBatch(deps: BatchDeps, plans: MutationPlan[]): Promi
     if (rows.length !== plans.length) throw new BatchRowsMismatch(rows.length, plans.length);
   } catch (err) {
     if (!(err instanceof pg.DatabaseError) && !(err instanceof BatchRowsMismatch)) throw err;
-    const code = err instanceof pg.DatabaseError ? err.code : undefined;
-    deps.logger.debug({ err: err.message, code, plans: plans.length }, 'wallet_apply_batch rolled back: its plans run one by one');
+    if (err instanceof BatchRowsMismatch) {
+      // A bug in the function (SQL checks its own row counts): the batch committed, so it is not a rollback.
+      deps.logger.error({ err: err.message, plans: plans.length }, 'wallet_apply_batch answered the wrong number of rows (committed): its plans run one by one');
+    } else {
+      deps.logger.debug({ err: err.message, code: err.code, plans: plans.length }, 'wallet_apply_batch rolled back: its plans run one by one');
+    }
     const settled: Array<Settled<ApplyOutcome>> = [];
     for (const plan of plans) settled.push(await settle(deps.applyAlone(plan)));
     return settled;

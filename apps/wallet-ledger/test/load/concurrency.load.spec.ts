@@ -1,7 +1,8 @@
 import { formatAmount, parseAmount } from '@exchange/platform';
 import { walletV1 } from '@exchange/proto';
 import { randomBytes } from 'node:crypto';
-import { codeOf, inParallel, outcome, prng, tally, type Outcome } from './support/outcome';
+import { prng } from '@exchange/testing';
+import { codeOf, inParallel, outcome, tally, type Outcome } from './support/outcome';
 import { balanceOf, expectLedgerConsistent, startLoadLedger, type LoadLedger, type Money, type WalletClient } from './support/ledger';
 
 // Many clients hammering ten wallets, one of them hot, with transfers and holds (create, release,

@@ -4,7 +4,8 @@ import { walletV1 } from '@exchange/proto';
 import { createTestDatabase, startFakeIdentity, type FakeIdentity, type TestDatabase } from '@exchange/testing';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { codeOf, inParallel, outcome, prng, tally, type Outcome } from './support/outcome';
+import { prng } from '@exchange/testing';
+import { codeOf, inParallel, outcome, tally, type Outcome } from './support/outcome';
 import { balanceOf, baseLedgerEnv, expectLedgerConsistent, walletClient, type Money, type WalletClient } from './support/ledger';
 import { spawnLedgerProcess, type LedgerProcess } from './support/ledger-process';
 

@@ -35,8 +35,6 @@ export function tally(codes: Iterable<string>): Record<string, number> {
   return out;
 }
 
-/** A deterministic PRNG (mulberry32) so a failing run can be replayed with its seed. */
-export { prng } from '@exchange/testing';
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
 export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
