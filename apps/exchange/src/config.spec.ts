@@ -6,6 +6,12 @@ describe('readExchangeConfig', () => {
     expect(config).toMatchObject({ PORT: 8080, EXCHANGE_DATA_DIR: './.data', EXCHANGE_ENV: 'sandbox', LOG_LEVEL: 'info' });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.NATS_URL).toBeUndefined();
+    expect(config.EXCHANGE_IN_PROCESS_CALLS).toBe(true);
+  });
+
+  it('turns in-process calls off with EXCHANGE_IN_PROCESS_CALLS=false, refuses anything but a boolean', () => {
+    expect(readExchangeConfig({ EXCHANGE_IN_PROCESS_CALLS: 'false' }).EXCHANGE_IN_PROCESS_CALLS).toBe(false);
+    expect(() => readExchangeConfig({ EXCHANGE_IN_PROCESS_CALLS: 'sometimes' })).toThrow(/EXCHANGE_IN_PROCESS_CALLS/);
   });
 
   it('names the variable that is wrong', () => {

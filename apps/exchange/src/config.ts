@@ -16,6 +16,10 @@ export const exchangeConfigSchema = Type.Object({
   OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 16 })), // see readExchangeConfig
   EXCHANGE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 40 })),
   LOG_LEVEL: Type.String({ default: 'info' }),
+  // Services of this one process call each other's unary methods directly instead of through
+  // gRPC on loopback (libs/platform grpc/in-process.ts): same handlers, same answers, without
+  // HTTP/2. false: every call goes through gRPC, as in distributed mode.
+  EXCHANGE_IN_PROCESS_CALLS: Type.Boolean({ default: true }),
   // Sandbox merchant (sandbox only): its port, default a free loopback port. Its other settings
   // are SANDBOX_MERCHANT_<KEY> (src/sandbox-merchant.ts), checked when it starts.
   SANDBOX_MERCHANT_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),

@@ -6,7 +6,7 @@ import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
 import { readMarketConfig, startMarket } from '@exchange/market';
 import { readTelemetryConfig, startTelemetry } from '@exchange/telemetry';
-import { createLogger } from '@exchange/platform';
+import { createLogger, setInProcessCalls } from '@exchange/platform';
 import { readRegistryConfig, startRegistry } from '@exchange/registry';
 import { readWalletLedgerConfig, startWalletLedger } from '@exchange/wallet-ledger';
 import { resolve } from 'node:path';
@@ -32,9 +32,12 @@ export interface RunningExchange {
 }
 
 // The whole exchange in one process: every service on an ephemeral loopback gRPC port plus the
-// gateway. Services still talk gRPC and events exactly as in distributed mode.
+// gateway. Services talk events exactly as in distributed mode; their unary gRPC calls to each
+// other go to the handler directly (EXCHANGE_IN_PROCESS_CALLS, on by default), which the gRPC
+// ports still serve for outside clients.
 export async function startExchange(env: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const config = readExchangeConfig(env);
+  setInProcessCalls(config.EXCHANGE_IN_PROCESS_CALLS);
   const logger = createLogger({ name: 'exchange', level: config.LOG_LEVEL });
   const dataDir = resolve(config.EXCHANGE_DATA_DIR);
   const signingKey = await loadOrCreateSigningKey(dataDir, config.EXCHANGE_SIGNING_KEY);

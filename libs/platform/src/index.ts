@@ -15,8 +15,10 @@ export {
 export { unary } from './unary';
 export { serverStream, streamErrorStatus, writeWithBackpressure } from './grpc/server-stream';
 export { startGrpcServer, type GrpcServerHandle } from './grpc-server';
+export { loopbackPort, setInProcessCalls } from './grpc/in-process';
 export {
   callOptionsFrom,
+  callUnary,
   createServiceClient,
   DEFAULT_DEADLINE_MS,
   errorInfoFromGrpc,
@@ -24,6 +26,7 @@ export {
   type CallOptions,
   type GrpcErrorInfo,
   type PromiseClient,
+  type UnaryChannel,
 } from './grpc-client';
 export { createHealthClient, type HealthClient, type HealthStatus } from './health-client';
 export { onShutdown, SHUTDOWN_TIMEOUT_MS_DEFAULT, type ShutdownStep } from './shutdown';

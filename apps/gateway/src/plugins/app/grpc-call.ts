@@ -1,5 +1,4 @@
-import { toMetadata, type CallOptions } from '@exchange/platform';
-import type { Client } from '@grpc/grpc-js';
+import { callUnary, type CallOptions, type UnaryChannel } from '@exchange/platform';
 
 // What the gateway's own clients with streaming RPCs (registry, telemetry) share: the caller's
 // metadata and the unary methods as promises, as @exchange/platform's createServiceClient makes
@@ -31,28 +30,18 @@ export interface HealthMethod {
 }
 
 
-/** One unary method on `client`: a promise, with the caller's metadata and a deadline. */
+/** One unary method on `channel`: a promise, with the caller's metadata and a deadline (in process in all-in-one). */
 export const unaryCall =
-  (client: Client, method: GrpcMethod, defaultDeadlineMs: number) =>
+  (channel: UnaryChannel, method: GrpcMethod, defaultDeadlineMs: number) =>
   (req: unknown, callOpts?: CallOptions): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      client.makeUnaryRequest(
-        method.path,
-        method.requestSerialize as (v: unknown) => Buffer,
-        method.responseDeserialize,
-        req,
-        toMetadata(callOpts),
-        { deadline: Date.now() + (callOpts?.deadlineMs ?? defaultDeadlineMs) },
-        (err, res) => (err ? reject(err) : resolve(res)),
-      );
-    });
+    callUnary(channel, method, req, callOpts, defaultDeadlineMs);
 
-/** Every unary method of `definition` on `client`, keyed as in the definition. */
-export function unaryMethodsOf(client: Client, definition: Record<string, GrpcMethod>, defaultDeadlineMs: number): Record<string, unknown> {
+/** Every unary method of `definition` on `channel`, keyed as in the definition. */
+export function unaryMethodsOf(channel: UnaryChannel, definition: Record<string, GrpcMethod>, defaultDeadlineMs: number): Record<string, unknown> {
   const methods: Record<string, unknown> = {};
   for (const [key, method] of Object.entries(definition)) {
     if (method.requestStream || method.responseStream) continue;
-    methods[key] = unaryCall(client, method, defaultDeadlineMs);
+    methods[key] = unaryCall(channel, method, defaultDeadlineMs);
   }
   return methods;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_DEADLINE_MS, toMetadata, type CallOptions } from '@exchange/platform';
+import { DEFAULT_DEADLINE_MS, loopbackPort, toMetadata, type CallOptions } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
 import { Client, credentials, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import { createHash } from 'node:crypto';
@@ -18,6 +18,7 @@ const CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.keepalive_permit_without_calls': 1,
   'grpc.max_send_message_length': REGISTRY_MAX_MESSAGE_BYTES,
   'grpc.max_receive_message_length': REGISTRY_MAX_MESSAGE_BYTES,
+  'grpc.enable_channelz': 0,
 };
 
 const S = registryV1.RegistryServiceService;
@@ -64,8 +65,9 @@ export function createRegistryClient(address: string, opts: RegistryClientOption
   const defaultDeadlineMs = opts.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const streamDeadlineMs = opts.streamDeadlineMs ?? 10 * 60_000;
   const client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
-  const methods: Record<string, unknown> = { ...unaryMethodsOf(client, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs), close: () => client.close() };
-  methods.healthCheck = unaryCall(client, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs);
+  const channel = { client, localPort: loopbackPort(address), maxReceiveBytes: REGISTRY_MAX_MESSAGE_BYTES, maxSendBytes: REGISTRY_MAX_MESSAGE_BYTES };
+  const methods: Record<string, unknown> = { ...unaryMethodsOf(channel, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs), close: () => client.close() };
+  methods.healthCheck = unaryCall(channel, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs);
 
   methods.uploadArtifact = (metadata: registryV1.ArtifactMetadata, callOpts?: CallOptions): ArtifactUpload => {
     let settle!: { resolve: (r: registryV1.UploadArtifactResponse) => void; reject: (e: ServiceError) => void };

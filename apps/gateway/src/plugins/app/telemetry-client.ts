@@ -1,4 +1,4 @@
-import { DEFAULT_DEADLINE_MS, toMetadata, type CallOptions } from '@exchange/platform';
+import { DEFAULT_DEADLINE_MS, loopbackPort, toMetadata, type CallOptions } from '@exchange/platform';
 import { telemetryV1 } from '@exchange/proto';
 import { Client, credentials, type ClientReadableStream } from '@grpc/grpc-js';
 import { Readable } from 'node:stream';
@@ -32,6 +32,7 @@ export function createTelemetryClient(
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.keepalive_permit_without_calls': 1,
+    'grpc.enable_channelz': 0,
   });
   const stream =
     <Req>(method: { path: string; requestSerialize: (v: Req) => Buffer; responseDeserialize: (b: Buffer) => { jsonl: Buffer } }) =>
@@ -41,9 +42,10 @@ export function createTelemetryClient(
           deadline: Date.now() + (callOpts?.deadlineMs ?? exportDeadlineMs),
         }),
       );
+  const channel = { client, localPort: loopbackPort(address) };
   return {
-    ...unaryMethodsOf(client, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs),
-    healthCheck: unaryCall(client, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs),
+    ...unaryMethodsOf(channel, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs),
+    healthCheck: unaryCall(channel, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs),
     exportOperatorEvents: stream(S.exportOperatorEvents),
     exportContractTimeline: stream(S.exportContractTimeline),
     close: () => client.close(),
