@@ -6,7 +6,7 @@ import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
 import { readMarketConfig, startMarket } from '@exchange/market';
 import { readTelemetryConfig, startTelemetry } from '@exchange/telemetry';
-import { createLogger, setInProcessCalls } from '@exchange/platform';
+import { createLogger, useInProcessCalls } from '@exchange/platform';
 import { readRegistryConfig, startRegistry } from '@exchange/registry';
 import { readWalletLedgerConfig, startWalletLedger } from '@exchange/wallet-ledger';
 import { resolve } from 'node:path';
@@ -37,7 +37,6 @@ export interface RunningExchange {
 // ports still serve for outside clients.
 export async function startExchange(env: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const config = readExchangeConfig(env);
-  setInProcessCalls(config.EXCHANGE_IN_PROCESS_CALLS);
   const logger = createLogger({ name: 'exchange', level: config.LOG_LEVEL });
   const dataDir = resolve(config.EXCHANGE_DATA_DIR);
   const signingKey = await loadOrCreateSigningKey(dataDir, config.EXCHANGE_SIGNING_KEY);
@@ -55,6 +54,12 @@ export async function startExchange(env: Record<string, string | undefined> = pr
   };
 
   try {
+    // Released when this exchange stops, after its services (another exchange in this process,
+    // as in tests, may keep them on).
+    if (config.EXCHANGE_IN_PROCESS_CALLS) {
+      const release = useInProcessCalls();
+      stops.push(async () => release());
+    }
     const databases = await openDatabases({
       databaseUrl: config.DATABASE_URL,
       prefix: config.EXCHANGE_DB_PREFIX,

@@ -1,5 +1,6 @@
 import {
   Client,
+  connectivityState,
   credentials,
   Metadata,
   status,
@@ -9,7 +10,7 @@ import {
 } from '@grpc/grpc-js';
 import { ACTOR_METADATA, AGENT_ID_METADATA, REQUEST_ID_METADATA, TRACE_ID_METADATA, type CallContext } from './call-context';
 import { readErrorDetails } from './error-trailer';
-import { callInProcess, localTarget, loopbackPort, type ClientLimits, type ClientMethod } from './grpc/in-process';
+import { callInProcess, localTarget, loopbackTarget, type ClientLimits, type ClientMethod, type LoopbackTarget } from './grpc/in-process';
 import { DomainError, ERROR_CODE_METADATA, ERROR_REPLAYED_METADATA } from './errors';
 
 export interface CallOptions {
@@ -41,10 +42,10 @@ const CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.enable_channelz': 0,
 };
 
-/** A client's channel: the grpc-js client, its target's loopback port (see loopbackPort) and its message limits when it sets any. */
+/** A client's channel: the grpc-js client, its target when on loopback (loopbackTarget) and its message limits when it sets any. */
 export interface UnaryChannel extends ClientLimits {
   client: Client;
-  localPort: number | undefined;
+  loopback: LoopbackTarget | undefined;
 }
 
 /**
@@ -60,8 +61,11 @@ export function callUnary(
   defaultDeadlineMs: number,
 ): Promise<unknown> {
   const deadline = Date.now() + (callOpts?.deadlineMs ?? defaultDeadlineMs);
-  const local = localTarget(channel.localPort, method.path);
-  if (local) return callInProcess(local, method, req, toMetadata(callOpts), deadline, channel);
+  const local = localTarget(channel.loopback, method.path);
+  // A closed client refuses every call ("Channel has been shut down"): in process too.
+  if (local && channel.client.getChannel().getConnectivityState(false) !== connectivityState.SHUTDOWN) {
+    return callInProcess(local, method, req, () => toMetadata(callOpts), deadline, channel);
+  }
   return new Promise((resolve, reject) => {
     channel.client.makeUnaryRequest(
       method.path,
@@ -86,7 +90,7 @@ export function createServiceClient<D extends ServiceDefinition>(
 ): PromiseClient<D> {
   const defaultDeadlineMs = opts.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
-  const channel: UnaryChannel = { client, localPort: loopbackPort(address) };
+  const channel: UnaryChannel = { client, loopback: loopbackTarget(address) };
   const methods: Record<string, unknown> = {
     close: () => client.close(),
   };

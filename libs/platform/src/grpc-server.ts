@@ -68,7 +68,9 @@ export async function startGrpcServer(opts: {
     closing ??= new Promise<void>((resolve) => {
       setStatus('NOT_SERVING');
       stopServingInProcess(port, local);
+      let forced = false;
       const force = setTimeout(() => {
+        forced = true;
         logger.warn({ service: name, grace_ms: graceMs }, 'grpc drain timed out, forcing shutdown');
         server.forceShutdown();
         resolve();
@@ -76,6 +78,7 @@ export async function startGrpcServer(opts: {
       // In-process calls (all-in-one) are drained like gRPC's: both must finish within the grace.
       const drained = new Promise<void>((done) => server.tryShutdown(() => done()));
       void Promise.all([drained, local.drained()]).then(() => {
+        if (forced) return;
         clearTimeout(force);
         logger.info({ service: name }, 'grpc server stopped');
         resolve();

@@ -15,7 +15,7 @@ export {
 export { unary } from './unary';
 export { serverStream, streamErrorStatus, writeWithBackpressure } from './grpc/server-stream';
 export { startGrpcServer, type GrpcServerHandle } from './grpc-server';
-export { loopbackPort, setInProcessCalls } from './grpc/in-process';
+export { loopbackTarget, useInProcessCalls } from './grpc/in-process';
 export {
   callOptionsFrom,
   callUnary,

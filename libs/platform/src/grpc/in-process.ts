@@ -15,9 +15,9 @@ import { Metadata, status, type handleUnaryCall, type sendUnaryData, type Server
  * (DEADLINE_EXCEEDED, and the server call is marked cancelled); the 4 MiB receive limits apply
  * on both sides, and every failure has grpc-js's status code and details.
  *
- * Off unless `setInProcessCalls(true)` (the all-in-one launcher): a process that does not opt in
- * — every distributed service, every spec of a single service — keeps real gRPC. Streaming
- * methods always use gRPC.
+ * Off unless `useInProcessCalls()` (the all-in-one launcher, until it stops): a process that does
+ * not opt in — every distributed service, every spec of a single service — keeps real gRPC. A
+ * client that was closed, and streaming methods, always use gRPC.
  */
 
 /** grpc-js's default receive limit (4 MiB) where no option sets one; -1 = none. */
@@ -38,13 +38,23 @@ export interface ClientMethod {
   responseDeserialize: (bytes: Buffer) => unknown;
 }
 
-let enabled = false;
+/** How many all-in-one exchanges of this process use in-process calls (tests may run two). */
+let users = 0;
 /** Servers of this process by port. */
 const servers = new Map<number, LocalServer>();
 
-/** Turns in-process calls on (the all-in-one exchange) or off for this process. */
-export function setInProcessCalls(on: boolean): void {
-  enabled = on;
+/**
+ * Turns in-process calls on for this process until the returned function is called (the
+ * all-in-one exchange, at start and at stop); they stay on while any caller holds them.
+ */
+export function useInProcessCalls(): () => void {
+  users++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    users--;
+  };
 }
 
 export interface ServerLimits {
@@ -55,6 +65,8 @@ export interface ServerLimits {
 /** A gRPC server's unary methods as called in process, and the calls in flight (a drain waits for them). */
 export class LocalServer {
   readonly methods = new Map<string, LocalUnary>();
+  /** The host the gRPC server is bound to (set when served). */
+  host = '';
   private inFlight = 0;
   private idle: Array<() => void> = [];
 
@@ -101,12 +113,35 @@ export function captureUnaryMethods(server: Server, limits: ServerLimits): Local
   return local;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const WILDCARD_OR_LOOPBACK = new Set(['0.0.0.0', '[::]', '::', ...LOOPBACK_HOSTS]);
+/** A client's loopback target. */
+export interface LoopbackTarget {
+  host: string;
+  port: number;
+}
 
-/** Serves `local` in process on `port` (a server bound to a host loopback clients reach). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Whether a client of loopback `clientHost` reaches a server bound to `serverHost` on the same port. */
+function reaches(serverHost: string, clientHost: string): boolean {
+  switch (serverHost) {
+    case '::':
+    case '[::]':
+    case 'localhost':
+      return true;
+    case '0.0.0.0':
+    case '127.0.0.1':
+      return clientHost !== '[::1]';
+    case '[::1]':
+      return clientHost !== '127.0.0.1';
+    default:
+      return false; // bound to another interface: loopback clients do not reach it
+  }
+}
+
+/** Serves `local` in process on `port`, bound to `host`. */
 export function serveInProcess(host: string, port: number, local: LocalServer): void {
-  if (WILDCARD_OR_LOOPBACK.has(host)) servers.set(port, local);
+  local.host = host;
+  servers.set(port, local);
 }
 
 /** Stops serving `port` in process (its server is shutting down: new calls go to gRPC, which refuses them). */
@@ -114,12 +149,13 @@ export function stopServingInProcess(port: number, local: LocalServer): void {
   if (servers.get(port) === local) servers.delete(port);
 }
 
-/** The port of a `host:port` loopback target, else undefined (never served in process). */
-export function loopbackPort(address: string): number | undefined {
+/** The host and port of a `host:port` loopback target, else undefined (never served in process). */
+export function loopbackTarget(address: string): LoopbackTarget | undefined {
   const colon = address.lastIndexOf(':');
-  if (colon < 0 || !LOOPBACK_HOSTS.has(address.slice(0, colon))) return undefined;
+  const host = address.slice(0, colon);
+  if (colon < 0 || !LOOPBACK_HOSTS.has(host)) return undefined;
   const port = Number(address.slice(colon + 1));
-  return Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+  return Number.isInteger(port) && port > 0 && port < 65536 ? { host, port } : undefined;
 }
 
 /** A target served in process: the server and the method's handler. */
@@ -128,12 +164,12 @@ export interface LocalTarget {
   method: LocalUnary;
 }
 
-/** The in-process target of `path` on `port`, when in-process calls are on and a server of this process serves it. */
-export function localTarget(port: number | undefined, path: string): LocalTarget | undefined {
-  if (!enabled || port === undefined) return undefined;
-  const server = servers.get(port);
+/** The in-process target of `path` at `target`, when in-process calls are on and a server of this process serves it there. */
+export function localTarget(target: LoopbackTarget | undefined, path: string): LocalTarget | undefined {
+  if (users === 0 || target === undefined) return undefined;
+  const server = servers.get(target.port);
   const method = server?.methods.get(path);
-  return server && method ? { server, method } : undefined;
+  return server && method && reaches(server.host, target.host) ? { server, method } : undefined;
 }
 
 /** The error grpc-js's client gives for a failed call (`callErrorFromStatus`, without the caller's stack). */
@@ -191,7 +227,7 @@ class LocalServerCall extends EventEmitter {
   cancel(): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.emit('cancelled', 'deadline');
+    this.emit('cancelled', 'cancelled'); // grpc-js's argument
   }
 }
 
@@ -204,13 +240,14 @@ export interface ClientLimits {
 /**
  * One unary call to an in-process handler: the request serialized and deserialized, the handler's
  * answer serialized and deserialized, each failure as grpc-js reports it (codes and details of
- * grpc-js 1.14), the deadline enforced.
+ * grpc-js 1.14), the deadline enforced. `metadata` makes the call's own metadata (the handler gets
+ * that object; a throw rejects the call, as over gRPC). Never throws: every failure rejects.
  */
 export function callInProcess<Res>(
   target: LocalTarget,
   method: ClientMethod,
   request: unknown,
-  metadata: Metadata,
+  metadata: () => Metadata,
   deadline: number,
   limits: ClientLimits = {},
 ): Promise<Res> {
@@ -239,6 +276,17 @@ export function callInProcess<Res>(
     if (local.maxReceiveBytes !== -1 && bytes.length > local.maxReceiveBytes) {
       return fail(status.RESOURCE_EXHAUSTED, `Received message larger than max (${bytes.length} vs ${local.maxReceiveBytes})`);
     }
+    let callMetadata: Metadata;
+    try {
+      callMetadata = metadata();
+    } catch (err) {
+      reject(err); // grpc-js's client fails the same way (Metadata.set refuses the value)
+      return;
+    }
+    const started = Date.now();
+    // grpc-js's client ends an expired call before it reaches the server.
+    const deadlineExceeded = () => fail(status.DEADLINE_EXCEEDED, `Deadline exceeded after ${((Date.now() - started) / 1000).toFixed(3)}s,remote_addr=in-process`);
+    if (deadline <= started) return deadlineExceeded();
     let decoded: unknown;
     try {
       decoded = local.requestDeserialize(bytes);
@@ -247,16 +295,9 @@ export function callInProcess<Res>(
       return fail(status.INTERNAL, 'Error deserializing request');
     }
 
-    const call = new LocalServerCall(decoded, metadata.clone(), method.path, deadline);
-    if (Number.isFinite(deadline)) {
-      const started = Date.now();
-      timer = setTimeout(() => {
-        call.cancel();
-        // grpc-js's client adds the elapsed time and the peer's address.
-        fail(status.DEADLINE_EXCEEDED, `Deadline exceeded after ${((Date.now() - started) / 1000).toFixed(3)}s,remote_addr=in-process`);
-      }, Math.max(0, deadline - started));
-    }
-
+    const call = new LocalServerCall(decoded, callMetadata, method.path, deadline);
+    // Counted until the handler answers or the call ends at its deadline (grpc-js's drain stops
+    // waiting for a call whose stream closed).
     let running = true;
     target.server.started();
     const end = () => {
@@ -264,9 +305,17 @@ export function callInProcess<Res>(
       running = false;
       target.server.ended();
     };
+    if (Number.isFinite(deadline)) {
+      timer = setTimeout(() => {
+        call.cancel();
+        end();
+        deadlineExceeded(); // with the elapsed time, as grpc-js's client says it
+      }, deadline - started);
+    }
+
     const answer: sendUnaryData<unknown> = (err, value, trailer) => {
       end();
-      if (settled || call.cancelled) return; // grpc-js drops answers to a call that already ended
+      if (settled) return; // grpc-js drops answers to a call that already ended
       if (err) {
         const st = serverErrorStatus(err, trailer ?? undefined);
         return fail(st.code, st.details, st.metadata);

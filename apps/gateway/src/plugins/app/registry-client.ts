@@ -1,4 +1,4 @@
-import { DEFAULT_DEADLINE_MS, loopbackPort, toMetadata, type CallOptions } from '@exchange/platform';
+import { DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, type CallOptions } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
 import { Client, credentials, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import { createHash } from 'node:crypto';
@@ -65,7 +65,7 @@ export function createRegistryClient(address: string, opts: RegistryClientOption
   const defaultDeadlineMs = opts.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const streamDeadlineMs = opts.streamDeadlineMs ?? 10 * 60_000;
   const client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
-  const channel = { client, localPort: loopbackPort(address), maxReceiveBytes: REGISTRY_MAX_MESSAGE_BYTES, maxSendBytes: REGISTRY_MAX_MESSAGE_BYTES };
+  const channel = { client, loopback: loopbackTarget(address), maxReceiveBytes: REGISTRY_MAX_MESSAGE_BYTES, maxSendBytes: REGISTRY_MAX_MESSAGE_BYTES };
   const methods: Record<string, unknown> = { ...unaryMethodsOf(channel, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs), close: () => client.close() };
   methods.healthCheck = unaryCall(channel, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs);
 
