@@ -18,7 +18,7 @@ const SERVER_OPTIONS = {
   'grpc.keepalive_time_ms': 60_000,
   'grpc.keepalive_timeout_ms': 20_000,
   'grpc.keepalive_permit_without_calls': 1,
-  // Nothing reads channelz; its per-call bookkeeping cost ~5% of a call's CPU (issue 20).
+  // Nothing reads channelz, and it keeps per-call bookkeeping (counters, timestamps) on every call.
   'grpc.enable_channelz': 0,
 };
 

@@ -15,11 +15,12 @@ export {
 export { unary } from './unary';
 export { serverStream, streamErrorStatus, writeWithBackpressure } from './grpc/server-stream';
 export { startGrpcServer, type GrpcServerHandle } from './grpc-server';
-export { loopbackTarget, useInProcessCalls } from './grpc/in-process';
+export { loopbackTarget, useInProcessCalls, type ClientMethod } from './grpc/in-process';
 export {
   callOptionsFrom,
   callUnary,
   createServiceClient,
+  unaryMethodsOf,
   DEFAULT_DEADLINE_MS,
   errorInfoFromGrpc,
   toMetadata,

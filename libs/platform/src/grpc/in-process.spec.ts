@@ -1,14 +1,16 @@
 import { Client, credentials, Metadata, status, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
 import { Writable } from 'node:stream';
-import { callUnary, createServiceClient, errorInfoFromGrpc, type PromiseClient } from '../grpc-client';
+import { callUnary, createServiceClient, errorInfoFromGrpc, unaryMethodsOf, type PromiseClient, type UnaryChannel } from '../grpc-client';
 import { startGrpcServer, type GrpcServerHandle } from '../grpc-server';
 import { DomainError } from '../errors';
 import { createLogger } from '../logger';
 import { unary } from '../unary';
-import { LocalServer, localTarget, loopbackTarget, serveInProcess, stopServingInProcess, useInProcessCalls } from './in-process';
+import { LocalServer, localServer, loopbackTarget, serveInProcess, stopServingInProcess, useInProcessCalls } from './in-process';
 
-// Every outcome a unary call can have, through real gRPC and in process, on the same server and
-// client: the in-process path must give what gRPC gives (answers, codes, details, trailers).
+// Every outcome a unary call can have, through real gRPC and in process, on the same server: the
+// in-process path must give what gRPC gives (answers, codes, details, trailers). The in-process
+// leg uses a client whose gRPC channel fails every call, so a case that silently went through
+// gRPC fails instead of comparing gRPC with itself.
 
 interface Msg {
   text?: string;
@@ -21,7 +23,6 @@ interface Msg {
   /** Makes the response deserializer throw (client side). */
   failResponseDeserialize?: boolean;
   pad?: string;
-  seenBy?: string;
   requestId?: string;
 }
 
@@ -61,8 +62,10 @@ const definition = {
   fractionalCode: method('FractionalCode'),
 } satisfies ServiceDefinition;
 
+type Methods = PromiseClient<typeof definition>;
 const logger = createLogger({ name: 'in-process-spec', level: 'silent' });
 type Call = ServerUnaryCall<Msg, Msg>;
+/** Every call `never` received (it never answers); tests find theirs by `request.text`. */
 const neverCalls: Call[] = [];
 let release: (() => void) | null = null;
 
@@ -82,7 +85,7 @@ const implementation = {
     throw new Error('handler threw');
   },
   never: (call: Call) => {
-    neverCalls.push(call); // never answers
+    neverCalls.push(call);
   },
   grow: (call: Call, cb: sendUnaryData<Msg>) => cb(null, { pad: 'x'.repeat(Number(call.request.text)) }),
   trailerWins: (_call: Call, cb: sendUnaryData<Msg>) => {
@@ -109,14 +112,40 @@ function setInProcessCalls(on: boolean): void {
   }
 }
 
+/** A grpc-js client that fails any call made through it: what the in-process leg must never use. */
+const NO_GRPC = {
+  makeUnaryRequest: () => {
+    throw new Error('went through gRPC');
+  },
+} as unknown as Client;
+
+/** The methods at `address` on a channel whose gRPC side fails: they answer only in process. */
+function directClient(address: string, limits: Partial<UnaryChannel> = {}): Methods {
+  return unaryMethodsOf({ client: NO_GRPC, loopback: loopbackTarget(address), ...limits }, definition, 5000) as Methods;
+}
+
+async function waitFor(what: string, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 300 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!done()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The calls `never` received for `marker`, once `count` of them arrived. */
+async function neverCallsFor(marker: string, count: number): Promise<Call[]> {
+  const mine = () => neverCalls.filter((c) => c.request.text === marker);
+  await waitFor(`${count} call(s) marked ${marker}`, () => mine().length >= count);
+  return mine();
+}
+
 type Outcome = { ok: Msg } | { error: string } | { code: number; details: string; trailers: Record<string, unknown> };
 
 let server: GrpcServerHandle;
-let client: PromiseClient<typeof definition>;
+let client: Methods;
+let direct: Methods;
 
 beforeAll(async () => {
   server = await startGrpcServer({ name: 'parity', host: '127.0.0.1', port: 0, logger, register: (s) => s.addService(definition, implementation) });
   client = createServiceClient(definition, `127.0.0.1:${server.port}`);
+  direct = directClient(`127.0.0.1:${server.port}`);
 });
 
 afterAll(async () => {
@@ -140,7 +169,7 @@ async function outcome(inProcess: boolean, call: () => Promise<Msg>): Promise<Ou
     return { ok: await call() };
   } catch (err) {
     const e = err as ServiceError;
-    if (typeof e.code !== 'number') return { error: e.message }; // refused before any call (a closed client)
+    if (typeof e.code !== 'number') return { error: e.message }; // refused before any call (a closed client, bad metadata)
     expect(e.message).toBe(`${e.code} ${status[e.code]}: ${e.details}`);
     // The elapsed time and the peer's address differ by nature.
     const details = e.details.replace(/^Deadline exceeded after \d+\.\d{3}s,(.*,)?remote_addr=\S+$/, 'Deadline exceeded after <elapsed>,remote_addr=<peer>');
@@ -148,97 +177,125 @@ async function outcome(inProcess: boolean, call: () => Promise<Msg>): Promise<Ou
   }
 }
 
-/** The outcome through gRPC and in process: they must be equal; returns it. */
-async function same(call: () => Promise<Msg>): Promise<Outcome> {
-  const viaGrpc = await outcome(false, call);
-  const inProcess = await outcome(true, call);
+/** The outcome over gRPC (`viaGrpc`) and in process (`inProcess`, which cannot use gRPC): equal; returns it. */
+async function same(call: (methods: Methods) => Promise<Msg>, clients: { viaGrpc: Methods; inProcess: Methods } = { viaGrpc: client, inProcess: direct }): Promise<Outcome> {
+  const viaGrpc = await outcome(false, () => call(clients.viaGrpc));
+  const inProcess = await outcome(true, () => call(clients.inProcess));
   expect(inProcess).toEqual(viaGrpc);
   return inProcess;
 }
 
+const EXPIRED = { code: status.DEADLINE_EXCEEDED, details: 'Deadline exceeded after <elapsed>,remote_addr=<peer>', trailers: {} };
+
 describe('in-process unary calls give what gRPC gives', () => {
   it('answers with a decoded copy of the request and passes the metadata', async () => {
-    expect(await same(() => client.echo({ text: 'héllo\u0000' }, { requestId: 'req_parity' }))).toEqual({
+    expect(await same((c) => c.echo({ text: 'héllo\u0000' }, { requestId: 'req_parity' }))).toEqual({
       ok: { text: 'héllo\u0000', requestId: 'req_parity' },
     });
   });
 
   it('passes a DomainError with its code, message and details trailers', async () => {
-    const result = await same(() => client.domainError({}));
+    const result = await same((c) => c.domainError({}));
     expect(result).toMatchObject({ code: status.FAILED_PRECONDITION, trailers: { 'x-error-code': 'insufficient_funds' } });
     setInProcessCalls(true);
-    const err = await client.domainError({}).catch((e: unknown) => e);
+    const err = await direct.domainError({}).catch((e: unknown) => e);
     expect(errorInfoFromGrpc(err)).toEqual({ grpcCode: status.FAILED_PRECONDITION, code: 'insufficient_funds', message: 'not enough — ünïcode', details: { needed: '5.00' } });
   });
 
   it('passes a status error with its own details and trailers (text and binary)', async () => {
-    expect(await same(() => client.statusError({}))).toEqual({ code: status.ABORTED, details: 'aborted details', trailers: { 'x-custom': 'yes', 'x-blob-bin': 'AAEC/w==' } });
+    expect(await same((c) => c.statusError({}))).toEqual({ code: status.ABORTED, details: 'aborted details', trailers: { 'x-custom': 'yes', 'x-blob-bin': 'AAEC/w==' } });
+  });
+
+  it('sends the trailer argument over the metadata of the error, and UNKNOWN with the message for a code that is not an integer', async () => {
+    expect(await same((c) => c.trailerWins({}))).toEqual({ code: status.NOT_FOUND, details: 'd', trailers: { 'x-from': 'trailer' } });
+    expect(await same((c) => c.fractionalCode({}))).toEqual({ code: status.UNKNOWN, details: 'fractional', trailers: {} });
   });
 
   it('maps an error without a code to UNKNOWN with its message', async () => {
-    expect(await same(() => client.plainError({}))).toEqual({ code: status.UNKNOWN, details: 'plain failure', trailers: {} });
+    expect(await same((c) => c.plainError({}))).toEqual({ code: status.UNKNOWN, details: 'plain failure', trailers: {} });
   });
 
   it('answers a handler that throws with UNKNOWN', async () => {
-    expect(await same(() => client.throws({}))).toEqual({ code: status.UNKNOWN, details: 'Unknown error', trailers: {} });
+    expect(await same((c) => c.throws({}))).toEqual({ code: status.UNKNOWN, details: 'Unknown error', trailers: {} });
   });
 
-  it('answers a method the server does not implement with UNIMPLEMENTED', async () => {
-    expect(await same(() => client.unimplemented({}))).toMatchObject({ code: status.UNIMPLEMENTED });
+  it('sends a method the server does not implement through gRPC (UNIMPLEMENTED)', async () => {
+    const viaGrpc = { code: status.UNIMPLEMENTED };
+    expect(await same((c) => c.unimplemented({}), { viaGrpc: client, inProcess: client })).toMatchObject(viaGrpc);
+    setInProcessCalls(true);
+    await expect(direct.unimplemented({})).rejects.toThrow('went through gRPC'); // never in process
   });
 
   it.each([
-    ['request serializer', { failRequestSerialize: true }, status.INTERNAL],
-    ['request deserializer', { failRequestDeserialize: true }, status.INTERNAL],
-    ['response serializer', { failResponseSerialize: true }, status.INTERNAL],
-    ['response deserializer', { failResponseDeserialize: true }, status.INTERNAL],
-  ])('fails like gRPC when the %s throws', async (_name, request, code) => {
-    expect(await same(() => client.echo(request))).toMatchObject({ code });
+    ['request serializer', { failRequestSerialize: true }],
+    ['request deserializer', { failRequestDeserialize: true }],
+    ['response serializer', { failResponseSerialize: true }],
+    ['response deserializer', { failResponseDeserialize: true }],
+  ])('fails like gRPC when the %s throws', async (_name, request) => {
+    expect(await same((c) => c.echo(request))).toMatchObject({ code: status.INTERNAL });
   });
 
   it('refuses a request over the server receive limit and a response over the client receive limit', async () => {
     const big = 'x'.repeat(4 * 1024 * 1024 + 10);
-    expect(await same(() => client.echo({ pad: big }))).toMatchObject({ code: status.RESOURCE_EXHAUSTED });
-    expect(await same(() => client.bigReply({}))).toMatchObject({ code: status.RESOURCE_EXHAUSTED });
-  });
-
-  it('sends the trailer argument over the metadata of the error, and UNKNOWN with the message for a code that is not an integer', async () => {
-    expect(await same(() => client.trailerWins({}))).toEqual({ code: status.NOT_FOUND, details: 'd', trailers: { 'x-from': 'trailer' } });
-    expect(await same(() => client.fractionalCode({}))).toEqual({ code: status.UNKNOWN, details: 'fractional', trailers: {} });
-  });
-
-  it('fails a call whose deadline has already passed without running its handler in process', async () => {
-    const expired = { code: status.DEADLINE_EXCEEDED, details: 'Deadline exceeded after <elapsed>,remote_addr=<peer>', trailers: {} };
-    expect(await outcome(false, () => client.never({}, { deadlineMs: 0 }))).toEqual(expired);
-    // Over gRPC the stream may still reach the server afterwards (its handler then sees it cancelled).
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    neverCalls.length = 0;
-    expect(await outcome(true, () => client.never({}, { deadlineMs: 0 }))).toEqual(expired);
-    expect(neverCalls).toHaveLength(0);
+    expect(await same((c) => c.echo({ pad: big }))).toMatchObject({ code: status.RESOURCE_EXHAUSTED });
+    expect(await same((c) => c.bigReply({}))).toMatchObject({ code: status.RESOURCE_EXHAUSTED });
   });
 
   it('rejects (never throws) when the metadata cannot be made', async () => {
-    for (const on of [false, true]) {
+    for (const [on, methods] of [
+      [false, client],
+      [true, direct],
+    ] as const) {
       setInProcessCalls(on);
       let pending: Promise<unknown> | undefined;
-      expect(() => (pending = client.echo({}, { requestId: 'é' }))).not.toThrow();
+      expect(() => (pending = methods.echo({}, { requestId: 'é' }))).not.toThrow();
       await expect(pending).rejects.toThrow(/illegal characters/);
     }
   });
 
   it('ends a call at its deadline with DEADLINE_EXCEEDED and marks the server call cancelled', async () => {
-    neverCalls.length = 0;
-    expect(await same(() => client.never({}, { deadlineMs: 100 }))).toEqual({ code: status.DEADLINE_EXCEEDED, details: 'Deadline exceeded after <elapsed>,remote_addr=<peer>', trailers: {} });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(neverCalls).toHaveLength(2);
-    expect(neverCalls.map((c) => c.cancelled)).toEqual([true, true]);
+    expect(await same((c) => c.never({ text: 'deadline' }, { deadlineMs: 100 }))).toEqual(EXPIRED);
+    const calls = await neverCallsFor('deadline', 2);
+    expect(calls.map((c) => c.getPeer() === 'in-process').sort()).toEqual([false, true]);
+    await waitFor('both calls cancelled', () => calls.every((c) => c.cancelled));
+  });
+
+  it('fails a call whose deadline has already passed without running its handler in process', async () => {
+    expect(await same((c) => c.never({ text: 'expired' }, { deadlineMs: 0 }))).toEqual(EXPIRED);
+    // Over gRPC the stream may still reach the server later; in process the handler never runs.
+    expect(neverCalls.filter((c) => c.request.text === 'expired' && c.getPeer() === 'in-process')).toEqual([]);
   });
 
   it('calls the handler directly only when in-process calls are on', async () => {
-    neverCalls.length = 0;
-    await outcome(false, () => client.never({}, { deadlineMs: 50 }));
-    await outcome(true, () => client.never({}, { deadlineMs: 50 }));
-    expect(neverCalls.map((c) => c.getPeer() === 'in-process')).toEqual([false, true]);
+    await outcome(false, () => client.never({ text: 'switch-off' }, { deadlineMs: 500 }));
+    await outcome(true, () => client.never({ text: 'switch-on' }, { deadlineMs: 50 }));
+    expect((await neverCallsFor('switch-off', 1)).map((c) => c.getPeer())).not.toContain('in-process');
+    expect((await neverCallsFor('switch-on', 1)).map((c) => c.getPeer())).toEqual(['in-process']);
+  });
+});
+
+describe('who turns them on', () => {
+  it('stays on while any user holds them; a release counts once', async () => {
+    const first = useInProcessCalls();
+    const second = useInProcessCalls();
+    try {
+      const reachesInProcess = () => localServer(loopbackTarget(`127.0.0.1:${server.port}`)) !== undefined;
+      expect(reachesInProcess()).toBe(true);
+      first();
+      first();
+      expect(reachesInProcess()).toBe(true);
+      second();
+      expect(reachesInProcess()).toBe(false);
+    } finally {
+      first();
+      second();
+    }
+  });
+
+  it('a closed client refuses calls in process as over gRPC', async () => {
+    const closed = createServiceClient(definition, `127.0.0.1:${server.port}`);
+    closed.close();
+    expect(await same((c) => c.echo({ text: 'after close' }), { viaGrpc: closed, inProcess: closed })).toEqual({ error: 'Channel has been shut down' });
   });
 });
 
@@ -247,20 +304,18 @@ describe('drain', () => {
     const lines: string[] = [];
     const captured = createLogger({ name: 'drain-spec', level: 'info', destination: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }) });
     const local = await startGrpcServer({ name: 'deadline-drain', host: '127.0.0.1', port: 0, logger: captured, register: (s) => s.addService(definition, implementation) });
-    const c = createServiceClient(definition, `127.0.0.1:${local.port}`);
     setInProcessCalls(true);
-    await expect(c.never({}, { deadlineMs: 50 })).rejects.toMatchObject({ code: status.DEADLINE_EXCEEDED });
+    await expect(directClient(`127.0.0.1:${local.port}`).never({}, { deadlineMs: 50 })).rejects.toMatchObject({ code: status.DEADLINE_EXCEEDED });
     await local.shutdown(5000);
     expect(lines.some((l) => l.includes('grpc server stopped'))).toBe(true);
     expect(lines.some((l) => l.includes('drain timed out'))).toBe(false);
-    c.close();
   });
 
   it('waits for an in-process call in flight, and sends new calls to gRPC, which refuses them once closed', async () => {
     const local = await startGrpcServer({ name: 'drain', host: '127.0.0.1', port: 0, logger, register: (s) => s.addService(definition, implementation) });
     const drainClient = createServiceClient(definition, `127.0.0.1:${local.port}`);
     setInProcessCalls(true);
-    const inFlight = drainClient.slow({});
+    const inFlight = directClient(`127.0.0.1:${local.port}`).slow({});
     let stopped = false;
     const stopping = local.shutdown(5000).then(() => (stopped = true));
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -281,20 +336,25 @@ describe('drain', () => {
 describe('message limits set by the server and by the client', () => {
   it('refuse what gRPC refuses, with the same codes and messages', async () => {
     const limited = await startGrpcServer({ name: 'limited', host: '127.0.0.1', port: 0, logger, register: (s) => s.addService(definition, implementation), maxMessageBytes: 1000 });
-    const c = createServiceClient(definition, `127.0.0.1:${limited.port}`);
-    expect(await same(() => c.echo({ pad: 'x'.repeat(2000) }))).toMatchObject({ code: status.RESOURCE_EXHAUSTED }); // server receive
-    expect(await same(() => c.grow({ text: '2000' }))).toMatchObject({ code: status.RESOURCE_EXHAUSTED }); // server send
-    expect(await same(() => c.grow({ text: '10' }))).toEqual({ ok: { pad: 'x'.repeat(10) } });
-    c.close();
+    const limitedAddress = `127.0.0.1:${limited.port}`;
+    const viaGrpc = createServiceClient(definition, limitedAddress);
+    const clients = { viaGrpc, inProcess: directClient(limitedAddress) };
+    expect(await same((c) => c.echo({ pad: 'x'.repeat(2000) }), clients)).toMatchObject({ code: status.RESOURCE_EXHAUSTED }); // server receive
+    expect(await same((c) => c.grow({ text: '2000' }), clients)).toMatchObject({ code: status.RESOURCE_EXHAUSTED }); // server send
+    expect(await same((c) => c.grow({ text: '10' }), clients)).toEqual({ ok: { pad: 'x'.repeat(10) } });
+    viaGrpc.close();
     await limited.shutdown(1000);
 
     const address = `127.0.0.1:${server.port}`;
     const tight = new Client(address, credentials.createInsecure(), { 'grpc.max_send_message_length': 100, 'grpc.max_receive_message_length': 100 });
-    const channel = { client: tight, loopback: loopbackTarget(address), maxSendBytes: 100, maxReceiveBytes: 100 };
-    const call = (req: Msg) => () => callUnary(channel, definition.grow, req, undefined, 5000) as Promise<Msg>;
-    expect(await same(call({ text: '200' }))).toMatchObject({ code: status.RESOURCE_EXHAUSTED }); // client receive
-    expect(await same(call({ text: '1', pad: 'x'.repeat(200) }))).toMatchObject({ code: status.RESOURCE_EXHAUSTED }); // client send
-    expect(await same(call({ text: '5' }))).toEqual({ ok: { pad: 'xxxxx' } });
+    const limits = { maxSendBytes: 100, maxReceiveBytes: 100 };
+    const tightClients = {
+      viaGrpc: unaryMethodsOf({ client: tight, loopback: loopbackTarget(address), ...limits }, definition, 5000) as Methods,
+      inProcess: directClient(address, limits),
+    };
+    expect(await same((c) => c.grow({ text: '200' }), tightClients)).toMatchObject({ code: status.RESOURCE_EXHAUSTED }); // client receive
+    expect(await same((c) => c.grow({ text: '1', pad: 'x'.repeat(200) }), tightClients)).toMatchObject({ code: status.RESOURCE_EXHAUSTED }); // client send
+    expect(await same((c) => c.grow({ text: '5' }), tightClients)).toEqual({ ok: { pad: 'xxxxx' } });
     tight.close();
   });
 });
@@ -308,65 +368,42 @@ describe('implementations keyed by the original method name', () => {
       logger,
       register: (s) => s.addService({ echo: definition.echo }, { Echo: (call: Call, cb: sendUnaryData<Msg>) => cb(null, { text: call.getPeer() === 'in-process' ? 'direct' : 'grpc' }) }),
     });
-    const c = createServiceClient({ echo: definition.echo }, `127.0.0.1:${byOriginalName.port}`);
+    const address = `127.0.0.1:${byOriginalName.port}`;
+    const c = createServiceClient({ echo: definition.echo }, address);
     expect(await outcome(false, () => c.echo({}))).toEqual({ ok: { text: 'grpc' } });
-    expect(await outcome(true, () => c.echo({}))).toEqual({ ok: { text: 'direct' } });
+    expect(await outcome(true, () => directClient(address).echo({}))).toEqual({ ok: { text: 'direct' } });
     c.close();
     await byOriginalName.shutdown(1000);
   });
 });
 
-describe('who turns them on', () => {
-  it('stays on while any user holds them; a release counts once', async () => {
-    const first = useInProcessCalls();
-    const second = useInProcessCalls();
-    const peer = async () => {
-      neverCalls.length = 0;
-      await client.never({}, { deadlineMs: 30 }).catch(() => undefined);
-      return neverCalls[0].getPeer() === 'in-process';
-    };
-    expect(await peer()).toBe(true);
-    first();
-    first();
-    expect(await peer()).toBe(true);
-    second();
-    expect(await peer()).toBe(false);
-  });
-
-  it('a closed client refuses calls in process as over gRPC', async () => {
-    const closed = createServiceClient(definition, `127.0.0.1:${server.port}`);
-    closed.close();
-    expect(await same(() => closed.echo({ text: 'after close' }))).toEqual({ error: 'Channel has been shut down' });
-  });
-});
-
 describe('which server a loopback target reaches', () => {
-  const path = definition.echo.path;
+  // Port 1: no server of this spec can bind it, so these fake entries shadow none.
+  const PORT = 1;
   const served = (host: string) => {
     const local = new LocalServer();
-    local.methods.set(path, { handler: () => undefined, requestDeserialize: () => ({}), responseSerialize: () => Buffer.alloc(0), maxReceiveBytes: -1, maxSendBytes: -1 });
-    serveInProcess(host, 40001, local);
+    serveInProcess(host, PORT, local);
     return local;
   };
-  const reached = (address: string) => localTarget(loopbackTarget(address), path)?.server;
+  const reached = (address: string) => localServer(loopbackTarget(address));
 
   it('is the server bound to a host that client reaches over loopback, the latest on a port', () => {
     setInProcessCalls(true);
     const wildcard = served('0.0.0.0');
-    expect(reached('127.0.0.1:40001')).toBe(wildcard);
-    expect(reached('localhost:40001')).toBe(wildcard);
-    expect(reached('[::1]:40001')).toBeUndefined(); // an IPv4 wildcard does not listen on ::1
+    expect(reached('127.0.0.1:1')).toBe(wildcard);
+    expect(reached('localhost:1')).toBe(wildcard);
+    expect(reached('[::1]:1')).toBeUndefined(); // an IPv4 wildcard does not listen on ::1
     const v6 = served('[::1]');
-    expect(reached('[::1]:40001')).toBe(v6);
-    expect(reached('127.0.0.1:40001')).toBeUndefined();
+    expect(reached('[::1]:1')).toBe(v6);
+    expect(reached('127.0.0.1:1')).toBeUndefined();
     const elsewhere = served('10.0.0.5');
-    expect(reached('127.0.0.1:40001')).toBeUndefined();
+    expect(reached('127.0.0.1:1')).toBeUndefined();
     // A server that stops after another took its port leaves the newer one served.
     const restarted = served('127.0.0.1');
-    stopServingInProcess(40001, elsewhere);
-    expect(reached('127.0.0.1:40001')).toBe(restarted);
-    stopServingInProcess(40001, restarted);
-    expect(reached('127.0.0.1:40001')).toBeUndefined();
+    stopServingInProcess(PORT, elsewhere);
+    expect(reached('127.0.0.1:1')).toBe(restarted);
+    stopServingInProcess(PORT, restarted);
+    expect(reached('127.0.0.1:1')).toBeUndefined();
   });
 
   it('parses loopback targets only', () => {
@@ -376,5 +413,13 @@ describe('which server a loopback target reaches', () => {
     for (const address of ['10.0.0.5:50051', 'identity:50051', 'dns:///127.0.0.1:50051', '127.0.0.1', '127.0.0.1:0', '127.0.0.1:70000', '127.0.0.1:5x']) {
       expect(loopbackTarget(address)).toBeUndefined();
     }
+  });
+});
+
+describe('callUnary', () => {
+  it('goes through the channel when no server of this process serves the target', async () => {
+    setInProcessCalls(true);
+    const elsewhere = { client: NO_GRPC, loopback: loopbackTarget('127.0.0.1:2') };
+    await expect(callUnary(elsewhere, definition.echo, {}, undefined, 1000)).rejects.toThrow('went through gRPC');
   });
 });

@@ -6,14 +6,14 @@ import { Metadata, status, type handleUnaryCall, type sendUnaryData, type Server
  * whose target is a loopback port that a gRPC server of this same process listens on calls that
  * server's handler directly instead of through HTTP/2 on loopback. The target is the same
  * handler either way; what is skipped is the transport (framing, HTTP/2 streams and headers,
- * grpc-js's call layers), which cost about twice the handler's own work per call here
- * (docs: libs/platform/README.md "In-process calls").
+ * grpc-js's call layers), a large share of a cheap call's CPU (libs/platform/README.md
+ * "In-process calls" has the figures).
  *
  * What a call sees is what gRPC would give it: the request goes through the client's serializer
  * and the server's deserializer (so the handler gets a fresh decoded copy, unknown fields
- * dropped), the response back the same way; the metadata is a copy; the deadline is enforced
- * (DEADLINE_EXCEEDED, and the server call is marked cancelled); the 4 MiB receive limits apply
- * on both sides, and every failure has grpc-js's status code and details.
+ * dropped), the response back the same way; the deadline is enforced (DEADLINE_EXCEEDED, and the
+ * server call is marked cancelled); the message limits of both sides apply (gRPC's 4 MiB, the
+ * server's and the client's own), and every failure has grpc-js's status code and details.
  *
  * Off unless `useInProcessCalls()` (the all-in-one launcher, until it stops): a process that does
  * not opt in — every distributed service, every spec of a single service — keeps real gRPC. A
@@ -34,9 +34,20 @@ interface LocalUnary {
 /** The client side of a method (as in a ts-proto service definition). */
 export interface ClientMethod {
   path: string;
+  requestStream?: boolean;
+  responseStream?: boolean;
   requestSerialize: (value: never) => Buffer;
   responseDeserialize: (bytes: Buffer) => unknown;
 }
+
+/** A side's message limits (grpc.max_send/receive_message_length); gRPC's defaults when absent. */
+export interface MessageLimits {
+  maxReceiveBytes?: number;
+  maxSendBytes?: number;
+}
+
+const receiveLimit = (limits: MessageLimits) => limits.maxReceiveBytes ?? DEFAULT_MAX_RECEIVE_BYTES;
+const sendLimit = (limits: MessageLimits) => limits.maxSendBytes ?? -1;
 
 /** How many all-in-one exchanges of this process use in-process calls (tests may run two). */
 let users = 0;
@@ -55,11 +66,6 @@ export function useInProcessCalls(): () => void {
     released = true;
     users--;
   };
-}
-
-export interface ServerLimits {
-  maxReceiveBytes?: number;
-  maxSendBytes?: number;
 }
 
 /** A gRPC server's unary methods as called in process, and the calls in flight (a drain waits for them). */
@@ -90,7 +96,7 @@ export class LocalServer {
  * server can be served in process once bound. grpc-js keeps its handlers private: the instance's
  * addService is wrapped, and still registers everything with grpc-js as before.
  */
-export function captureUnaryMethods(server: Server, limits: ServerLimits): LocalServer {
+export function captureUnaryMethods(server: Server, limits: MessageLimits): LocalServer {
   const local = new LocalServer();
   const addService = server.addService.bind(server);
   server.addService = (definition, implementation) => {
@@ -105,8 +111,8 @@ export function captureUnaryMethods(server: Server, limits: ServerLimits): Local
         handler: handler as handleUnaryCall<unknown, unknown>,
         requestDeserialize: method.requestDeserialize,
         responseSerialize: method.responseSerialize as (value: unknown) => Buffer,
-        maxReceiveBytes: limits.maxReceiveBytes ?? DEFAULT_MAX_RECEIVE_BYTES,
-        maxSendBytes: limits.maxSendBytes ?? -1,
+        maxReceiveBytes: receiveLimit(limits),
+        maxSendBytes: sendLimit(limits),
       });
     }
   };
@@ -158,18 +164,11 @@ export function loopbackTarget(address: string): LoopbackTarget | undefined {
   return Number.isInteger(port) && port > 0 && port < 65536 ? { host, port } : undefined;
 }
 
-/** A target served in process: the server and the method's handler. */
-export interface LocalTarget {
-  server: LocalServer;
-  method: LocalUnary;
-}
-
-/** The in-process target of `path` at `target`, when in-process calls are on and a server of this process serves it there. */
-export function localTarget(target: LoopbackTarget | undefined, path: string): LocalTarget | undefined {
+/** The server of this process a call to `target` reaches in process, when in-process calls are on. */
+export function localServer(target: LoopbackTarget | undefined): LocalServer | undefined {
   if (users === 0 || target === undefined) return undefined;
   const server = servers.get(target.port);
-  const method = server?.methods.get(path);
-  return server && method && reaches(server.host, target.host) ? { server, method } : undefined;
+  return server && reaches(server.host, target.host) ? server : undefined;
 }
 
 /** The error grpc-js's client gives for a failed call (`callErrorFromStatus`, without the caller's stack). */
@@ -231,29 +230,23 @@ class LocalServerCall extends EventEmitter {
   }
 }
 
-/** The client's message limits (grpc.max_send/receive_message_length); gRPC's defaults when absent. */
-export interface ClientLimits {
-  maxReceiveBytes?: number;
-  maxSendBytes?: number;
-}
-
 /**
- * One unary call to an in-process handler: the request serialized and deserialized, the handler's
- * answer serialized and deserialized, each failure as grpc-js reports it (codes and details of
- * grpc-js 1.14), the deadline enforced. `metadata` makes the call's own metadata (the handler gets
- * that object; a throw rejects the call, as over gRPC). Never throws: every failure rejects.
+ * One unary call to `local`, a method of `server`: the request serialized and deserialized, the
+ * handler's answer serialized and deserialized, each failure as grpc-js reports it (codes and
+ * details of grpc-js 1.14), the deadline enforced. The handler gets `metadata` itself (made for
+ * this call). Never throws: every failure rejects.
  */
 export function callInProcess<Res>(
-  target: LocalTarget,
+  server: LocalServer,
+  local: LocalUnary,
   method: ClientMethod,
   request: unknown,
-  metadata: () => Metadata,
+  metadata: Metadata,
   deadline: number,
-  limits: ClientLimits = {},
+  limits: MessageLimits,
 ): Promise<Res> {
-  const clientMaxReceiveBytes = limits.maxReceiveBytes ?? DEFAULT_MAX_RECEIVE_BYTES;
-  const clientMaxSendBytes = limits.maxSendBytes ?? -1;
-  const local = target.method;
+  const clientMaxReceiveBytes = receiveLimit(limits);
+  const clientMaxSendBytes = sendLimit(limits);
   return new Promise<Res>((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -276,13 +269,6 @@ export function callInProcess<Res>(
     if (local.maxReceiveBytes !== -1 && bytes.length > local.maxReceiveBytes) {
       return fail(status.RESOURCE_EXHAUSTED, `Received message larger than max (${bytes.length} vs ${local.maxReceiveBytes})`);
     }
-    let callMetadata: Metadata;
-    try {
-      callMetadata = metadata();
-    } catch (err) {
-      reject(err); // grpc-js's client fails the same way (Metadata.set refuses the value)
-      return;
-    }
     const started = Date.now();
     // grpc-js's client ends an expired call before it reaches the server.
     const deadlineExceeded = () => fail(status.DEADLINE_EXCEEDED, `Deadline exceeded after ${((Date.now() - started) / 1000).toFixed(3)}s,remote_addr=in-process`);
@@ -295,15 +281,15 @@ export function callInProcess<Res>(
       return fail(status.INTERNAL, 'Error deserializing request');
     }
 
-    const call = new LocalServerCall(decoded, callMetadata, method.path, deadline);
+    const call = new LocalServerCall(decoded, metadata, method.path, deadline);
     // Counted until the handler answers or the call ends at its deadline (grpc-js's drain stops
     // waiting for a call whose stream closed).
     let running = true;
-    target.server.started();
+    server.started();
     const end = () => {
       if (!running) return;
       running = false;
-      target.server.ended();
+      server.ended();
     };
     if (Number.isFinite(deadline)) {
       timer = setTimeout(() => {

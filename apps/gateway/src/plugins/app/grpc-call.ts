@@ -1,4 +1,4 @@
-import { callUnary, type CallOptions, type UnaryChannel } from '@exchange/platform';
+import { callUnary, unaryMethodsOf, type CallOptions, type ClientMethod, type UnaryChannel } from '@exchange/platform';
 
 // What the gateway's own clients with streaming RPCs (registry, telemetry) share: the caller's
 // metadata and the unary methods as promises, as @exchange/platform's createServiceClient makes
@@ -14,34 +14,20 @@ export type UnaryMethods<Def> = {
     : never;
 };
 
-export interface GrpcMethod {
-  path: string;
-  requestStream?: boolean;
-  responseStream?: boolean;
-  requestSerialize: (v: never) => Buffer;
-  responseDeserialize: (b: Buffer) => unknown;
-}
+/** A method of a service definition, as the unary helpers take it. */
+export type GrpcMethod = ClientMethod;
 
-/** grpc.health.v1 Check, carried by the service's own channel for /health. */
+/** grpc.health.v1 Check (for /health; in process in all-in-one, like every unary call). */
 export interface HealthMethod {
   path: string;
   requestSerialize: (v: { service: string }) => Buffer;
   responseDeserialize: (b: Buffer) => { status: string };
 }
 
-
-/** One unary method on `channel`: a promise, with the caller's metadata and a deadline (in process in all-in-one). */
+/** One unary method on `channel`: a promise, with the caller's metadata and a deadline. */
 export const unaryCall =
   (channel: UnaryChannel, method: GrpcMethod, defaultDeadlineMs: number) =>
   (req: unknown, callOpts?: CallOptions): Promise<unknown> =>
     callUnary(channel, method, req, callOpts, defaultDeadlineMs);
 
-/** Every unary method of `definition` on `channel`, keyed as in the definition. */
-export function unaryMethodsOf(channel: UnaryChannel, definition: Record<string, GrpcMethod>, defaultDeadlineMs: number): Record<string, unknown> {
-  const methods: Record<string, unknown> = {};
-  for (const [key, method] of Object.entries(definition)) {
-    if (method.requestStream || method.responseStream) continue;
-    methods[key] = unaryCall(channel, method, defaultDeadlineMs);
-  }
-  return methods;
-}
+export { unaryMethodsOf };

@@ -1,4 +1,4 @@
-import { DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, type CallOptions } from '@exchange/platform';
+import { DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, type CallOptions, type UnaryChannel } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
 import { Client, credentials, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import { createHash } from 'node:crypto';
@@ -12,12 +12,15 @@ export const REGISTRY_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** Upload/download chunk size (the registry streams 64 KiB chunks too). */
 export const ARTIFACT_CHUNK_BYTES = 64 * 1024;
 
+/** The registry's message limits, both ways (gRPC's channel options and in-process calls). */
+const LIMITS = { maxSendBytes: REGISTRY_MAX_MESSAGE_BYTES, maxReceiveBytes: REGISTRY_MAX_MESSAGE_BYTES };
+
 const CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
   'grpc.keepalive_permit_without_calls': 1,
-  'grpc.max_send_message_length': REGISTRY_MAX_MESSAGE_BYTES,
-  'grpc.max_receive_message_length': REGISTRY_MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': LIMITS.maxSendBytes,
+  'grpc.max_receive_message_length': LIMITS.maxReceiveBytes,
   'grpc.enable_channelz': 0,
 };
 
@@ -65,8 +68,14 @@ export function createRegistryClient(address: string, opts: RegistryClientOption
   const defaultDeadlineMs = opts.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const streamDeadlineMs = opts.streamDeadlineMs ?? 10 * 60_000;
   const client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
-  const channel = { client, loopback: loopbackTarget(address), maxReceiveBytes: REGISTRY_MAX_MESSAGE_BYTES, maxSendBytes: REGISTRY_MAX_MESSAGE_BYTES };
-  const methods: Record<string, unknown> = { ...unaryMethodsOf(channel, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs), close: () => client.close() };
+  const channel: UnaryChannel = { client, loopback: loopbackTarget(address), ...LIMITS };
+  const methods: Record<string, unknown> = {
+    ...unaryMethodsOf(channel, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs),
+    close: () => {
+      channel.closed = true;
+      client.close();
+    },
+  };
   methods.healthCheck = unaryCall(channel, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs);
 
   methods.uploadArtifact = (metadata: registryV1.ArtifactMetadata, callOpts?: CallOptions): ArtifactUpload => {

@@ -1,4 +1,4 @@
-import { DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, type CallOptions } from '@exchange/platform';
+import { DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, type CallOptions, type UnaryChannel } from '@exchange/platform';
 import { telemetryV1 } from '@exchange/proto';
 import { Client, credentials, type ClientReadableStream } from '@grpc/grpc-js';
 import { Readable } from 'node:stream';
@@ -42,13 +42,16 @@ export function createTelemetryClient(
           deadline: Date.now() + (callOpts?.deadlineMs ?? exportDeadlineMs),
         }),
       );
-  const channel = { client, loopback: loopbackTarget(address) };
+  const channel: UnaryChannel = { client, loopback: loopbackTarget(address) };
   return {
     ...unaryMethodsOf(channel, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs),
     healthCheck: unaryCall(channel, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs),
     exportOperatorEvents: stream(S.exportOperatorEvents),
     exportContractTimeline: stream(S.exportContractTimeline),
-    close: () => client.close(),
+    close: () => {
+      channel.closed = true;
+      client.close();
+    },
   } as TelemetryClient;
 }
 
