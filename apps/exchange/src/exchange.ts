@@ -33,8 +33,8 @@ export interface RunningExchange {
 
 // The whole exchange in one process: every service on an ephemeral loopback gRPC port plus the
 // gateway. Services talk events exactly as in distributed mode; their unary gRPC calls to each
-// other go to the handler directly (EXCHANGE_IN_PROCESS_CALLS, on by default), which the gRPC
-// ports still serve for outside clients.
+// other go to the handler directly (EXCHANGE_IN_PROCESS_CALLS, on by default); the gRPC ports
+// still serve clients in other processes and streaming calls.
 export async function startExchange(env: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const config = readExchangeConfig(env);
   const logger = createLogger({ name: 'exchange', level: config.LOG_LEVEL });

@@ -43,8 +43,8 @@ const CHANNEL_OPTIONS: ChannelOptions = {
 
 /**
  * A client's channel: the grpc-js client, its target when on loopback (loopbackTarget), its
- * message limits when it sets any, and whether it was closed (a closed client refuses every call,
- * in process too: set `closed` where the client is closed).
+ * message limits when it sets any, and whether it was closed (closeChannel: a closed client
+ * refuses every call, in process too).
  */
 export interface UnaryChannel extends MessageLimits {
   client: Client;
@@ -89,6 +89,12 @@ export function callUnary(
   });
 }
 
+/** Closes the channel's client; its calls are refused from then on, in process too. */
+export function closeChannel(channel: UnaryChannel): void {
+  channel.closed = true;
+  channel.client.close();
+}
+
 /** Every unary method of `definition` on `channel`, keyed as in the definition, as promises. */
 export function unaryMethodsOf(channel: UnaryChannel, definition: Record<string, ClientMethod>, defaultDeadlineMs: number): Record<string, unknown> {
   const methods: Record<string, unknown> = {};
@@ -111,10 +117,7 @@ export function createServiceClient<D extends ServiceDefinition>(
   const client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
   const channel: UnaryChannel = { client, loopback: loopbackTarget(address) };
   const methods = unaryMethodsOf(channel, definition, opts.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS);
-  methods.close = () => {
-    channel.closed = true;
-    client.close();
-  };
+  methods.close = () => closeChannel(channel);
   return methods as PromiseClient<D>;
 }
 

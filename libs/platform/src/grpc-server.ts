@@ -36,13 +36,15 @@ export async function startGrpcServer(opts: {
   maxMessageBytes?: number;
 }): Promise<GrpcServerHandle> {
   const { name, logger } = opts;
-  const limits =
-    opts.maxMessageBytes === undefined
+  const limits = { maxReceiveBytes: opts.maxMessageBytes, maxSendBytes: opts.maxMessageBytes };
+  const server = new Server({
+    ...SERVER_OPTIONS,
+    ...(opts.maxMessageBytes === undefined
       ? {}
-      : { 'grpc.max_receive_message_length': opts.maxMessageBytes, 'grpc.max_send_message_length': opts.maxMessageBytes };
-  const server = new Server({ ...SERVER_OPTIONS, ...limits });
+      : { 'grpc.max_receive_message_length': limits.maxReceiveBytes, 'grpc.max_send_message_length': limits.maxSendBytes }),
+  });
   // Recorded for in-process calls (all-in-one only; grpc/in-process.ts), health included.
-  const local = captureUnaryMethods(server, { maxReceiveBytes: opts.maxMessageBytes, maxSendBytes: opts.maxMessageBytes });
+  const local = captureUnaryMethods(server, limits);
   const health = new HealthImplementation({ '': 'NOT_SERVING', [name]: 'NOT_SERVING' });
   health.addToServer(server);
   opts.register(server);

@@ -19,6 +19,7 @@ export { loopbackTarget, useInProcessCalls, type ClientMethod } from './grpc/in-
 export {
   callOptionsFrom,
   callUnary,
+  closeChannel,
   createServiceClient,
   unaryMethodsOf,
   DEFAULT_DEADLINE_MS,

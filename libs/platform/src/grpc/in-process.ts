@@ -27,8 +27,6 @@ interface LocalUnary {
   handler: handleUnaryCall<unknown, unknown>;
   requestDeserialize: (bytes: Buffer) => unknown;
   responseSerialize: (value: unknown) => Buffer;
-  maxReceiveBytes: number;
-  maxSendBytes: number;
 }
 
 /** The client side of a method (as in a ts-proto service definition). */
@@ -73,8 +71,16 @@ export class LocalServer {
   readonly methods = new Map<string, LocalUnary>();
   /** The host the gRPC server is bound to (set when served). */
   host = '';
+  /** The server's receive and send limits (-1: none). */
+  readonly maxReceiveBytes: number;
+  readonly maxSendBytes: number;
   private inFlight = 0;
   private idle: Array<() => void> = [];
+
+  constructor(limits: MessageLimits = {}) {
+    this.maxReceiveBytes = receiveLimit(limits);
+    this.maxSendBytes = sendLimit(limits);
+  }
 
   started(): void {
     this.inFlight++;
@@ -97,7 +103,7 @@ export class LocalServer {
  * addService is wrapped, and still registers everything with grpc-js as before.
  */
 export function captureUnaryMethods(server: Server, limits: MessageLimits): LocalServer {
-  const local = new LocalServer();
+  const local = new LocalServer(limits);
   const addService = server.addService.bind(server);
   server.addService = (definition, implementation) => {
     addService(definition, implementation);
@@ -111,8 +117,6 @@ export function captureUnaryMethods(server: Server, limits: MessageLimits): Loca
         handler: handler as handleUnaryCall<unknown, unknown>,
         requestDeserialize: method.requestDeserialize,
         responseSerialize: method.responseSerialize as (value: unknown) => Buffer,
-        maxReceiveBytes: receiveLimit(limits),
-        maxSendBytes: sendLimit(limits),
       });
     }
   };
@@ -266,8 +270,8 @@ export function callInProcess<Res>(
     if (clientMaxSendBytes !== -1 && bytes.length > clientMaxSendBytes) {
       return fail(status.RESOURCE_EXHAUSTED, `Attempted to send message with a size larger than ${clientMaxSendBytes}`);
     }
-    if (local.maxReceiveBytes !== -1 && bytes.length > local.maxReceiveBytes) {
-      return fail(status.RESOURCE_EXHAUSTED, `Received message larger than max (${bytes.length} vs ${local.maxReceiveBytes})`);
+    if (server.maxReceiveBytes !== -1 && bytes.length > server.maxReceiveBytes) {
+      return fail(status.RESOURCE_EXHAUSTED, `Received message larger than max (${bytes.length} vs ${server.maxReceiveBytes})`);
     }
     const started = Date.now();
     // grpc-js's client ends an expired call before it reaches the server.
@@ -313,8 +317,8 @@ export function callInProcess<Res>(
         return fail(status.INTERNAL, 'Error serializing response');
       }
       // grpc-js compares the framed length (5-byte prefix) minus 5 on send, the message length on receive.
-      if (local.maxSendBytes !== -1 && out.length > local.maxSendBytes) {
-        return fail(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${out.length + 5} vs. ${local.maxSendBytes})`);
+      if (server.maxSendBytes !== -1 && out.length > server.maxSendBytes) {
+        return fail(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${out.length + 5} vs. ${server.maxSendBytes})`);
       }
       if (clientMaxReceiveBytes !== -1 && out.length > clientMaxReceiveBytes) {
         return fail(status.RESOURCE_EXHAUSTED, `Received message larger than max (${out.length} vs ${clientMaxReceiveBytes})`);

@@ -1,8 +1,7 @@
-import { callUnary, unaryMethodsOf, type CallOptions, type ClientMethod, type UnaryChannel } from '@exchange/platform';
+import type { CallOptions } from '@exchange/platform';
 
-// What the gateway's own clients with streaming RPCs (registry, telemetry) share: the caller's
-// metadata and the unary methods as promises, as @exchange/platform's createServiceClient makes
-// them (that client covers unary calls only).
+// The types the gateway's own clients with streaming RPCs (registry, telemetry) share; their
+// unary methods come from @exchange/platform's unaryMethodsOf, as createServiceClient's do.
 
 /** The unary methods of a ts-proto service definition, as promises. */
 export type UnaryMethods<Def> = {
@@ -14,20 +13,9 @@ export type UnaryMethods<Def> = {
     : never;
 };
 
-/** A method of a service definition, as the unary helpers take it. */
-export type GrpcMethod = ClientMethod;
-
 /** grpc.health.v1 Check (for /health; in process in all-in-one, like every unary call). */
 export interface HealthMethod {
   path: string;
   requestSerialize: (v: { service: string }) => Buffer;
   responseDeserialize: (b: Buffer) => { status: string };
 }
-
-/** One unary method on `channel`: a promise, with the caller's metadata and a deadline. */
-export const unaryCall =
-  (channel: UnaryChannel, method: GrpcMethod, defaultDeadlineMs: number) =>
-  (req: unknown, callOpts?: CallOptions): Promise<unknown> =>
-    callUnary(channel, method, req, callOpts, defaultDeadlineMs);
-
-export { unaryMethodsOf };

@@ -1,8 +1,8 @@
-import { DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, type CallOptions, type UnaryChannel } from '@exchange/platform';
+import { closeChannel, DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, unaryMethodsOf, type CallOptions, type ClientMethod, type UnaryChannel } from '@exchange/platform';
 import { registryV1 } from '@exchange/proto';
 import { Client, credentials, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import { createHash } from 'node:crypto';
-import { unaryCall, unaryMethodsOf, type GrpcMethod, type HealthMethod, type UnaryMethods } from './grpc-call';
+import type { HealthMethod, UnaryMethods } from './grpc-call';
 
 // The registry client: the unary RPCs as promises (like createServiceClient) plus the two
 // streaming RPCs, on one channel whose messages may be 64 MiB (casefile archives travel unary).
@@ -69,14 +69,8 @@ export function createRegistryClient(address: string, opts: RegistryClientOption
   const streamDeadlineMs = opts.streamDeadlineMs ?? 10 * 60_000;
   const client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
   const channel: UnaryChannel = { client, loopback: loopbackTarget(address), ...LIMITS };
-  const methods: Record<string, unknown> = {
-    ...unaryMethodsOf(channel, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs),
-    close: () => {
-      channel.closed = true;
-      client.close();
-    },
-  };
-  methods.healthCheck = unaryCall(channel, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs);
+  const unaryMethods = { ...S, healthCheck: opts.healthCheck } as unknown as Record<string, ClientMethod>;
+  const methods: Record<string, unknown> = { ...unaryMethodsOf(channel, unaryMethods, defaultDeadlineMs), close: () => closeChannel(channel) };
 
   methods.uploadArtifact = (metadata: registryV1.ArtifactMetadata, callOpts?: CallOptions): ArtifactUpload => {
     let settle!: { resolve: (r: registryV1.UploadArtifactResponse) => void; reject: (e: ServiceError) => void };

@@ -1,8 +1,8 @@
-import { DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, type CallOptions, type UnaryChannel } from '@exchange/platform';
+import { closeChannel, DEFAULT_DEADLINE_MS, loopbackTarget, toMetadata, unaryMethodsOf, type CallOptions, type ClientMethod, type UnaryChannel } from '@exchange/platform';
 import { telemetryV1 } from '@exchange/proto';
 import { Client, credentials, type ClientReadableStream } from '@grpc/grpc-js';
 import { Readable } from 'node:stream';
-import { unaryCall, unaryMethodsOf, type GrpcMethod, type HealthMethod, type UnaryMethods } from './grpc-call';
+import type { HealthMethod, UnaryMethods } from './grpc-call';
 
 // The telemetry client: the unary RPCs as promises plus the two JSONL exports (server-streaming),
 // on one channel. An export opens as a byte stream only once telemetry sent its first chunk (or
@@ -44,14 +44,11 @@ export function createTelemetryClient(
       );
   const channel: UnaryChannel = { client, loopback: loopbackTarget(address) };
   return {
-    ...unaryMethodsOf(channel, S as unknown as Record<string, GrpcMethod>, defaultDeadlineMs),
-    healthCheck: unaryCall(channel, opts.healthCheck as unknown as GrpcMethod, defaultDeadlineMs),
+    // The export streams are server-streaming: unaryMethodsOf skips them.
+    ...unaryMethodsOf(channel, { ...S, healthCheck: opts.healthCheck } as unknown as Record<string, ClientMethod>, defaultDeadlineMs),
     exportOperatorEvents: stream(S.exportOperatorEvents),
     exportContractTimeline: stream(S.exportContractTimeline),
-    close: () => {
-      channel.closed = true;
-      client.close();
-    },
+    close: () => closeChannel(channel),
   } as TelemetryClient;
 }
 
