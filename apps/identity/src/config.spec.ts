@@ -9,6 +9,7 @@ describe('IdentityConfigSchema', () => {
       DATABASE_URL: 'postgresql://db/identity',
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
+      OUTBOX_RETENTION_HOURS: 24,
     });
   });
 

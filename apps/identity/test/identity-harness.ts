@@ -40,6 +40,7 @@ export async function startTestIdentity(
     DATABASE_URL: db.url,
     EXCHANGE_ENV: opts.environment ?? 'sandbox',
     LOG_LEVEL: 'silent',
+    OUTBOX_RETENTION_HOURS: 24,
     ...(opts.registryUrl ? { REGISTRY_GRPC_URL: opts.registryUrl } : {}),
   } as const;
   const start = () => startIdentity(config, { logger: testLogger, bus });

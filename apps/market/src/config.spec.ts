@@ -12,6 +12,7 @@ describe('readMarketConfig', () => {
       GRPC_HOST: '0.0.0.0',
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
+      OUTBOX_RETENTION_HOURS: 24,
       MARKET_FEE_BPS: 100,
       MARKET_AWARD_GRACE_MS: 86_400_000,
       MARKET_SWEEP_INTERVAL_MS: 5000,

@@ -18,6 +18,7 @@ describe('readRegistryConfig', () => {
       GRPC_HOST: '0.0.0.0',
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
+      OUTBOX_RETENTION_HOURS: 24,
       ARTIFACT_MAX_BYTES: 26_214_400,
       AGENT_CACHE_TTL_MS: 1000,
       REGISTRY_DB_POOL_MAX: 10,

@@ -13,6 +13,7 @@ describe('readWalletLedgerConfig', () => {
       GRPC_HOST: '0.0.0.0',
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
+      OUTBOX_RETENTION_HOURS: 24,
       WALLET_KILL_SWITCHES: '',
       WALLET_READ_ONLY: false,
       HOLD_SWEEP_INTERVAL_MS: 1000,

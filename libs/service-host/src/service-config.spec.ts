@@ -13,6 +13,7 @@ describe('serviceConfigBase', () => {
       DATABASE_URL: 'postgresql://db/x',
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
+      OUTBOX_RETENTION_HOURS: 24,
       PEER_GRPC_URL: 'peer:50051',
     });
   });
@@ -22,6 +23,8 @@ describe('serviceConfigBase', () => {
     ['GRPC_PORT', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', GRPC_PORT: '70000' }],
     ['EXCHANGE_ENV', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', EXCHANGE_ENV: 'prod' }],
     ['LOG_LEVEL', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', LOG_LEVEL: 'loud' }],
+    ['OUTBOX_RETENTION_HOURS', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', OUTBOX_RETENTION_HOURS: '-1' }],
+    ['OUTBOX_RETENTION_HOURS', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', OUTBOX_RETENTION_HOURS: '1.5' }],
     ['PEER_GRPC_URL', { DATABASE_URL: 'x', PEER_GRPC_URL: 'http://peer:1' }],
   ])('names %s when it is missing or invalid', (variable, env) => {
     expect(() => readConfig(Schema, env)).toThrow(ConfigError);

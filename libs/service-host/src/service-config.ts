@@ -32,6 +32,8 @@ export function serviceConfigBase() {
       ],
       { default: 'info' },
     ),
+    /** Published outbox rows older than this are deleted (0: kept for ever); see ServiceHost. */
+    OUTBOX_RETENTION_HOURS: Type.Integer({ minimum: 0, maximum: 8760, default: 24 }),
   };
 }
 

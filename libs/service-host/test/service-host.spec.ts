@@ -30,12 +30,13 @@ describe('ServiceHost', () => {
     rmSync(migrationsDir, { recursive: true, force: true });
   });
 
-  const config = (): ServiceBaseConfig => ({
+  const config = (retentionHours = 24): ServiceBaseConfig => ({
     GRPC_PORT: 0,
     GRPC_HOST: '127.0.0.1',
     DATABASE_URL: db.url,
     EXCHANGE_ENV: 'sandbox',
     LOG_LEVEL: 'silent',
+    OUTBOX_RETENTION_HOURS: retentionHours,
   });
 
   it('serves only after migrations, hooks, relay and workers, in that order', async () => {
@@ -92,6 +93,31 @@ describe('ServiceHost', () => {
       health.close();
       await running.stop();
       await bus.close();
+    }
+  });
+
+  it.each([
+    [1, ['recent', 'unpublished']],
+    [0, ['old', 'recent', 'unpublished']],
+  ])('with OUTBOX_RETENTION_HOURS=%s, deletes the published outbox rows older than that (0: none)', async (hours, kept) => {
+    const host = new ServiceHost({ name: 'hosted', grpcServiceName: SERVICE, config: config(hours), logger, migrationsDir, outboxPruneIntervalMs: 10 });
+    const pool = host.pool({ max: 2 });
+    const running = await host.start({ register: () => undefined, outbox: pool });
+    try {
+      await pool.query('DELETE FROM outbox_events');
+      // Rows as the relay leaves them: published two hours ago, a minute ago, not yet.
+      const rows: Array<[string, string | null]> = [['old', '2 hours'], ['recent', '1 minute'], ['unpublished', null]];
+      for (const [id, age] of rows) {
+        await pool.query(`INSERT INTO outbox_events (id, type, payload, published_at) VALUES ($1, 'exchange.test.thing.created', '{}', now() - $2::interval)`, [id, age]);
+      }
+      const ids = async () => (await pool.query<{ id: string }>('SELECT id FROM outbox_events ORDER BY id')).rows.map((r) => r.id);
+      // 20 rounds of the 10 ms worker: long enough for the one that deletes, if any does.
+      const deadline = Date.now() + 200;
+      while (Date.now() < deadline && (await ids()).length !== kept.length) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await ids()).toEqual(kept);
+    } finally {
+      await running.stop();
     }
   });
 

@@ -1,0 +1,61 @@
+import { pruneOutbox } from '../src';
+import { createOutboxDatabase, enqueueInTransaction, testEvent } from './outbox-fixture';
+
+// Real PostgreSQL: which rows a prune deletes is decided by the database's clock and the relay index.
+describe('pruneOutbox (real PostgreSQL)', () => {
+  let fixture: Awaited<ReturnType<typeof createOutboxDatabase>>;
+
+  beforeAll(async () => {
+    fixture = await createOutboxDatabase('events_outbox_prune');
+  });
+  afterAll(async () => fixture?.close());
+  beforeEach(async () => fixture.pool.query('DELETE FROM outbox_events'));
+
+  /** Enqueues an event and marks it published `ageMs` ago (null: left unpublished). */
+  async function row(label: string, ageMs: number | null): Promise<string> {
+    const event = testEvent('prune', label);
+    await enqueueInTransaction(fixture.pool, event);
+    if (ageMs !== null) {
+      await fixture.pool.query(`UPDATE outbox_events SET published_at = now() - make_interval(secs => $2::double precision / 1000) WHERE id = $1`, [event.id, ageMs]);
+    }
+    return event.id;
+  }
+
+  const ids = async (): Promise<string[]> => (await fixture.pool.query<{ id: string }>('SELECT id FROM outbox_events ORDER BY id')).rows.map((r) => r.id);
+
+  it('deletes only rows published longer ago than the retention, never an unpublished one', async () => {
+    const hour = 3_600_000;
+    await row('old', 25 * hour);
+    await row('older', 90 * 24 * hour);
+    const recent = await row('recent', 23 * hour);
+    const pendingOld = await row('pending', null);
+    await fixture.pool.query(`UPDATE outbox_events SET created_at = now() - interval '30 days' WHERE id = $1`, [pendingOld]);
+
+    expect(await pruneOutbox(fixture.pool, { olderThanMs: 24 * hour })).toBe(2);
+    expect(await ids()).toEqual([recent, pendingOld].sort());
+    expect(await pruneOutbox(fixture.pool, { olderThanMs: 24 * hour })).toBe(0);
+  });
+
+  it('works in batches and stops after maxBatches, leaving the rest for the next call', async () => {
+    for (let i = 0; i < 7; i++) await row(`batch${i}`, 10_000);
+    expect(await pruneOutbox(fixture.pool, { olderThanMs: 1_000, batchSize: 2, maxBatches: 2 })).toBe(4);
+    expect(await ids()).toHaveLength(3);
+    expect(await pruneOutbox(fixture.pool, { olderThanMs: 1_000, batchSize: 2, maxBatches: 5 })).toBe(3);
+    expect(await ids()).toHaveLength(0);
+  });
+
+  it('skips rows another transaction holds instead of waiting for it', async () => {
+    const held = await row('held', 10_000);
+    await row('free', 10_000);
+    const client = await fixture.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT id FROM outbox_events WHERE id = $1 FOR UPDATE', [held]);
+      expect(await pruneOutbox(fixture.pool, { olderThanMs: 1_000 })).toBe(1);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(await ids()).toEqual([held]);
+  });
+});
