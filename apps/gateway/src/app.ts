@@ -77,11 +77,14 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
     const problem = fastify.problemFromError(error);
     if (problem.status >= 500) {
       // A deliberate refusal (deliberate-refusal.ts) is no failure: its code says it all, no stack.
-      // Anything else is logged in full here, never sent: the client sees only code + generic detail.
+      // A dependency down (problem-init.ts) or a backing service failing: one warn line, as a stack
+      // would say nothing new. Anything else is logged in full here, never sent: the client sees
+      // only code + generic detail.
       if (problem.deliberate) {
         markDeliberateRefusal(request);
         request.log.info({ code: problem.code, detail: problem.detail }, 'request refused');
-      } else if (isGrpcError(error) && problem.status !== 500) request.log.warn({ grpc_code: error.code, code: problem.code }, 'backing service failed');
+      } else if (problem.dependencyDown) request.log.warn({ code: problem.code, detail: problem.detail }, 'dependency unavailable');
+      else if (isGrpcError(error) && problem.status !== 500) request.log.warn({ grpc_code: error.code, code: problem.code }, 'backing service failed');
       else request.log.error({ err: error }, 'request failed');
     }
     return reply.sendProblem(problem);

@@ -1,6 +1,8 @@
+import { createLogger } from '@exchange/platform';
 import { describeWithRedis } from '@exchange/testing';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
 import { startFakeMarket, type FakeMarket } from './fake-market';
 import { expectProblem, operator, registerAgent, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
@@ -77,9 +79,21 @@ describe('failed authentication is limited per IP (RATE_LIMIT_AUTH_FAILURES, def
 describe('Redis unreachable (REDIS_URL set, nothing listening)', () => {
   let h: Harness;
   let alice: TestAgent;
+  // Every line since the gateway started: the outage is logged once, whichever test hits it first.
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = createLogger({
+    name: 'gateway',
+    level: 'info',
+    destination: new Writable({
+      write(chunk, _enc, cb) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        cb();
+      },
+    }),
+  });
 
   beforeAll(async () => {
-    h = await startHarness({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    h = await startHarness({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, logger });
     alice = new TestAgent(uniqueAgentId('alice'));
     await registerAgent(h.app, alice);
   });
@@ -99,6 +113,28 @@ describe('Redis unreachable (REDIS_URL set, nothing listening)', () => {
     const request = signedRequest(alice, 'GET', `/v1/agents/${alice.agentId}`);
     expect((await h.app.inject(request)).statusCode).toBe(200);
     expectProblem(await h.app.inject(request), 401, 'agent_nonce_reused');
+  });
+
+  it('should log the outage once, not per request, and each refusal in one warn line without a stack', async () => {
+    const ids = ['nonce-outage-1', 'nonce-outage-2', 'nonce-outage-3'];
+    for (const id of ids) {
+      const request = signedRequest(alice, 'POST', '/v1/contracts', CONTRACT);
+      const res = await h.app.inject({ ...request, headers: { ...request.headers, 'x-request-id': id } });
+      expect(expectProblem(res, 503, 'service_unavailable').detail).toBe('replay protection is unavailable; retry shortly with a new nonce');
+      expect(res.headers['retry-after']).toBe('1');
+    }
+    const outage = lines.filter((line) => String(line.msg).startsWith('nonce store (redis) failed'));
+    expect(outage).toEqual([expect.objectContaining({ level: 'warn', err: expect.any(String) })]);
+    expect(JSON.stringify(outage)).not.toContain('stack');
+    for (const id of ids) {
+      const own = lines.filter((line) => line.request_id === id);
+      // A known outage, not a bug: no error line and no stack; still a failure, so the request line stays at warn.
+      expect(own.filter((line) => line.msg !== 'request')).toEqual([
+        expect.objectContaining({ level: 'warn', msg: 'dependency unavailable', code: 'service_unavailable' }),
+      ]);
+      expect(JSON.stringify(own)).not.toContain('stack');
+      expect(own.find((line) => line.msg === 'request')).toMatchObject({ level: 'warn', status: 503 });
+    }
   });
 });
 

@@ -78,12 +78,44 @@ describe('ReplayGuard', () => {
   it('should fail closed for mutations when the shared store fails, and use the fallback for reads', async () => {
     const c = clock(T0);
     const errors: unknown[] = [];
-    const guard = new ReplayGuard({ store: failing, fallback: new MemoryNonceStore(c.now), now: c.now, onStoreError: (e) => errors.push(e) });
+    const guard = new ReplayGuard({ store: failing, fallback: new MemoryNonceStore(c.now), now: c.now, onStoreDown: (e) => errors.push(e) });
     const read = { agentId: 'a:agent:x', nonce: 'r'.repeat(16), timestamp: TS, mutation: false };
     expect(await guard.claim({ ...read, mutation: true })).toBe('unavailable');
     expect(await guard.claim(read)).toBe('fresh');
     expect(await guard.claim(read)).toBe('reused');
-    expect(errors).toHaveLength(3);
+    expect(errors).toEqual([new Error('redis down')]);
+  });
+
+  it('should report the shared store down once per outage and up once when a claim succeeds again', async () => {
+    const c = clock(T0);
+    const shared = new MemoryNonceStore(c.now);
+    let down = false;
+    const flaky: NonceStore = { claim: (key, ttl) => (down ? Promise.reject(new Error('redis down')) : shared.claim(key, ttl)) };
+    const events: string[] = [];
+    const guard = new ReplayGuard({
+      store: flaky,
+      fallback: new MemoryNonceStore(c.now),
+      now: c.now,
+      onStoreDown: (e) => events.push(`down: ${(e as Error).message}`),
+      onStoreUp: () => events.push('up'),
+    });
+    let n = 0;
+    const claim = (mutation: boolean) => guard.claim({ agentId: 'a:agent:x', nonce: `nonce-${String(++n).padStart(10, '0')}`, timestamp: TS, mutation });
+
+    expect(await claim(true)).toBe('fresh');
+    expect(events).toEqual([]);
+    down = true;
+    for (let i = 0; i < 5; i++) expect(await claim(i % 2 === 0)).toBe(i % 2 === 0 ? 'unavailable' : 'fresh');
+    expect(events).toEqual(['down: redis down']);
+    down = false;
+    expect(await claim(true)).toBe('fresh');
+    expect(await claim(true)).toBe('fresh');
+    expect(events).toEqual(['down: redis down', 'up']);
+    // A new outage is reported again.
+    down = true;
+    expect(await claim(true)).toBe('unavailable');
+    expect(await claim(true)).toBe('unavailable');
+    expect(events).toEqual(['down: redis down', 'up', 'down: redis down']);
   });
 
   it('should be unavailable when the memory store is full', async () => {

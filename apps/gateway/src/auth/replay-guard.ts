@@ -83,11 +83,17 @@ export interface ReplayGuardOptions {
    */
   fallback?: NonceStore;
   now?: () => number;
-  onStoreError?: (err: unknown) => void;
+  /** The shared store failed after working (or at the first claim): once per outage. */
+  onStoreDown?: (err: unknown) => void;
+  /** The shared store answered again after `onStoreDown`. */
+  onStoreUp?: () => void;
 }
 
 export class ReplayGuard {
   private readonly now: () => number;
+  // Every claim fails while the store is down: reporting each would flood the log, one line per
+  // request, so only the changes are reported.
+  private storeDown = false;
 
   constructor(private readonly opts: ReplayGuardOptions) {
     this.now = opts.now ?? Date.now;
@@ -102,10 +108,18 @@ export class ReplayGuard {
     // Remembered until the timestamp leaves the window (+1 s for the second's rounding).
     const ttlMs = Math.max(1000, (Number(input.timestamp) + AGENT_SIGNATURE_WINDOW_SECONDS + 1) * 1000 - this.now());
     try {
-      return (await this.opts.store.claim(key, ttlMs)) ? 'fresh' : 'reused';
+      const fresh = await this.opts.store.claim(key, ttlMs);
+      if (this.storeDown) {
+        this.storeDown = false;
+        this.opts.onStoreUp?.();
+      }
+      return fresh ? 'fresh' : 'reused';
     } catch (err) {
       if (err instanceof NonceStoreFullError) return 'unavailable';
-      this.opts.onStoreError?.(err);
+      if (!this.storeDown) {
+        this.storeDown = true;
+        this.opts.onStoreDown?.(err);
+      }
       if (input.mutation || !this.opts.fallback) return 'unavailable';
       try {
         return (await this.opts.fallback.claim(key, ttlMs)) ? 'fresh' : 'reused';

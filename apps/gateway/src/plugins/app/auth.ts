@@ -53,7 +53,9 @@ export default fp<AuthOptions>(
       store: gatewayRedis ? new RedisNonceStore(gatewayRedis.client, `${gatewayRedis.prefix}nonce:`) : new MemoryNonceStore(now),
       fallback: gatewayRedis ? new MemoryNonceStore(now) : undefined,
       now,
-      onStoreError: (err) => fastify.log.warn({ err: { message: (err as Error).message } }, 'nonce store (redis) failed: mutations refused, reads checked in memory'),
+      // The message as a string: pino serializes an `err` object with a (here empty) stack.
+      onStoreDown: (err) => fastify.log.warn({ err: (err as Error).message }, 'nonce store (redis) failed: mutations refused, reads checked in memory'),
+      onStoreUp: () => fastify.log.info('nonce store (redis) available again'),
     });
 
     /** Counts the failure against the client IP and returns the problem to throw. */
@@ -102,7 +104,7 @@ export default fp<AuthOptions>(
         );
       }
       if (nonce === 'unavailable') {
-        throw problem(503, 'service_unavailable', 'replay protection is unavailable; retry shortly with a new nonce', { headers: { 'retry-after': '1' } });
+        throw problem(503, 'service_unavailable', 'replay protection is unavailable; retry shortly with a new nonce', { headers: { 'retry-after': '1' }, dependencyDown: true });
       }
       auth.signaturePending = false;
     };
