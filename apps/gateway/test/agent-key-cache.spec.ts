@@ -176,6 +176,28 @@ describe('GET /v1/agents/{id} from the agent cache', () => {
     expect(getAgentCalls()).toBe(before + 1);
     expectProblem(await h.app.inject({ method: 'GET', url: `/v1/agents/${uniqueAgentId('nobody')}`, headers: operator() }), 404, 'agent_not_found');
   });
+
+  it('should send one GetAgent for concurrent reads of an agent it does not hold, and one per read after it', async () => {
+    const kate = new TestAgent(uniqueAgentId('kate'));
+    await registerAgent(h.app, kate);
+    h.app.agentCache.invalidate(kate.agentId);
+    const before = getAgentCalls();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => read(kate)));
+    expect(answers.map((a) => a.agent_id)).toEqual(Array(5).fill(kate.agentId));
+    expect(getAgentCalls()).toBe(before + 1);
+    // Not a cache of its own: once the call is answered, a later miss asks again.
+    h.app.agentCache.invalidate(kate.agentId);
+    await read(kate);
+    expect(getAgentCalls()).toBe(before + 2);
+  });
+
+  it('should share a refusal among the reads that joined it (an unknown agent: 404 for each)', async () => {
+    const nobody = uniqueAgentId('nobody');
+    const before = getAgentCalls();
+    const answers = await Promise.all(Array.from({ length: 3 }, () => h.app.inject({ method: 'GET', url: `/v1/agents/${nobody}`, headers: operator() })));
+    for (const res of answers) expectProblem(res, 404, 'agent_not_found');
+    expect(getAgentCalls()).toBe(before + 1);
+  });
 });
 
 describe('AGENT_KEY_CACHE_TTL_MS=0', () => {
@@ -193,6 +215,10 @@ describe('AGENT_KEY_CACHE_TTL_MS=0', () => {
     const before = callsOf(own, 'getAgent');
     for (let i = 0; i < 2; i++) expect((await own.app.inject({ method: 'GET', url: `/v1/agents/${kim.agentId}`, headers: operator() })).statusCode).toBe(200);
     expect(callsOf(own, 'getAgent')).toBe(before + 2);
+    // Concurrent reads too: each its own call, so none gets an answer older than its request.
+    const reads = await Promise.all(Array.from({ length: 3 }, () => own.app.inject({ method: 'GET', url: `/v1/agents/${kim.agentId}`, headers: operator() })));
+    expect(reads.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(callsOf(own, 'getAgent')).toBe(before + 5);
   });
 
   it('should have identity verify every signature', async () => {

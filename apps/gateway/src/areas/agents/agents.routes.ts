@@ -30,7 +30,7 @@ const ONE_ERRORS = problemResponses(400, 401, 403, 404, 429, 503, 504);
 const WRITE_ERRORS = problemResponses(400, 401, 403, 404, 409, 413, 415, 429, 503, 504);
 
 const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { identity, agentCache, recentAgent } = fastify;
+  const { identity, agentCache, recentAgent, readAgent } = fastify;
 
   // Identity's answer (a change through this gateway, a read) refreshes the agent cache at once.
   const cachedAnswer = (res: { agent?: Parameters<typeof agentToJson>[0] }) => {
@@ -122,7 +122,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       // change through this gateway, an identity event) within AGENT_KEY_CACHE_TTL_MS is that answer.
       const cached = recentAgent(request.params.agent_id);
       if (cached) return agentToJson(cached);
-      return cachedAnswer(await identity.getAgent({ agentId: request.params.agent_id }, request.auth.callOptions));
+      return cachedAnswer(await readAgent(request.params.agent_id, request.auth.callOptions));
     },
   );
 
