@@ -1,11 +1,10 @@
-import { createLogger } from '@exchange/platform';
 import { describeWithRedis } from '@exchange/testing';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
 import { startFakeMarket, type FakeMarket } from './fake-market';
 import { expectProblem, operator, registerAgent, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
+import { captureLogs } from './log-capture';
 import { ATTACKER_IP, CONTRACT, createContractCalls, signedRequest, verifyCalls } from './agent-auth-abuse-kit';
 
 // Issue 12 findings 9–12, continued from agent-auth-abuse.spec.ts: failed authentication limited
@@ -80,17 +79,7 @@ describe('Redis unreachable (REDIS_URL set, nothing listening)', () => {
   let h: Harness;
   let alice: TestAgent;
   // Every line since the gateway started: the outage is logged once, whichever test hits it first.
-  const lines: Array<Record<string, unknown>> = [];
-  const logger = createLogger({
-    name: 'gateway',
-    level: 'info',
-    destination: new Writable({
-      write(chunk, _enc, cb) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        cb();
-      },
-    }),
-  });
+  const { lines, logger } = captureLogs();
 
   beforeAll(async () => {
     h = await startHarness({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, logger });

@@ -1,23 +1,13 @@
-import { createLogger, errors } from '@exchange/platform';
-import { Writable } from 'node:stream';
+import { errors } from '@exchange/platform';
 import { initialSnapshot } from './fake-market-kit';
 import { expectProblem, operator, startHarness, type Harness } from './harness';
+import { captureLogs } from './log-capture';
 
 // What the gateway logs for a 5xx: a deliberate refusal (read-only mode, from the gateway's guard
 // or from a service) at info with its code and no stack, its request line at info too; an
 // unexpected failure the whole error, at error, and its request line at warn.
 
-const lines: Array<Record<string, unknown>> = [];
-const logger = createLogger({
-  name: 'gateway',
-  level: 'info',
-  destination: new Writable({
-    write(chunk, _enc, cb) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      cb();
-    },
-  }),
-});
+const { lines, logger } = captureLogs();
 let h: Harness;
 
 beforeAll(async () => {

@@ -1,7 +1,6 @@
-import { createLogger } from '@exchange/platform';
-import { Writable } from 'node:stream';
 import { readGatewayConfig, startGateway } from '../src/index';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
+import { captureLogs } from './log-capture';
 
 // startGateway: listens on HOST:PORT, generates (and logs once) a sandbox token when none is
 // configured, writes one log line per request, and stops cleanly.
@@ -16,27 +15,16 @@ afterAll(async () => {
   await identity.stop();
 });
 
-function capture() {
-  const lines: any[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, cb) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      cb();
-    },
-  });
-  return { lines, logger: createLogger({ name: 'gateway', level: 'info', destination }) };
-}
-
 describe('startGateway', () => {
   it('should listen, generate a sandbox token logged once, and log one line per request', async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs();
     const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, WALLET_LEDGER_GRPC_URL: identity.address, MARKET_GRPC_URL: identity.address, REGISTRY_GRPC_URL: identity.address, COMMERCE_GRPC_URL: identity.address, WORKFLOWS_GRPC_URL: identity.address, TELEMETRY_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1' });
     const gateway = await startGateway(config, { logger });
     try {
       expect(gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const tokenLines = lines.filter((l) => /generated sandbox operator token/.test(l.msg));
+      const tokenLines = lines.filter((l) => /generated sandbox operator token/.test(String(l.msg)));
       expect(tokenLines).toHaveLength(1);
-      const token = /token: (\S+)$/.exec(tokenLines[0].msg)![1]!;
+      const token = /token: (\S+)$/.exec(String(tokenLines[0].msg))![1]!;
 
       const ok = await fetch(`${gateway.url}/v1/agents`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'log-check-1' } });
       expect(ok.status).toBe(200);
@@ -56,7 +44,7 @@ describe('startGateway', () => {
   });
 
   it('should refuse to start in mainnet without OPERATOR_TOKENS', async () => {
-    const { logger } = capture();
+    const { logger } = captureLogs();
     const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, WALLET_LEDGER_GRPC_URL: identity.address, MARKET_GRPC_URL: identity.address, REGISTRY_GRPC_URL: identity.address, COMMERCE_GRPC_URL: identity.address, WORKFLOWS_GRPC_URL: identity.address, TELEMETRY_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1', EXCHANGE_ENV: 'mainnet' });
     await expect(startGateway(config, { logger })).rejects.toThrow(/OPERATOR_TOKENS/);
   });
