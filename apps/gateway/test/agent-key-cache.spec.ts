@@ -191,6 +191,43 @@ describe('GET /v1/agents/{id} from the agent cache', () => {
     expect(getAgentCalls()).toBe(before + 2);
   });
 
+  it("should not let a read started after identity's event take the answer of a call made before it", async () => {
+    const lou = new TestAgent(uniqueAgentId('lou'));
+    await registerAgent(h.app, lou);
+    h.app.agentCache.invalidate(lou.agentId);
+    const real = h.app.identity.getAgent;
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    let answered = false;
+    // The first GetAgent is answered by identity (active), then held on its way back.
+    const getAgent = jest.spyOn(h.app.identity, 'getAgent').mockImplementation(async (req, opts) => {
+      const res = await real(req, opts);
+      if (!answered) {
+        answered = true;
+        await held;
+      }
+      return res;
+    });
+    const refresh = jest.spyOn(h.app.agentCache, 'refresh');
+    try {
+      const first = read(lou);
+      await until(() => answered);
+      const stored = h.identity.agents.get(lou.agentId)!;
+      stored.status = identityV1.AgentStatus.AGENT_STATUS_FROZEN;
+      stored.updatedAt = new Date(stored.updatedAt!.getTime() + 1000);
+      await publishFrozen(structuredClone(stored));
+      await until(() => refresh.mock.calls.some(([a]) => a.agentId === lou.agentId));
+      const second = read(lou);
+      release();
+      expect([(await first).status, (await second).status]).toEqual(['active', 'frozen']);
+      expect((await read(lou)).status).toBe('frozen'); // the held answer did not replace the newer one
+    } finally {
+      release();
+      getAgent.mockRestore();
+      refresh.mockRestore();
+    }
+  });
+
   it('should share a refusal among the reads that joined it (an unknown agent: 404 for each)', async () => {
     const nobody = uniqueAgentId('nobody');
     const before = getAgentCalls();
