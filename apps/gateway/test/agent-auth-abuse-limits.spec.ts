@@ -125,6 +125,22 @@ describe('Redis unreachable (REDIS_URL set, nothing listening)', () => {
       expect(own.find((line) => line.msg === 'request')).toMatchObject({ level: 'warn', status: 503 });
     }
   });
+
+  it('should log the lost Redis connection once, not at every reconnection attempt', async () => {
+    // The first failure was logged at start; wait for ioredis to fail again (it retries every ≤ 2 s).
+    const redis = h.app.gatewayRedis!.client;
+    let failures = 0;
+    const count = () => failures++;
+    redis.on('error', count);
+    try {
+      while (failures < 1) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      redis.off('error', count);
+    }
+    const lost = lines.filter((line) => String(line.msg).startsWith('gateway redis unreachable'));
+    expect(lost).toEqual([expect.objectContaining({ level: 'warn', err: expect.any(String) })]);
+    expect(JSON.stringify(lost)).not.toContain('stack');
+  });
 });
 
 describeWithRedis('nonces and failures shared through Redis by two gateways', (redisUrl) => {

@@ -118,11 +118,35 @@ describe('ReplayGuard', () => {
     expect(events).toEqual(['down: redis down', 'up', 'down: redis down']);
   });
 
-  it('should be unavailable when the memory store is full', async () => {
+  it('should be unavailable when the memory store is full, reported once until a claim succeeds again', async () => {
     const c = clock(T0);
-    const guard = new ReplayGuard({ store: new MemoryNonceStore(c.now, 1), now: c.now });
+    let full = 0;
+    const guard = new ReplayGuard({ store: new MemoryNonceStore(c.now, 1), now: c.now, onStoreFull: () => full++ });
     const req = { agentId: 'a:agent:x', nonce: 'a'.repeat(16), timestamp: TS, mutation: false };
     expect(await guard.claim(req)).toBe('fresh');
     expect(await guard.claim({ ...req, nonce: 'b'.repeat(16) })).toBe('unavailable');
+    expect(await guard.claim({ ...req, nonce: 'c'.repeat(16) })).toBe('unavailable');
+    expect(full).toBe(1);
+    c.advance(302_000); // the first nonce expired: room again
+    expect(await guard.claim({ ...req, nonce: 'd'.repeat(16) })).toBe('fresh');
+    expect(await guard.claim({ ...req, nonce: 'e'.repeat(16) })).toBe('unavailable');
+    expect(full).toBe(2);
+  });
+
+  it('should report a full fallback as full, not as the shared store down again', async () => {
+    const c = clock(T0);
+    const events: string[] = [];
+    const guard = new ReplayGuard({
+      store: { claim: () => Promise.reject(new Error('redis down')) },
+      fallback: new MemoryNonceStore(c.now, 1),
+      now: c.now,
+      onStoreDown: () => events.push('down'),
+      onStoreFull: () => events.push('full'),
+    });
+    const req = { agentId: 'a:agent:x', nonce: 'a'.repeat(16), timestamp: TS, mutation: false };
+    expect(await guard.claim(req)).toBe('fresh');
+    expect(await guard.claim({ ...req, nonce: 'b'.repeat(16) })).toBe('unavailable');
+    expect(await guard.claim({ ...req, nonce: 'c'.repeat(16) })).toBe('unavailable');
+    expect(events).toEqual(['down', 'full']);
   });
 });

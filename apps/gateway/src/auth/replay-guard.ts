@@ -87,6 +87,8 @@ export interface ReplayGuardOptions {
   onStoreDown?: (err: unknown) => void;
   /** The shared store answered again after `onStoreDown`. */
   onStoreUp?: () => void;
+  /** A memory store (the store or the fallback) is full: once until a claim succeeds again. */
+  onStoreFull?: () => void;
 }
 
 export class ReplayGuard {
@@ -94,6 +96,7 @@ export class ReplayGuard {
   // Every claim fails while the store is down: reporting each would flood the log, one line per
   // request, so only the changes are reported.
   private storeDown = false;
+  private storeFull = false;
 
   constructor(private readonly opts: ReplayGuardOptions) {
     this.now = opts.now ?? Date.now;
@@ -109,23 +112,34 @@ export class ReplayGuard {
     const ttlMs = Math.max(1000, (Number(input.timestamp) + AGENT_SIGNATURE_WINDOW_SECONDS + 1) * 1000 - this.now());
     try {
       const fresh = await this.opts.store.claim(key, ttlMs);
+      this.storeFull = false;
       if (this.storeDown) {
         this.storeDown = false;
         this.opts.onStoreUp?.();
       }
       return fresh ? 'fresh' : 'reused';
     } catch (err) {
-      if (err instanceof NonceStoreFullError) return 'unavailable';
+      if (err instanceof NonceStoreFullError) return this.full();
       if (!this.storeDown) {
         this.storeDown = true;
         this.opts.onStoreDown?.(err);
       }
       if (input.mutation || !this.opts.fallback) return 'unavailable';
       try {
-        return (await this.opts.fallback.claim(key, ttlMs)) ? 'fresh' : 'reused';
-      } catch {
-        return 'unavailable';
+        const fresh = await this.opts.fallback.claim(key, ttlMs);
+        this.storeFull = false;
+        return fresh ? 'fresh' : 'reused';
+      } catch (fallbackErr) {
+        return fallbackErr instanceof NonceStoreFullError ? this.full() : 'unavailable';
       }
     }
+  }
+
+  private full(): NonceVerdict {
+    if (!this.storeFull) {
+      this.storeFull = true;
+      this.opts.onStoreFull?.();
+    }
+    return 'unavailable';
   }
 }

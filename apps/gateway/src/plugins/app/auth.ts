@@ -12,7 +12,7 @@ import {
 import { verifiesWithActiveKey } from '../../auth/local-verify';
 import { OperatorTokenVerifier, type OperatorToken } from '../../auth/operator-tokens';
 import { RedisNonceStore } from '../../auth/redis-nonce-store';
-import { MemoryNonceStore, ReplayGuard } from '../../auth/replay-guard';
+import { MEMORY_NONCE_CAPACITY, MemoryNonceStore, ReplayGuard } from '../../auth/replay-guard';
 import { AGENT_ID_REGEX } from '../../schemas/common';
 import { routeAuthMismatch, type AuthMode, type SecurityRequirement } from './auth-allow-list';
 import { anonymous, bearerToken, routeMode, type AuthContext } from './auth-context';
@@ -56,6 +56,7 @@ export default fp<AuthOptions>(
       // The message as a string: pino serializes an `err` object with a (here empty) stack.
       onStoreDown: (err) => fastify.log.warn({ err: (err as Error).message }, 'nonce store (redis) failed: mutations refused, reads checked in memory'),
       onStoreUp: () => fastify.log.info('nonce store (redis) available again'),
+      onStoreFull: () => fastify.log.warn({ capacity: MEMORY_NONCE_CAPACITY }, 'nonce store (memory) full: signed requests refused until nonces expire'),
     });
 
     /** Counts the failure against the client IP and returns the problem to throw. */

@@ -17,9 +17,10 @@ export interface ProblemInit {
   /** A 5xx answered on purpose (read-only mode, a kill switch, shutting down): logged at info, not as a failure. Never sent. */
   deliberate?: true;
   /**
-   * A 5xx because something the gateway itself needs is down (Redis for replay protection): a
-   * failure, not `deliberate`, but a known one whose outage is logged where it is detected, so a
-   * stack per refused request would only flood the log. Never sent.
+   * A 5xx because something the gateway itself needs is unavailable (replay protection: Redis
+   * down, or the memory nonce store full): a failure, not `deliberate`, but a known one whose
+   * start is logged once where it is detected, so a stack per refused request would only flood
+   * the log. Never sent.
    */
   dependencyDown?: true;
 }

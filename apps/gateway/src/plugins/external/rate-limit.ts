@@ -98,7 +98,19 @@ export default fp<RateLimitOptions>(
         lazyConnect: false,
         enableAutoPipelining: true,
       });
-      redis.on('error', (err) => fastify.log.warn({ err: { message: err.message } }, 'rate-limit redis error'));
+      // ioredis reports every failed reconnection (every ~2 s while Redis is away): logged once
+      // per outage, and once when it is back.
+      let down = false;
+      redis.on('error', (err) => {
+        if (down) return;
+        down = true;
+        fastify.log.warn({ err: err.message }, 'gateway redis unreachable: limits fail open, signed mutations refused');
+      });
+      redis.on('ready', () => {
+        if (!down) return;
+        down = false;
+        fastify.log.info('gateway redis reachable again');
+      });
       fastify.addHook('onClose', async () => {
         await redis?.quit().catch(() => redis?.disconnect());
       });
