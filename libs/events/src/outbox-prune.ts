@@ -14,13 +14,15 @@ export interface OutboxPruneOptions {
 }
 
 // The relay index (published_at, created_at, id) serves the range; SKIP LOCKED lets replicas
-// prune side by side without waiting on each other.
-const PRUNE = `DELETE FROM outbox_events WHERE id IN (
+// prune side by side without waiting on each other. `= ANY(ARRAY(…))` rather than `IN (…)`: the
+// ids are found first and deleted by primary key under any plan, where `IN` under a generic plan
+// (a pooler preparing statements) becomes a hash join over the whole table.
+const PRUNE = `DELETE FROM outbox_events WHERE id = ANY(ARRAY(
     SELECT id FROM outbox_events
      WHERE published_at < now() - make_interval(secs => $1::double precision / 1000)
      ORDER BY published_at
      LIMIT $2
-     FOR UPDATE SKIP LOCKED)`;
+     FOR UPDATE SKIP LOCKED))`;
 
 /** Deletes outbox rows published more than `olderThanMs` ago; the number deleted. Unpublished rows are never touched. */
 export async function pruneOutbox(pool: pg.Pool, opts: OutboxPruneOptions): Promise<number> {

@@ -36,6 +36,23 @@ describe('pruneOutbox (real PostgreSQL)', () => {
     expect(await pruneOutbox(fixture.pool, { olderThanMs: 24 * hour })).toBe(0);
   });
 
+  it('sends one statement when nothing is due, and deletes the oldest first when a call is cut short', async () => {
+    await row('young', 1_000);
+    const query = jest.spyOn(fixture.pool, 'query');
+    try {
+      expect(await pruneOutbox(fixture.pool, { olderThanMs: 60_000, batchSize: 2, maxBatches: 5 })).toBe(0);
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+    await fixture.pool.query('DELETE FROM outbox_events');
+    const byAge = [];
+    for (const minutes of [3, 9, 5, 7, 2]) byAge.push({ minutes, id: await row(`m${minutes}`, minutes * 60_000) });
+    expect(await pruneOutbox(fixture.pool, { olderThanMs: 60_000, batchSize: 2, maxBatches: 1 })).toBe(2);
+    // The 9- and 7-minute-old rows went; the three younger ones stay.
+    expect(await ids()).toEqual(byAge.filter((r) => r.minutes < 7).map((r) => r.id).sort());
+  });
+
   it('works in batches and stops after maxBatches, leaving the rest for the next call', async () => {
     for (let i = 0; i < 7; i++) await row(`batch${i}`, 10_000);
     expect(await pruneOutbox(fixture.pool, { olderThanMs: 1_000, batchSize: 2, maxBatches: 2 })).toBe(4);

@@ -152,11 +152,11 @@ export class ServiceHost {
   /**
    * Published outbox rows are deleted once OUTBOX_RETENTION_HOURS old (0 keeps them), by a
    * worker like the service's own: every service gets it, none has to remember it. A round
-   * deletes at most 50,000 rows, so at the default interval it keeps up with 5,000 events/s.
+   * deletes at most 50,000 rows, so at the default interval it keeps up with about 5,000 events/s.
    */
   private pruneOutboxEvery(outbox: pg.Pool): void {
     const olderThanMs = this.opts.config.OUTBOX_RETENTION_HOURS * 3_600_000;
-    if (olderThanMs <= 0) return;
+    if (!(olderThanMs > 0)) return; // 0, or missing from a hand-built config (NaN)
     this.periodic('outbox prune', this.opts.outboxPruneIntervalMs ?? 10_000, () => pruneOutbox(outbox, { olderThanMs, batchSize: 1_000, maxBatches: 50 }));
   }
 
