@@ -103,6 +103,32 @@ describe(AgentCache.name, () => {
     expect(await sut.get('a:agent:1', {})).toBeNull();
   });
 
+  it('should not store an answer older than an identity event, even for an agent it did not hold', async () => {
+    const sut = new AgentCache(lookup, 10_000, 2, () => now);
+    release = () => undefined; // hold lookups until released
+    const pending = sut.get('a:agent:1', {}); // leaves identity before the freeze (updatedAt 0)
+    await Promise.resolve();
+    const frozen = { ...agent('a:agent:1'), status: identityV1.AgentStatus.AGENT_STATUS_FROZEN, updatedAt: new Date(2000) };
+    sut.refresh(frozen); // the event: not cached, so nothing stored, but remembered
+    expect(sut.peek('a:agent:1', 1000)).toBeUndefined();
+    release();
+    expect((await pending)?.status).toBe(identityV1.AgentStatus.AGENT_STATUS_ACTIVE); // the caller gets identity's answer…
+    expect(sut.peek('a:agent:1', 1000)).toBeUndefined(); // …but the cache does not keep it
+    sut.put({ ...agent('a:agent:1'), updatedAt: new Date(1000) }); // nor a verification answered before the event
+    expect(sut.peek('a:agent:1', 1000)).toBeUndefined();
+    sut.refresh({ ...agent('a:agent:1'), updatedAt: new Date(500) }); // a replayed older event lowers nothing
+    sut.put({ ...agent('a:agent:1'), updatedAt: new Date(1000) });
+    expect(sut.peek('a:agent:1', 1000)).toBeUndefined();
+    sut.put(frozen); // the change itself, or anything newer, is stored
+    expect(sut.peek('a:agent:1', 1000)).toBe(frozen);
+    // Bounded: remembering two more agents forgets the first (maxEntries 2).
+    sut.refresh({ ...agent('a:agent:2'), updatedAt: new Date(2000) });
+    sut.refresh({ ...agent('a:agent:3'), updatedAt: new Date(2000) });
+    now += 20_000;
+    sut.put({ ...agent('a:agent:1'), updatedAt: new Date(1000) });
+    expect(sut.peek('a:agent:1', 1000)?.updatedAt).toEqual(new Date(1000));
+  });
+
   it('should not cache at all with a zero TTL', async () => {
     const sut = new AgentCache(lookup, 0, 100, () => now);
     await sut.get('a:agent:x', {});

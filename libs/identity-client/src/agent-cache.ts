@@ -23,6 +23,12 @@ interface Entry {
 export class AgentCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inFlight = new Map<string, Promise<identityV1.Agent | null>>();
+  /**
+   * The newest updatedAt an identity event reported per agent, cached or not: an answer that left
+   * identity before that change (a lookup, a verification in flight when the event came) is not
+   * stored. Bounded like the entries; a replayed old event never lowers it.
+   */
+  private readonly seen = new Map<string, number>();
 
   constructor(
     private readonly lookup: AgentLookup,
@@ -66,9 +72,17 @@ export class AgentCache {
 
   /**
    * Replaces a cached agent by a newer copy (an identity event); an agent not cached stays out, so
-   * replayed old events never bring back an old state.
+   * replayed old events never bring back an old state, but no answer older than the event is
+   * stored for it from now on.
    */
   refresh(agent: identityV1.Agent): void {
+    const at = time(agent.updatedAt);
+    if ((this.seen.get(agent.agentId) ?? -Infinity) < at) {
+      this.seen.delete(agent.agentId);
+      const oldest = this.seen.size >= this.maxEntries ? this.seen.keys().next().value : undefined;
+      if (oldest !== undefined) this.seen.delete(oldest);
+      this.seen.set(agent.agentId, at);
+    }
     if (this.entries.has(agent.agentId)) this.store(agent.agentId, agent);
   }
 
@@ -103,6 +117,8 @@ export class AgentCache {
     // revocation stored by the gateway that made it): every change moves updatedAt forward, and
     // agents are never deleted, so "unknown" never replaces a known agent either.
     if (current?.agent && current.expiresAt > now && (agent === null || time(agent.updatedAt) < time(current.agent.updatedAt))) return;
+    const seen = this.seen.get(agentId);
+    if (seen !== undefined && (agent === null || time(agent.updatedAt) < seen)) return;
     this.entries.delete(agentId);
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.

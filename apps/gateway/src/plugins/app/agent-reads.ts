@@ -15,7 +15,8 @@ interface Read {
  * in the cache. Concurrent reads of one agent share one call, so every expiry of a hot agent does
  * not send one GetAgent per request in flight; a read joins only a call started at most
  * `maxJoinAgeMs` ago (the staleness the cache already allows) and never one that an identity event
- * about that agent overtook: that call's answer is neither shared with later reads nor cached.
+ * about that agent overtook: that call's answer is neither shared with later reads nor cached
+ * (AgentCache also refuses any answer older than an event it saw, whoever stores it).
  * With `maxJoinAgeMs` 0 every read makes its own call.
  */
 export class AgentReads {
