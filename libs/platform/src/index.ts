@@ -51,6 +51,7 @@ export {
   parseAmount,
   parsePositiveAmount,
 } from './money';
+export { OutageLatch } from './outage-latch';
 export { Periodic } from './periodic';
 export { CREDIT, ISO_4217_CODES, ISO_4217_PUBLISHED, isSupportedCurrency } from './currency';
 export { isDnsName } from './dns-name';

@@ -1,3 +1,4 @@
+import { OutageLatch } from '@exchange/platform';
 import { AGENT_SIGNATURE_WINDOW_SECONDS } from './agent-signature';
 
 // Replay protection for agent-signed requests (DESIGN §3, X-Agent-Nonce): a nonce is accepted
@@ -93,13 +94,15 @@ export interface ReplayGuardOptions {
 
 export class ReplayGuard {
   private readonly now: () => number;
-  // Every claim fails while the store is down: reporting each would flood the log, one line per
-  // request, so only the changes are reported.
-  private storeDown = false;
-  private storeFull = false;
+  // Every claim fails while the store is down (or full): reporting each would flood the log, one
+  // line per request, so only the changes are reported.
+  private readonly storeDown: OutageLatch;
+  private readonly storeFull: OutageLatch;
 
   constructor(private readonly opts: ReplayGuardOptions) {
     this.now = opts.now ?? Date.now;
+    this.storeDown = new OutageLatch((err) => opts.onStoreDown?.(err), () => opts.onStoreUp?.());
+    this.storeFull = new OutageLatch(() => opts.onStoreFull?.());
   }
 
   /**
@@ -112,22 +115,16 @@ export class ReplayGuard {
     const ttlMs = Math.max(1000, (Number(input.timestamp) + AGENT_SIGNATURE_WINDOW_SECONDS + 1) * 1000 - this.now());
     try {
       const fresh = await this.opts.store.claim(key, ttlMs);
-      this.storeFull = false;
-      if (this.storeDown) {
-        this.storeDown = false;
-        this.opts.onStoreUp?.();
-      }
+      this.storeFull.ok();
+      this.storeDown.ok();
       return fresh ? 'fresh' : 'reused';
     } catch (err) {
       if (err instanceof NonceStoreFullError) return this.full();
-      if (!this.storeDown) {
-        this.storeDown = true;
-        this.opts.onStoreDown?.(err);
-      }
+      this.storeDown.fail(err);
       if (input.mutation || !this.opts.fallback) return 'unavailable';
       try {
         const fresh = await this.opts.fallback.claim(key, ttlMs);
-        this.storeFull = false;
+        this.storeFull.ok();
         return fresh ? 'fresh' : 'reused';
       } catch (fallbackErr) {
         return fallbackErr instanceof NonceStoreFullError ? this.full() : 'unavailable';
@@ -136,10 +133,7 @@ export class ReplayGuard {
   }
 
   private full(): NonceVerdict {
-    if (!this.storeFull) {
-      this.storeFull = true;
-      this.opts.onStoreFull?.();
-    }
+    this.storeFull.fail();
     return 'unavailable';
   }
 }

@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import { OutageLatch } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -100,17 +101,12 @@ export default fp<RateLimitOptions>(
       });
       // ioredis reports every failed reconnection (every ~2 s while Redis is away): logged once
       // per outage, and once when it is back.
-      let down = false;
-      redis.on('error', (err) => {
-        if (down) return;
-        down = true;
-        fastify.log.warn({ err: err.message }, 'gateway redis unreachable: limits fail open, signed mutations refused');
-      });
-      redis.on('ready', () => {
-        if (!down) return;
-        down = false;
-        fastify.log.info('gateway redis reachable again');
-      });
+      const connection = new OutageLatch(
+        (err) => fastify.log.warn({ err: (err as Error).message }, 'gateway redis unreachable: limits fail open, signed mutations refused'),
+        () => fastify.log.info('gateway redis reachable again'),
+      );
+      redis.on('error', (err) => connection.fail(err));
+      redis.on('ready', () => connection.ok());
       fastify.addHook('onClose', async () => {
         await redis?.quit().catch(() => redis?.disconnect());
       });
