@@ -9,7 +9,7 @@ export interface OutboxPruneOptions {
   olderThanMs: number;
   /** Rows per DELETE (default 1,000): short statements, short locks. */
   batchSize?: number;
-  /** At most this many DELETEs per call (default 20), so a round stays short; the next round goes on. */
+  /** At most this many DELETEs per call (default 50), so a round stays short; the next round goes on. */
   maxBatches?: number;
 }
 
@@ -27,7 +27,7 @@ const PRUNE = `DELETE FROM outbox_events WHERE id = ANY(ARRAY(
 /** Deletes outbox rows published more than `olderThanMs` ago; the number deleted. Unpublished rows are never touched. */
 export async function pruneOutbox(pool: pg.Pool, opts: OutboxPruneOptions): Promise<number> {
   const batchSize = opts.batchSize ?? 1_000;
-  const maxBatches = opts.maxBatches ?? 20;
+  const maxBatches = opts.maxBatches ?? 50;
   let deleted = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     const { rowCount } = await pool.query(PRUNE, [opts.olderThanMs, batchSize]);

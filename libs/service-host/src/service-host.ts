@@ -157,7 +157,7 @@ export class ServiceHost {
   private pruneOutboxEvery(outbox: pg.Pool): void {
     const olderThanMs = this.opts.config.OUTBOX_RETENTION_HOURS * 3_600_000;
     if (!(olderThanMs > 0)) return; // 0, or missing from a hand-built config (NaN)
-    this.periodic('outbox prune', this.opts.outboxPruneIntervalMs ?? 10_000, () => pruneOutbox(outbox, { olderThanMs, batchSize: 1_000, maxBatches: 50 }));
+    this.periodic('outbox prune', this.opts.outboxPruneIntervalMs ?? 10_000, () => pruneOutbox(outbox, { olderThanMs }));
   }
 
   /** Idempotent; every step runs even when an earlier one failed (the first error is rethrown). */
