@@ -137,6 +137,92 @@ describe(AgentCache.name, () => {
   });
 });
 
+describe('AgentCache.read (identity now, concurrent reads sharing a call)', () => {
+  let clock = 0;
+  const now = () => clock;
+  beforeEach(() => {
+    clock = 1_000;
+  });
+
+  /** A lookup whose calls wait until answered (status, updatedAt) or failed by the test. */
+  function heldIdentity() {
+    const calls: Array<{ agentId: string; answer(status: identityV1.AgentStatus, updatedAt?: number): void; fail(err: Error): void }> = [];
+    const lookup = (agentId: string) =>
+      new Promise<identityV1.Agent | undefined>((resolve, reject) => {
+        calls.push({ agentId, answer: (status, updatedAt = 0) => resolve({ ...agent(agentId), status, updatedAt: new Date(updatedAt) }), fail: reject });
+      });
+    return { calls, lookup };
+  }
+  const { AGENT_STATUS_ACTIVE: ACTIVE, AGENT_STATUS_FROZEN: FROZEN } = identityV1.AgentStatus;
+
+  it('shares one call among concurrent reads of an agent, and calls again once it is answered', async () => {
+    const identity = heldIdentity();
+    const sut = new AgentCache(identity.lookup, 10_000, 100, now);
+    const waiting = [sut.read('a', {}, 2_000), sut.read('a', {}, 2_000), sut.read('b', {}, 2_000)];
+    expect(identity.calls.map((c) => c.agentId)).toEqual(['a', 'b']);
+    identity.calls[0].answer(ACTIVE);
+    identity.calls[1].answer(ACTIVE);
+    expect((await Promise.all(waiting)).map((a) => a?.status)).toEqual([ACTIVE, ACTIVE, ACTIVE]);
+    void sut.read('a', {}, 2_000);
+    expect(identity.calls).toHaveLength(3);
+    expect([sut.peek('a', 1_000)?.status, sut.peek('b', 1_000)?.status]).toEqual([ACTIVE, ACTIVE]);
+  });
+
+  it('shares a failure with the reads that joined, and keeps nothing of it', async () => {
+    const identity = heldIdentity();
+    const sut = new AgentCache(identity.lookup, 10_000, 100, now);
+    const waiting = [sut.read('a', {}, 2_000), sut.read('a', {}, 2_000)];
+    identity.calls[0].fail(new Error('unavailable'));
+    for (const read of waiting) await expect(read).rejects.toThrow('unavailable');
+    const next = sut.read('a', {}, 2_000);
+    expect(identity.calls).toHaveLength(2);
+    identity.calls[1].answer(ACTIVE);
+    expect((await next)?.status).toBe(ACTIVE);
+  });
+
+  it('does not join a call started longer ago than maxJoinAgeMs', async () => {
+    const identity = heldIdentity();
+    const sut = new AgentCache(identity.lookup, 10_000, 100, now);
+    void sut.read('a', {}, 2_000);
+    clock += 2_000;
+    void sut.read('a', {}, 2_000);
+    expect(identity.calls).toHaveLength(1);
+    clock += 1;
+    const late = sut.read('a', {}, 2_000);
+    expect(identity.calls).toHaveLength(2);
+    identity.calls[1].answer(FROZEN);
+    expect((await late)?.status).toBe(FROZEN);
+  });
+
+  it('after an identity event, a new read makes its own call and the overtaken answer is not stored', async () => {
+    const identity = heldIdentity();
+    const sut = new AgentCache(identity.lookup, 10_000, 100, now);
+    const before = sut.read('a', {}, 2_000);
+    sut.refresh({ ...agent('a'), status: FROZEN, updatedAt: new Date(2_000) }); // not cached: nothing stored
+    const after = sut.read('a', {}, 2_000);
+    expect(identity.calls).toHaveLength(2);
+    identity.calls[0].answer(ACTIVE, 0);
+    expect((await before)?.status).toBe(ACTIVE);
+    expect(sut.peek('a', 1_000)).toBeUndefined();
+    // The overtaken call ending leaves the newer call's entry: a read now joins that one.
+    const joiner = sut.read('a', {}, 2_000);
+    expect(identity.calls).toHaveLength(2);
+    identity.calls[1].answer(FROZEN, 2_000);
+    expect([(await after)?.status, (await joiner)?.status]).toEqual([FROZEN, FROZEN]);
+    expect(sut.peek('a', 1_000)?.status).toBe(FROZEN);
+  });
+
+  it('with maxJoinAgeMs 0, makes one call per read and stores the answers', async () => {
+    const identity = heldIdentity();
+    const sut = new AgentCache(identity.lookup, 10_000, 100, now);
+    const waiting = [sut.read('a', {}, 0), sut.read('a', {}, 0)];
+    expect(identity.calls).toHaveLength(2);
+    identity.calls.forEach((c) => c.answer(ACTIVE));
+    await Promise.all(waiting);
+    expect(sut.peek('a', 1_000)?.status).toBe(ACTIVE);
+  });
+});
+
 describe('AgentCache.of', () => {
   it("should look agents up with identity's GetAgent, keeping unknown ones as null for the TTL", async () => {
     const identity = await startFakeIdentity([{ agentId: 'a:agent:known', level: identityV1.IdentityLevel.IDENTITY_LEVEL_MAINNET_BASIC }]);

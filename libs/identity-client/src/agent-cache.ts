@@ -14,6 +14,12 @@ import type { IdentityClient } from './agent-directory';
 
 export type AgentLookup = (agentId: string, opts: CallOptions) => Promise<identityV1.Agent | undefined>;
 
+/** A GetAgent out: its start, and identity's answer as it comes (NOT_FOUND rejects). */
+interface Lookup {
+  startedAt: number;
+  answer: Promise<identityV1.Agent | undefined>;
+}
+
 interface Entry {
   agent: identityV1.Agent | null;
   storedAt: number;
@@ -22,7 +28,8 @@ interface Entry {
 
 export class AgentCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<identityV1.Agent | null>>();
+  /** One lookup in flight per agent, shared by get() and read(); an identity event about the agent drops it (no one joins it after). */
+  private readonly inFlight = new Map<string, Lookup>();
   /**
    * The newest updatedAt an identity event reported per agent, cached or not: an answer that left
    * identity before that change (a lookup, a verification in flight when the event came) is not
@@ -43,14 +50,25 @@ export class AgentCache {
   }
 
   /** The agent, or null when identity does not know it. One lookup in flight per agent. */
-  get(agentId: string, opts: CallOptions): Promise<identityV1.Agent | null> {
+  async get(agentId: string, opts: CallOptions): Promise<identityV1.Agent | null> {
     const entry = this.entries.get(agentId);
-    if (entry && entry.expiresAt > this.now()) return Promise.resolve(entry.agent);
-    const pending = this.inFlight.get(agentId);
-    if (pending) return pending;
-    const load = this.load(agentId, opts).finally(() => this.inFlight.delete(agentId));
-    this.inFlight.set(agentId, load);
-    return load;
+    if (entry && entry.expiresAt > this.now()) return entry.agent;
+    try {
+      return (await this.lookUp(agentId, opts, Infinity)) ?? null;
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Identity's answer now, not the cached entry (GET /v1/agents/{id} once the key TTL passed):
+   * the agent, or identity's error as it came (NOT_FOUND included); the answer is cached. Joins a
+   * lookup in flight started at most `maxJoinAgeMs` ago (0: never), so concurrent reads of a hot
+   * agent send one GetAgent, never one an identity event about the agent overtook.
+   */
+  read(agentId: string, opts: CallOptions, maxJoinAgeMs: number): Promise<identityV1.Agent | undefined> {
+    return this.lookUp(agentId, opts, maxJoinAgeMs);
   }
 
   /**
@@ -76,37 +94,46 @@ export class AgentCache {
    * stored for it from now on.
    */
   refresh(agent: identityV1.Agent): void {
+    this.inFlight.delete(agent.agentId);
     const at = time(agent.updatedAt);
-    if ((this.seen.get(agent.agentId) ?? -Infinity) < at) {
-      this.seen.delete(agent.agentId);
-      const oldest = this.seen.size >= this.maxEntries ? this.seen.keys().next().value : undefined;
-      if (oldest !== undefined) this.seen.delete(oldest);
-      this.seen.set(agent.agentId, at);
-    }
+    if ((this.seen.get(agent.agentId) ?? -Infinity) < at) setBounded(this.seen, agent.agentId, at, this.maxEntries);
     if (this.entries.has(agent.agentId)) this.store(agent.agentId, agent);
   }
 
-  /** Forgets the agent (an identity event says it changed); a lookup in flight stays, as it may predate the change only by its own round trip. */
+  /**
+   * Forgets the agent (an identity event says it changed). Later callers do not join the lookup in
+   * flight; its answer, which may predate the change only by its own round trip, is still stored.
+   */
   invalidate(agentId: string): void {
     this.entries.delete(agentId);
+    this.inFlight.delete(agentId);
   }
 
   get size(): number {
     return this.entries.size;
   }
 
-  private async load(agentId: string, opts: CallOptions): Promise<identityV1.Agent | null> {
-    try {
-      const agent = (await this.lookup(agentId, opts)) ?? null;
-      this.store(agentId, agent);
-      return agent;
-    } catch (err) {
-      if ((err as { code?: unknown }).code === GrpcStatus.NOT_FOUND) {
-        this.store(agentId, null);
-        return null;
-      }
-      throw err;
-    }
+  private lookUp(agentId: string, opts: CallOptions, maxJoinAgeMs: number): Promise<identityV1.Agent | undefined> {
+    const joined = this.inFlight.get(agentId);
+    if (joined && maxJoinAgeMs > 0 && this.now() - joined.startedAt <= maxJoinAgeMs) return joined.answer;
+    const answer = this.lookup(agentId, opts).then(
+      (agent) => {
+        this.store(agentId, agent ?? null);
+        return agent;
+      },
+      (err: unknown) => {
+        if (isNotFound(err)) this.store(agentId, null);
+        throw err;
+      },
+    );
+    const lookup: Lookup = { startedAt: this.now(), answer };
+    this.inFlight.set(agentId, lookup);
+    // Ends the entry only if it is still this lookup's (an event or a newer lookup may have replaced it).
+    const done = () => {
+      if (this.inFlight.get(agentId) === lookup) this.inFlight.delete(agentId);
+    };
+    answer.then(done, done);
+    return answer;
   }
 
   private store(agentId: string, agent: identityV1.Agent | null): void {
@@ -119,14 +146,18 @@ export class AgentCache {
     if (current?.agent && current.expiresAt > now && (agent === null || time(agent.updatedAt) < time(current.agent.updatedAt))) return;
     const seen = this.seen.get(agentId);
     if (seen !== undefined && (agent === null || time(agent.updatedAt) < seen)) return;
-    this.entries.delete(agentId);
-    if (this.entries.size >= this.maxEntries) {
-      // Maps iterate in insertion order: drop the oldest entry.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(agentId, { agent, storedAt: now, expiresAt: now + this.ttlMs });
+    setBounded(this.entries, agentId, { agent, storedAt: now, expiresAt: now + this.ttlMs }, this.maxEntries);
   }
 }
 
 const time = (at: Date | undefined): number => at?.getTime() ?? 0;
+
+const isNotFound = (err: unknown): boolean => (err as { code?: unknown }).code === GrpcStatus.NOT_FOUND;
+
+/** Sets `key` as the newest entry; a full map drops its oldest (maps iterate in insertion order). */
+function setBounded<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  const oldest = map.size >= max ? map.keys().next().value : undefined;
+  if (oldest !== undefined) map.delete(oldest);
+  map.set(key, value);
+}

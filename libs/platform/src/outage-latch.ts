@@ -10,10 +10,6 @@ export class OutageLatch {
     private readonly onUp: () => void = () => undefined,
   ) {}
 
-  get down(): boolean {
-    return this.failing;
-  }
-
   /** A failure: reported if it is the first since the dependency last worked. */
   fail(err?: unknown): void {
     if (this.failing) return;

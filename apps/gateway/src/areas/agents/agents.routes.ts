@@ -122,7 +122,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       // change through this gateway, an identity event) within AGENT_KEY_CACHE_TTL_MS is that answer.
       const cached = recentAgent(request.params.agent_id);
       if (cached) return agentToJson(cached);
-      return agentToJson((await readAgent(request.params.agent_id, request.auth.callOptions)).agent);
+      return agentToJson(await readAgent(request.params.agent_id, request.auth.callOptions));
     },
   );
 

@@ -3,7 +3,6 @@ import { AgentCache } from '@exchange/identity-client';
 import type { CallOptions } from '@exchange/platform';
 import { identityV1 } from '@exchange/proto';
 import fp from 'fastify-plugin';
-import { AgentReads } from './agent-reads';
 
 // The agent cache of the rate-limit tier, the frozen check and local signature verification:
 // identity-client's AgentCache over the gateway's identity channel, AGENT_CACHE_TTL_MS (staleness:
@@ -24,8 +23,8 @@ declare module 'fastify' {
      * otherwise, and always with 0): what local signature checks and GET /v1/agents/{id} trust.
      */
     recentAgent(agentId: string): identityV1.Agent | undefined;
-    /** Identity's GetAgent for reads `recentAgent` cannot answer, its answer cached; concurrent reads share a call (agent-reads.ts). */
-    readAgent(agentId: string, opts: CallOptions): Promise<identityV1.GetAgentResponse>;
+    /** Identity's GetAgent for reads `recentAgent` cannot answer, cached; concurrent reads within the key TTL share a call (AgentCache.read). */
+    readAgent(agentId: string, opts: CallOptions): Promise<identityV1.Agent | undefined>;
   }
 }
 
@@ -43,14 +42,12 @@ export default fp<AgentCacheOptions>(
     fastify.decorate('agentCache', cache);
     const keyTtlMs = opts.keyTtlMs ?? 0;
     fastify.decorate('recentAgent', (agentId: string) => (keyTtlMs > 0 ? cache.peek(agentId, keyTtlMs) : undefined));
-    const reads = new AgentReads((agentId, callOptions) => identity.getAgent({ agentId }, callOptions), (agent) => cache.put(agent), keyTtlMs);
-    fastify.decorate('readAgent', (agentId: string, callOptions: CallOptions) => reads.read(agentId, callOptions));
+    fastify.decorate('readAgent', (agentId: string, callOptions: CallOptions) => cache.read(agentId, callOptions, keyTtlMs));
     if (opts.events) {
       const subscription = await opts.events.listen({
         subjects: [IDENTITY_AGENT_EVENTS],
         handler: async (event) => {
           const data = event.data as { agent?: unknown } | null;
-          reads.supersede(event.subject_id);
           if (data?.agent) cache.refresh(identityV1.Agent.fromJSON(data.agent));
           else cache.invalidate(event.subject_id); // every agent event carries the agent today; one that does not still drops the stale entry
         },
