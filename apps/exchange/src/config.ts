@@ -1,4 +1,5 @@
 import { ConfigError, readConfig } from '@exchange/platform';
+import { serviceConfigBase } from '@exchange/service-host';
 import Type from 'typebox';
 
 // The all-in-one launcher's settings. Everything is optional: with nothing set the exchange
@@ -23,6 +24,8 @@ export const exchangeConfigSchema = Type.Object({
   // Sandbox merchant (sandbox only): its port, default a free loopback port. Its other settings
   // are SANDBOX_MERCHANT_<KEY> (src/sandbox-merchant.ts), checked when it starts.
   SANDBOX_MERCHANT_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  // The bus this launcher makes for all its services keeps events as long as each service expects.
+  EVENTS_RETENTION_HOURS: serviceConfigBase().EVENTS_RETENTION_HOURS,
 });
 
 export type ExchangeConfig = ReturnType<typeof readExchangeConfig>;

@@ -69,7 +69,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     });
     stops.push(() => databases.stop());
 
-    const bus = await createEventBus({ natsUrl: config.NATS_URL, logger });
+    const bus = await createEventBus({ natsUrl: config.NATS_URL, logger, maxAgeMs: config.EVENTS_RETENTION_HOURS * 3_600_000 });
     stops.push(() => bus.close());
 
     // Each service reads its own settings from the same environment (e.g. RATE_LIMIT_* for the

@@ -10,6 +10,7 @@ describe('IdentityConfigSchema', () => {
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
       OUTBOX_RETENTION_HOURS: 24,
+      EVENTS_RETENTION_HOURS: 168,
     });
   });
 

@@ -41,6 +41,7 @@ export async function startTestIdentity(
     EXCHANGE_ENV: opts.environment ?? 'sandbox',
     LOG_LEVEL: 'silent',
     OUTBOX_RETENTION_HOURS: 24,
+    EVENTS_RETENTION_HOURS: 168,
     ...(opts.registryUrl ? { REGISTRY_GRPC_URL: opts.registryUrl } : {}),
   } as const;
   const start = () => startIdentity(config, { logger: testLogger, bus });

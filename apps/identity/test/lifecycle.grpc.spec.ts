@@ -42,7 +42,7 @@ describe('identity service lifecycle', () => {
     });
     expect(again.applied).toEqual([]);
     const { rows } = await t.sql.query('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL');
-    expect(rows.map((r) => r.migration_name).sort()).toEqual([expect.stringMatching(/^\d{14}_init$/), expect.stringMatching(/^\d{14}_party_aliases$/), expect.stringMatching(/^\d{14}_party_alias_generations$/), expect.stringMatching(/^\d{14}_pubkey_unique$/)]);
+    expect(rows.map((r) => r.migration_name).sort()).toEqual([expect.stringMatching(/^\d{14}_init$/), expect.stringMatching(/^\d{14}_party_aliases$/), expect.stringMatching(/^\d{14}_party_alias_generations$/), expect.stringMatching(/^\d{14}_pubkey_unique$/), expect.stringMatching(/^\d{14}_processed_events_age_index$/)]);
   });
 
   it('should publish outbox events to the bus', async () => {

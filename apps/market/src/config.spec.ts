@@ -13,6 +13,7 @@ describe('readMarketConfig', () => {
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
       OUTBOX_RETENTION_HOURS: 24,
+      EVENTS_RETENTION_HOURS: 168,
       MARKET_FEE_BPS: 100,
       MARKET_AWARD_GRACE_MS: 86_400_000,
       MARKET_SWEEP_INTERVAL_MS: 5000,

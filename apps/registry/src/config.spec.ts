@@ -19,6 +19,7 @@ describe('readRegistryConfig', () => {
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
       OUTBOX_RETENTION_HOURS: 24,
+      EVENTS_RETENTION_HOURS: 168,
       ARTIFACT_MAX_BYTES: 26_214_400,
       AGENT_CACHE_TTL_MS: 1000,
       REGISTRY_DB_POOL_MAX: 10,

@@ -94,6 +94,7 @@ describe('telemetry event consumer (in-process bus)', () => {
       kind: inner.kind,
       publish: (e) => inner.publish(e),
       close: async () => undefined,
+      historyMs: () => inner.historyMs(),
       listen: (opts) => inner.listen(opts),
       subscribe: (opts: SubscribeOptions) => {
         const watched =

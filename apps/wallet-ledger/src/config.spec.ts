@@ -14,6 +14,7 @@ describe('readWalletLedgerConfig', () => {
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
       OUTBOX_RETENTION_HOURS: 24,
+      EVENTS_RETENTION_HOURS: 168,
       WALLET_KILL_SWITCHES: '',
       WALLET_READ_ONLY: false,
       HOLD_SWEEP_INTERVAL_MS: 1000,

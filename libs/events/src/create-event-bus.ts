@@ -12,9 +12,11 @@ export interface CreateEventBusOptions {
   subjectPrefix?: string;
   publishTimeoutMs?: number;
   connectionName?: string;
+  /** How long events are kept (EVENTS_RETENTION_HOURS; 0: for ever); unset: leave the stream's retention as it is (NatsEventBusOptions.maxAgeMs). */
+  maxAgeMs?: number;
 }
 
 export async function createEventBus(opts: CreateEventBusOptions): Promise<EventBus> {
-  if (!opts.natsUrl) return new InProcessEventBus({ logger: opts.logger });
+  if (!opts.natsUrl) return new InProcessEventBus({ logger: opts.logger, maxAgeMs: opts.maxAgeMs });
   return createNatsEventBus({ ...opts, natsUrl: opts.natsUrl });
 }

@@ -60,6 +60,12 @@ export interface EventBus {
   publish(event: EventEnvelope): Promise<void>;
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
   listen(opts: ListenOptions): Promise<Subscription>;
+  /**
+   * How long after an event is published this bus may still deliver it to a durable (a
+   * redelivery, or a new durable reading the history); Infinity when it keeps events for ever.
+   * A consumer's record of an event processed longer ago than that is never needed again.
+   */
+  historyMs(): Promise<number>;
   close(): Promise<void>;
   readonly kind: 'nats' | 'in-process';
 }

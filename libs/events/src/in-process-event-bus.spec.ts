@@ -122,6 +122,38 @@ describe('InProcessEventBus', () => {
     expect(second.seen.map((x) => x.id)).toEqual([whileStopped.id]);
   });
 
+  it('gives a new durable only the history younger than maxAgeMs, and reports that age as its history', async () => {
+    let now = 1_000_000;
+    const aging = new InProcessEventBus({ logger: testLogger, maxAgeMs: 60_000, now: () => now });
+    try {
+      expect(await aging.historyMs()).toBe(60_000);
+      const old = event('exchange.a.b.old');
+      await aging.publish(old);
+      now += 45_000;
+      const recent = event('exchange.a.b.recent');
+      await aging.publish(recent);
+      now += 30_000; // old is 75 s old, recent 30 s
+      const late = collector();
+      await aging.subscribe({ durable: 'late', subjects: ['exchange.>'], handler: late.handler });
+      await late.until(1);
+      await new Promise((r) => setImmediate(r));
+      expect(late.seen.map((x) => x.id)).toEqual([recent.id]);
+      // The forgotten id is no longer deduplicated (JetStream's window is shorter still).
+      await aging.publish(old);
+      await late.until(2);
+      expect(late.seen.map((x) => x.id)).toEqual([recent.id, old.id]);
+    } finally {
+      await aging.close();
+    }
+  });
+
+  it('keeps events for ever without maxAgeMs (or with 0): its history is unbounded in time', async () => {
+    expect(await bus.historyMs()).toBe(Infinity);
+    const zero = new InProcessEventBus({ logger: testLogger, maxAgeMs: 0 });
+    expect(await zero.historyMs()).toBe(Infinity);
+    await zero.close();
+  });
+
   it('listen: every listener gets each live matching event once, no history; a failing listener loses only its own copy', async () => {
     await bus.publish(event('exchange.identity.agent.frozen')); // before listening: never delivered
     const a = collector();

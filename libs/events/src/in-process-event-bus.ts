@@ -9,6 +9,9 @@ export interface InProcessEventBusOptions {
   logger: Logger;
   /** Events kept for durables that subscribe later (JetStream keeps the stream; we keep this many). */
   retainEvents?: number;
+  /** And for at most this long (EVENTS_RETENTION_HOURS, as the stream's max_age; 0 or unset: no age limit). */
+  maxAgeMs?: number;
+  now?: () => number;
   retryBaseMs?: number;
   retryMaxMs?: number;
 }
@@ -34,7 +37,8 @@ interface Durable {
  */
 export class InProcessEventBus implements EventBus {
   readonly kind = 'in-process' as const;
-  private readonly log: EventEnvelope[] = [];
+  /** The history, oldest first, each event with when it was published. */
+  private readonly log: Array<{ event: EventEnvelope; at: number }> = [];
   private readonly seenIds = new Set<string>();
   private readonly durables = new Map<string, Durable>();
   private readonly listeners = new Set<ListenOptions>();
@@ -83,7 +87,7 @@ export class InProcessEventBus implements EventBus {
         subjects: [...opts.subjects],
         handler: null,
         maxBatch: 1,
-        queue: this.log.filter((event) => matchesAny(opts.subjects, event.type)),
+        queue: this.history().filter((event) => matchesAny(opts.subjects, event.type)),
         attempts: new Map(),
         retryTimers: new Set(),
         draining: null,
@@ -106,6 +110,11 @@ export class InProcessEventBus implements EventBus {
     };
   }
 
+  /** The age limit of the history (Infinity without one): this bus delivers an event twice only to retry a failed handler. */
+  async historyMs(): Promise<number> {
+    return this.maxAgeMs() ?? Infinity;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
@@ -119,12 +128,33 @@ export class InProcessEventBus implements EventBus {
 
   private remember(event: EventEnvelope): void {
     const retain = this.opts.retainEvents ?? 10_000;
-    this.log.push(event);
+    this.log.push({ event, at: this.now() });
     this.seenIds.add(event.id);
-    while (this.log.length > retain) {
-      const dropped = this.log.shift();
-      if (dropped) this.seenIds.delete(dropped.id);
+    while (this.log.length > retain) this.forgetOldest();
+  }
+
+  /** The history a new durable gets: events past the age limit go first. */
+  private history(): EventEnvelope[] {
+    const maxAgeMs = this.maxAgeMs();
+    if (maxAgeMs !== undefined) {
+      const oldest = this.now() - maxAgeMs;
+      while (this.log.length > 0 && this.log[0].at < oldest) this.forgetOldest();
     }
+    return this.log.map((entry) => entry.event);
+  }
+
+  private forgetOldest(): void {
+    const dropped = this.log.shift();
+    if (dropped) this.seenIds.delete(dropped.event.id);
+  }
+
+  private maxAgeMs(): number | undefined {
+    const maxAgeMs = this.opts.maxAgeMs ?? 0;
+    return maxAgeMs > 0 ? maxAgeMs : undefined;
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
   }
 
   private drain(durable: Durable): void {

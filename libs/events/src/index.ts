@@ -6,6 +6,6 @@ export { createEventBus, type CreateEventBusOptions } from './create-event-bus';
 export { InProcessEventBus, type InProcessEventBusOptions } from './in-process-event-bus';
 export { NatsEventBus, createNatsEventBus, type NatsEventBusOptions } from './nats-event-bus';
 export { OutboxRelay, type OutboxRelayOptions, type OutboxRelayStatus } from './outbox-relay';
-export { pruneOutbox, type OutboxPruneOptions } from './outbox-prune';
+export { pruneOutbox, pruneProcessedEvents, type PruneOptions } from './event-tables-prune';
 export { idempotentConsumer } from './idempotent-consumer';
 export { subjectMatches } from './subject-match';

@@ -11,7 +11,7 @@ import {
   type JetStreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { connect, millis, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@exchange/platform';
 import { parseEnvelope, type EventEnvelope } from './envelope';
 import { batchHandlerOf, batchSizeOf, DEFAULT_MAX_BATCH, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
@@ -28,6 +28,13 @@ export interface NatsEventBusOptions {
   /** How long publish() waits for JetStream's ack before failing (the outbox retries). */
   publishTimeoutMs?: number;
   connectionName?: string;
+  /**
+   * How long the stream keeps an event (JetStream `max_age`; 0: for ever), EVENTS_RETENTION_HOURS
+   * of the services. The stream gets it when created, and an existing stream with another value
+   * is changed to it (logged). Unset (the gateway, which only listens): the stream's retention is
+   * left as it is, and a stream this bus creates keeps events for ever.
+   */
+  maxAgeMs?: number;
 }
 
 // Same Nats-Msg-Id twice within this window is stored once: covers an outbox relay that
@@ -37,6 +44,10 @@ const STREAM_NAME_IN_USE = 10058;
 const ACK_WAIT_MS = 60_000;
 
 export async function createNatsEventBus(opts: NatsEventBusOptions): Promise<NatsEventBus> {
+  if (opts.maxAgeMs !== undefined && !(opts.maxAgeMs === 0 || opts.maxAgeMs >= DUPLICATE_WINDOW_MS)) {
+    // JetStream refuses a max_age shorter than the duplicate window; say so before connecting.
+    throw new Error(`event retention must be 0 (for ever) or at least ${DUPLICATE_WINDOW_MS} ms, got ${opts.maxAgeMs}`);
+  }
   const streamName = opts.streamName ?? 'EXCHANGE';
   const subjectPrefix = opts.subjectPrefix ?? 'exchange';
   const logger = opts.logger.child({ component: 'nats-event-bus' });
@@ -52,25 +63,60 @@ export async function createNatsEventBus(opts: NatsEventBusOptions): Promise<Nat
     noAsyncTraces: true,
   });
   void watchStatus(nc, logger);
-  const jsm = await jetstreamManager(nc);
-  await ensureStream(jsm, streamName, `${subjectPrefix}.>`);
+  let jsm: JetStreamManager;
+  try {
+    jsm = await jetstreamManager(nc);
+    await ensureStream(jsm, { name: streamName, subjects: `${subjectPrefix}.>`, maxAgeMs: opts.maxAgeMs }, logger);
+  } catch (err) {
+    await nc.close(); // or it reconnects for ever behind a bus nobody holds
+    throw err;
+  }
   logger.info({ stream: streamName, server: nc.getServer() }, 'connected to NATS JetStream');
   return new NatsEventBus(nc, jsm, jetstream(nc), { streamName, subjectPrefix, logger, publishTimeoutMs: opts.publishTimeoutMs ?? 5_000 });
 }
 
-async function ensureStream(jsm: JetStreamManager, name: string, subjects: string): Promise<void> {
+interface StreamPlan {
+  name: string;
+  subjects: string;
+  maxAgeMs: number | undefined;
+}
+
+async function ensureStream(jsm: JetStreamManager, plan: StreamPlan, logger: Logger): Promise<void> {
+  const maxAge = plan.maxAgeMs === undefined ? undefined : nanos(plan.maxAgeMs);
   try {
-    await jsm.streams.info(name);
+    const info = await jsm.streams.info(plan.name);
+    if (maxAge !== undefined && info.config.max_age !== maxAge) {
+      // Every service sets the same EVENTS_RETENTION_HOURS (one ConfigMap); a change reaches the
+      // stream with the first service that restarts, and the older events go at once.
+      // Not fatal when refused (a NATS account without that permission): the events flow as
+      // before, and the processed-event pruning follows the stream's real max_age.
+      const change = { stream: plan.name, from: retentionLabel(info.config.max_age), to: retentionLabel(maxAge) };
+      await jsm.streams.update(plan.name, { max_age: maxAge }).then(
+        () => logger.warn(change, 'event stream retention changed'),
+        (err: Error) => logger.error({ ...change, err: err.message }, 'could not change the event stream retention; it stays as it was'),
+      );
+    }
     return;
   } catch (err) {
     if (!(err instanceof JetStreamApiError) || !/not found/i.test(err.message)) throw err;
   }
   try {
-    await jsm.streams.add({ name, subjects: [subjects], storage: StorageType.File, duplicate_window: nanos(DUPLICATE_WINDOW_MS) });
+    await jsm.streams.add({
+      name: plan.name,
+      subjects: [plan.subjects],
+      storage: StorageType.File,
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      ...(maxAge !== undefined ? { max_age: maxAge } : {}),
+    });
   } catch (err) {
     // Another service created it between our info and add.
     if (!(err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE)) throw err;
   }
+}
+
+/** `max_age` (nanoseconds, 0 = none) for a log line: "168h", "for ever". */
+function retentionLabel(maxAgeNanos: number): string {
+  return maxAgeNanos > 0 ? `${millis(maxAgeNanos) / 3_600_000}h` : 'for ever';
 }
 
 async function watchStatus(nc: NatsConnection, logger: Logger): Promise<void> {
@@ -164,6 +210,20 @@ export class NatsEventBus implements EventBus {
     this.subscriptions.add(subscription);
     logger.info({ subjects: opts.subjects }, 'listening');
     return subscription;
+  }
+
+  /**
+   * The stream's `max_age` as it is now (another service may have changed it); Infinity when 0,
+   * and while NATS cannot tell (an outage: nothing is pruned on a guess, and nothing logged, the
+   * connection's own status lines say it).
+   */
+  async historyMs(): Promise<number> {
+    try {
+      const info = await this.jsm.streams.info(this.settings.streamName);
+      return info.config.max_age > 0 ? millis(info.config.max_age) : Infinity;
+    } catch {
+      return Infinity;
+    }
   }
 
   async close(): Promise<void> {

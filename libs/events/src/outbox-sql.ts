@@ -23,6 +23,8 @@ CREATE TABLE IF NOT EXISTS "processed_events" (
 );
 
 CREATE INDEX IF NOT EXISTS "outbox_events_relay_idx" ON "outbox_events"("published_at", "created_at", "id");
+
+CREATE INDEX IF NOT EXISTS "processed_events_processed_at_idx" ON "processed_events"("processed_at");
 `;
 
 /**
@@ -48,6 +50,7 @@ model ProcessedEvent {
   processedAt DateTime @default(now()) @map("processed_at") @db.Timestamptz(3)
 
   @@id([consumer, eventId])
+  @@index([processedAt], map: "processed_events_processed_at_idx")
   @@map("processed_events")
 }
 `;

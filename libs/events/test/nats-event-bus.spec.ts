@@ -56,6 +56,53 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
     expect(info.config.duplicate_window).toBeGreaterThanOrEqual(120 * 1e9);
   });
 
+  it('keeps events for ever unless given maxAgeMs; a bus given one sets it on the stream, and reports it as its history', async () => {
+    const stream = `${streamName}_AGE`;
+    const subjectPrefix = `${prefix}age`;
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await jetstreamManager(nc);
+    const maxAge = async () => (await jsm.streams.info(stream)).config.max_age;
+    const open = (maxAgeMs?: number) => createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix, maxAgeMs });
+    try {
+      const listener = await open(); // the gateway's kind of bus: creates the stream, no limit
+      expect(await maxAge()).toBe(0);
+      expect(await listener.historyMs()).toBe(Infinity);
+      const service = await open(2 * 3_600_000); // a service with EVENTS_RETENTION_HOURS=2 changes it
+      expect(await maxAge()).toBe(2 * 3_600 * 1e9);
+      // Every bus reads the stream as it is now, the one that did not set it too.
+      expect(await listener.historyMs()).toBe(2 * 3_600_000);
+      expect(await service.historyMs()).toBe(2 * 3_600_000);
+      const unmanaged = await open(); // leaves an existing stream's retention as it is
+      expect(await maxAge()).toBe(2 * 3_600 * 1e9);
+      const forEver = await open(0); // EVENTS_RETENTION_HOURS=0: for ever again
+      expect(await maxAge()).toBe(0);
+      expect(await service.historyMs()).toBe(Infinity);
+      for (const bus of [listener, service, unmanaged, forEver]) await bus.close();
+    } finally {
+      await jsm.streams.delete(stream).catch(() => undefined);
+      await nc.close();
+    }
+  });
+
+  it('a stream it creates with maxAgeMs has that max_age from the start', async () => {
+    const stream = `${streamName}_NEW`;
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await jetstreamManager(nc);
+    try {
+      const create = (maxAgeMs: number) => createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix: `${prefix}new`, maxAgeMs });
+      // Shorter than the 2-minute duplicate window: refused before anything is created.
+      await expect(create(90_000)).rejects.toThrow(/at least 120000 ms, got 90000/);
+      await expect(jsm.streams.info(stream)).rejects.toThrow(/not found/);
+      const bus = await create(180_000);
+      expect((await jsm.streams.info(stream)).config.max_age).toBe(180 * 1e9);
+      expect(await bus.historyMs()).toBe(180_000);
+      await bus.close();
+    } finally {
+      await jsm.streams.delete(stream).catch(() => undefined);
+      await nc.close();
+    }
+  });
+
   it('listen: each connection (replica) gets every live event once, unlike a shared durable', async () => {
     const other = await createEventBus({ natsUrl, logger: testLogger, streamName, subjectPrefix: prefix });
     const here: EventEnvelope[] = [];

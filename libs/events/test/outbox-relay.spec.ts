@@ -35,6 +35,7 @@ class SwitchableBus implements EventBus {
   }
   subscribe: EventBus['subscribe'] = (opts) => this.inner.subscribe(opts);
   listen: EventBus['listen'] = (opts) => this.inner.listen(opts);
+  historyMs = () => this.inner.historyMs();
   close = () => this.inner.close();
 }
 

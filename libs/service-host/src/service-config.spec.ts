@@ -14,6 +14,7 @@ describe('serviceConfigBase', () => {
       EXCHANGE_ENV: 'sandbox',
       LOG_LEVEL: 'info',
       OUTBOX_RETENTION_HOURS: 24,
+      EVENTS_RETENTION_HOURS: 168,
       PEER_GRPC_URL: 'peer:50051',
     });
   });
@@ -25,6 +26,8 @@ describe('serviceConfigBase', () => {
     ['LOG_LEVEL', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', LOG_LEVEL: 'loud' }],
     ['OUTBOX_RETENTION_HOURS', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', OUTBOX_RETENTION_HOURS: '-1' }],
     ['OUTBOX_RETENTION_HOURS', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', OUTBOX_RETENTION_HOURS: '1.5' }],
+    ['EVENTS_RETENTION_HOURS', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', EVENTS_RETENTION_HOURS: '-1' }],
+    ['EVENTS_RETENTION_HOURS', { DATABASE_URL: 'x', PEER_GRPC_URL: 'peer:1', EVENTS_RETENTION_HOURS: '8761' }],
     ['PEER_GRPC_URL', { DATABASE_URL: 'x', PEER_GRPC_URL: 'http://peer:1' }],
   ])('names %s when it is missing or invalid', (variable, env) => {
     expect(() => readConfig(Schema, env)).toThrow(ConfigError);

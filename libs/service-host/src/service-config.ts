@@ -34,6 +34,11 @@ export function serviceConfigBase() {
     ),
     /** Published outbox rows older than this are deleted (0: kept for ever); see ServiceHost. */
     OUTBOX_RETENTION_HOURS: Type.Integer({ minimum: 0, maximum: 8760, default: 24 }),
+    /**
+     * How long the event stream keeps events (JetStream max_age of EXCHANGE; 0: for ever), and so
+     * how long consumers keep their processed-event records; see ServiceHost. One value for all.
+     */
+    EVENTS_RETENTION_HOURS: Type.Integer({ minimum: 0, maximum: 8760, default: 168 }),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
 import type pg from 'pg';
 import { createPgPool, runMigrations } from '@exchange/db';
-import { createEventBus, OutboxRelay, pruneOutbox, type EventBus } from '@exchange/events';
+import { createEventBus, OutboxRelay, pruneOutbox, pruneProcessedEvents, type EventBus } from '@exchange/events';
 import {
   createServiceClient,
   Periodic,
@@ -13,6 +13,14 @@ import {
 import type { ServiceBaseConfig } from './service-config';
 
 type ServiceDefinition = Parameters<typeof createServiceClient>[0];
+
+/** Kept beyond the bus's history before a processed-event record goes: NATS and PostgreSQL clocks differ. */
+const CLOCK_SKEW_MARGIN_MS = 3_600_000;
+
+/** A retention in hours as milliseconds; undefined when missing from a hand-built config (NaN). */
+function hoursToMs(hours: number): number | undefined {
+  return Number.isFinite(hours) && hours >= 0 ? hours * 3_600_000 : undefined;
+}
 
 export interface ServiceHostOptions {
   /** Short name for logs and pool application names, e.g. `wallet-ledger`. */
@@ -27,8 +35,8 @@ export interface ServiceHostOptions {
   migrationsDir: string;
   /** Largest gRPC message either way (default gRPC's 4 MiB). */
   maxMessageBytes?: number;
-  /** How often published outbox rows past OUTBOX_RETENTION_HOURS are deleted (default 10 s). */
-  outboxPruneIntervalMs?: number;
+  /** How often old outbox rows and processed-event records are deleted (default 10 s). */
+  pruneIntervalMs?: number;
 }
 
 export interface ServiceStartPlan {
@@ -133,10 +141,10 @@ export class ServiceHost {
       const { applied } = await runMigrations({ connectionString: config.DATABASE_URL, migrationsDir: this.opts.migrationsDir, logger });
       logger.info({ applied }, `${this.opts.name} migrations done`);
       await plan.afterMigrations?.();
-      this.bus = this.opts.bus ?? (await createEventBus({ natsUrl: config.NATS_URL, logger }));
+      this.bus = this.opts.bus ?? (await createEventBus({ natsUrl: config.NATS_URL, logger, maxAgeMs: hoursToMs(config.EVENTS_RETENTION_HOURS) }));
       this.relay = new OutboxRelay({ pool: plan.outbox, bus: this.bus, logger });
       this.relay.start();
-      this.pruneOutboxEvery(plan.outbox);
+      this.pruneEventTablesEvery(plan.outbox, this.bus);
       await plan.beforeServing?.({ bus: this.bus });
       for (const periodic of this.periodics) periodic.start();
       this.grpc.setServing();
@@ -150,14 +158,21 @@ export class ServiceHost {
   }
 
   /**
-   * Published outbox rows are deleted once OUTBOX_RETENTION_HOURS old (0 keeps them), by a
-   * worker like the service's own: every service gets it, none has to remember it. A round
-   * deletes at most 50,000 rows, so at the default interval it keeps up with about 5,000 events/s.
+   * Published outbox rows are deleted once OUTBOX_RETENTION_HOURS old (0 keeps them), and
+   * processed-event records once the bus can no longer deliver their events (its history, the
+   * stream's EVENTS_RETENTION_HOURS, plus an hour for clock skew between NATS and PostgreSQL;
+   * never while it keeps events for ever), by workers like the service's own: every service gets
+   * them, none has to remember them. A round deletes at most 50,000 rows of a table, so at the
+   * default interval it keeps up with about 5,000 events/s.
    */
-  private pruneOutboxEvery(outbox: pg.Pool): void {
-    const olderThanMs = this.opts.config.OUTBOX_RETENTION_HOURS * 3_600_000;
-    if (!(olderThanMs > 0)) return; // 0, or missing from a hand-built config (NaN)
-    this.periodic('outbox prune', this.opts.outboxPruneIntervalMs ?? 10_000, () => pruneOutbox(outbox, { olderThanMs }));
+  private pruneEventTablesEvery(pool: pg.Pool, bus: EventBus): void {
+    const intervalMs = this.opts.pruneIntervalMs ?? 10_000;
+    const outboxMs = hoursToMs(this.opts.config.OUTBOX_RETENTION_HOURS);
+    if (outboxMs !== undefined && outboxMs > 0) this.periodic('outbox prune', intervalMs, () => pruneOutbox(pool, { olderThanMs: outboxMs }));
+    this.periodic('processed events prune', intervalMs, async () => {
+      const historyMs = await bus.historyMs();
+      return Number.isFinite(historyMs) ? pruneProcessedEvents(pool, { olderThanMs: historyMs + CLOCK_SKEW_MARGIN_MS }) : 0;
+    });
   }
 
   /** Idempotent; every step runs even when an earlier one failed (the first error is rethrown). */

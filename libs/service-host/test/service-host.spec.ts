@@ -30,13 +30,14 @@ describe('ServiceHost', () => {
     rmSync(migrationsDir, { recursive: true, force: true });
   });
 
-  const config = (retentionHours = 24): ServiceBaseConfig => ({
+  const config = (retentionHours = 24, eventsHours = 168): ServiceBaseConfig => ({
     GRPC_PORT: 0,
     GRPC_HOST: '127.0.0.1',
     DATABASE_URL: db.url,
     EXCHANGE_ENV: 'sandbox',
     LOG_LEVEL: 'silent',
     OUTBOX_RETENTION_HOURS: retentionHours,
+    EVENTS_RETENTION_HOURS: eventsHours,
   });
 
   it('serves only after migrations, hooks, relay and workers, in that order', async () => {
@@ -100,7 +101,7 @@ describe('ServiceHost', () => {
     [1, ['recent', 'unpublished']],
     [0, ['old', 'recent', 'unpublished']],
   ])('with OUTBOX_RETENTION_HOURS=%s, deletes the published outbox rows older than that (0: none)', async (hours, kept) => {
-    const host = new ServiceHost({ name: 'hosted', grpcServiceName: SERVICE, config: config(hours), logger, migrationsDir, outboxPruneIntervalMs: 10 });
+    const host = new ServiceHost({ name: 'hosted', grpcServiceName: SERVICE, config: config(hours), logger, migrationsDir, pruneIntervalMs: 10 });
     const pool = host.pool({ max: 2 });
     const running = await host.start({ register: () => undefined, outbox: pool });
     try {
@@ -112,6 +113,33 @@ describe('ServiceHost', () => {
       }
       const ids = async () => (await pool.query<{ id: string }>('SELECT id FROM outbox_events ORDER BY id')).rows.map((r) => r.id);
       // Some 20 rounds of the 10 ms worker, then as long as the deletion takes on a busy machine.
+      await new Promise((r) => setTimeout(r, 200));
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && (await ids()).length !== kept.length) await new Promise((r) => setTimeout(r, 10));
+      expect(await ids()).toEqual(kept);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it.each([
+    // The bus's history (EVENTS_RETENTION_HOURS) plus the hour of clock-skew margin: 3 h here.
+    [2, ['fresh', 'past-history']],
+    // A bus that keeps events for ever: every record may still be needed.
+    [0, ['ancient', 'fresh', 'past-history']],
+  ])('with EVENTS_RETENTION_HOURS=%s, deletes processed-event records the bus can no longer redeliver (0: none)', async (hours, kept) => {
+    const host = new ServiceHost({ name: 'hosted', grpcServiceName: SERVICE, config: config(24, hours), logger, migrationsDir, pruneIntervalMs: 10 });
+    const pool = host.pool({ max: 2 });
+    const running = await host.start({ register: () => undefined, outbox: pool });
+    try {
+      // The bus the host made has the configured history.
+      expect(await running.bus.historyMs()).toBe(hours > 0 ? hours * 3_600_000 : Infinity);
+      await pool.query('DELETE FROM processed_events');
+      const rows: Array<[string, string]> = [['ancient', '4 hours'], ['past-history', '150 minutes'], ['fresh', '1 second']];
+      for (const [id, age] of rows) {
+        await pool.query(`INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('probe', $1, now() - $2::interval)`, [id, age]);
+      }
+      const ids = async () => (await pool.query<{ event_id: string }>('SELECT event_id FROM processed_events ORDER BY event_id')).rows.map((r) => r.event_id);
       await new Promise((r) => setTimeout(r, 200));
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline && (await ids()).length !== kept.length) await new Promise((r) => setTimeout(r, 10));

@@ -65,6 +65,10 @@ export class HoldingBus implements EventBus {
     return this.inner.listen(opts);
   }
 
+  historyMs(): Promise<number> {
+    return this.inner.historyMs();
+  }
+
   /** The inner bus is the test's to close. */
   async close(): Promise<void> {
     return undefined;

@@ -1,4 +1,4 @@
-import { pruneOutbox } from '../src';
+import { pruneOutbox, pruneProcessedEvents } from '../src';
 import { createOutboxDatabase, enqueueInTransaction, testEvent } from './outbox-fixture';
 
 // Real PostgreSQL: which rows a prune deletes is decided by the database's clock and the relay index.
@@ -74,5 +74,60 @@ describe('pruneOutbox (real PostgreSQL)', () => {
       client.release();
     }
     expect(await ids()).toEqual([held]);
+  });
+});
+
+describe('pruneProcessedEvents (real PostgreSQL)', () => {
+  let fixture: Awaited<ReturnType<typeof createOutboxDatabase>>;
+
+  beforeAll(async () => {
+    fixture = await createOutboxDatabase('events_processed_prune');
+  });
+  afterAll(async () => fixture?.close());
+  beforeEach(async () => fixture.pool.query('DELETE FROM processed_events'));
+
+  /** A consumer's record of an event processed `ageMs` ago. */
+  async function record(consumer: string, eventId: string, ageMs: number): Promise<void> {
+    await fixture.pool.query(
+      `INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ($1, $2, now() - make_interval(secs => $3::double precision / 1000))`,
+      [consumer, eventId, ageMs],
+    );
+  }
+
+  const records = async (): Promise<string[]> =>
+    (await fixture.pool.query<{ r: string }>(`SELECT consumer || '/' || event_id AS r FROM processed_events ORDER BY 1`)).rows.map((row) => row.r);
+
+  it('deletes only records older than the given age, of every consumer', async () => {
+    const hour = 3_600_000;
+    await record('a', 'e1', 170 * hour);
+    await record('b', 'e1', 200 * hour);
+    await record('a', 'e2', 167 * hour);
+    await record('b', 'e3', 1_000);
+    expect(await pruneProcessedEvents(fixture.pool, { olderThanMs: 169 * hour })).toBe(2);
+    expect(await records()).toEqual(['a/e2', 'b/e3']);
+    expect(await pruneProcessedEvents(fixture.pool, { olderThanMs: 169 * hour })).toBe(0);
+  });
+
+  it('deletes the oldest first, in batches, leaving the rest for the next call', async () => {
+    for (const minutes of [3, 9, 5, 7, 2]) await record('c', `m${minutes}`, minutes * 60_000);
+    expect(await pruneProcessedEvents(fixture.pool, { olderThanMs: 60_000, batchSize: 2, maxBatches: 1 })).toBe(2);
+    expect(await records()).toEqual(['c/m2', 'c/m3', 'c/m5']);
+    expect(await pruneProcessedEvents(fixture.pool, { olderThanMs: 60_000, batchSize: 2, maxBatches: 5 })).toBe(3);
+    expect(await records()).toEqual([]);
+  });
+
+  it('skips a record another transaction holds (a consumer re-claiming it) instead of waiting', async () => {
+    await record('d', 'held', 10_000);
+    await record('d', 'free', 10_000);
+    const client = await fixture.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT 1 FROM processed_events WHERE consumer = 'd' AND event_id = 'held' FOR UPDATE`);
+      expect(await pruneProcessedEvents(fixture.pool, { olderThanMs: 1_000 })).toBe(1);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(await records()).toEqual(['d/held']);
   });
 });
