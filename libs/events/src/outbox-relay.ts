@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Logger } from '@exchange/platform';
+import { OutageLatch, type Logger } from '@exchange/platform';
 import type { EventEnvelope } from './envelope';
 import type { EventBus } from './event-bus';
 import { retryDelayMs } from './retry-delay';
@@ -53,6 +53,10 @@ export class OutboxRelay {
   private woken = false;
   private consecutiveFailures = 0;
   private readonly stats: OutboxRelayStatus = { running: false, rounds: 0, published: 0, failedRounds: 0, lastError: null };
+  private readonly outage = new OutageLatch(
+    (err) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'outbox relay cannot publish; events stay in the outbox and are retried'),
+    () => this.logger.info({ failed_rounds: this.consecutiveFailures }, 'outbox relay publishing again'),
+  );
 
   constructor(private readonly opts: OutboxRelayOptions) {
     this.pollIntervalMs = opts.pollIntervalMs ?? 500;
@@ -186,18 +190,12 @@ export class OutboxRelay {
   private recordFailure(err: unknown): void {
     this.consecutiveFailures += 1;
     this.stats.failedRounds += 1;
-    const message = err instanceof Error ? err.message : String(err);
-    if (this.stats.lastError === null) {
-      // Once per outage, not per row or per retry.
-      this.logger.warn({ err: message }, 'outbox relay cannot publish; events stay in the outbox and are retried');
-    }
-    this.stats.lastError = message;
+    this.outage.fail(err); // once per outage, not per row or per retry
+    this.stats.lastError = err instanceof Error ? err.message : String(err);
   }
 
   private recordSuccess(): void {
-    if (this.stats.lastError !== null) {
-      this.logger.info({ failed_rounds: this.consecutiveFailures }, 'outbox relay publishing again');
-    }
+    this.outage.ok(); // reads consecutiveFailures: before the reset
     this.stats.lastError = null;
     this.consecutiveFailures = 0;
   }
