@@ -15,3 +15,23 @@ describe('OutageLatch', () => {
     expect(events).toEqual(['down a', 'up', 'down c']);
   });
 });
+
+describe('OutageLatch with numbered attempts', () => {
+  it('lets only a call begun after the outage was noticed end it', () => {
+    const events: string[] = [];
+    const latch = new OutageLatch((err) => events.push(`down ${String(err)}`), () => events.push('up'));
+    const early = latch.attempt(); // sent before the outage, answered late
+    const failing = latch.attempt();
+    latch.fail('refused');
+    latch.ok(early);
+    latch.ok(failing); // begun before the failure was seen too
+    expect(events).toEqual(['down refused']);
+    const later = latch.attempt();
+    latch.ok(later);
+    expect(events).toEqual(['down refused', 'up']);
+    // Unnumbered successes keep ending an outage at once.
+    latch.fail('again');
+    latch.ok();
+    expect(events).toEqual(['down refused', 'up', 'down again', 'up']);
+  });
+});

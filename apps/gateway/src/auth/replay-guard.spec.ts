@@ -118,6 +118,38 @@ describe('ReplayGuard', () => {
     expect(events).toEqual(['down: redis down', 'up', 'down: redis down']);
   });
 
+  it('should not report the store up on a claim sent before the outage was noticed and answered late', async () => {
+    const c = clock(T0);
+    const shared = new MemoryNonceStore(c.now);
+    const answers: Array<() => void> = [];
+    let down = false;
+    // Each claim waits for the test to answer it; while down, answering rejects.
+    const slow: NonceStore = {
+      claim: (key, ttl) => {
+        const failing = down;
+        return new Promise<boolean>((resolve, reject) => answers.push(() => (failing ? reject(new Error('redis down')) : resolve(shared.claim(key, ttl)))));
+      },
+    };
+    const events: string[] = [];
+    const guard = new ReplayGuard({ store: slow, now: c.now, onStoreDown: () => events.push('down'), onStoreUp: () => events.push('up') });
+    let n = 0;
+    const claim = () => guard.claim({ agentId: 'a:agent:x', nonce: `nonce-${String(++n).padStart(10, '0')}`, timestamp: TS, mutation: true });
+
+    const early = claim(); // in flight when the outage begins
+    down = true;
+    const failed = claim();
+    answers[1]();
+    expect(await failed).toBe('unavailable');
+    answers[0](); // the early claim's answer arrives after the failure
+    expect(await early).toBe('fresh');
+    expect(events).toEqual(['down']);
+    down = false;
+    const later = claim();
+    answers[2]();
+    expect(await later).toBe('fresh');
+    expect(events).toEqual(['down', 'up']);
+  });
+
   it('should be unavailable when the memory store is full, reported once until a claim succeeds again', async () => {
     const c = clock(T0);
     let full = 0;

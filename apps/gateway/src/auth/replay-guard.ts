@@ -113,10 +113,11 @@ export class ReplayGuard {
     const key = `${input.agentId} ${input.nonce}`;
     // Remembered until the timestamp leaves the window (+1 s for the second's rounding).
     const ttlMs = Math.max(1000, (Number(input.timestamp) + AGENT_SIGNATURE_WINDOW_SECONDS + 1) * 1000 - this.now());
+    const attempt = this.storeDown.attempt();
     try {
       const fresh = await this.opts.store.claim(key, ttlMs);
       this.storeFull.ok();
-      this.storeDown.ok();
+      this.storeDown.ok(attempt);
       return fresh ? 'fresh' : 'reused';
     } catch (err) {
       if (err instanceof NonceStoreFullError) return this.full();
