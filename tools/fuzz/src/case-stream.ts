@@ -18,22 +18,11 @@ export function mixSeed(...parts: Array<string | number>): number {
   return h | 0;
 }
 
-/** Seeded Fisher–Yates (mulberry32). */
+/** The items in a seeded random order (fast-check's own generator: no second PRNG here). */
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
+  if (items.length < 2) return [...items];
+  const all = fc.shuffledSubarray([...items], { minLength: items.length, maxLength: items.length });
+  return fc.sample(all, { seed, numRuns: 1 })[0];
 }
 
 export interface NumberedCase {
