@@ -8,13 +8,6 @@ const services = ['identity', 'market', 'wallet-ledger', 'commerce', 'workflows'
 // Apps whose start function the launcher (apps/exchange) may import to run them in one process.
 const launchableApps = ['identity', 'wallet-ledger', 'market', 'registry', 'commerce', 'workflows', 'telemetry', 'gateway', 'sandbox-merchant'];
 
-// Packages typed by an ambient declaration in one project (s3rver ships no types; registry's tests
-// declare them in apps/registry/test/s3rver.d.ts). The shared `npm run typecheck` program would
-// lend those types to any project importing the package, which its own typecheck (and Docker
-// build) would then refuse; so only the declaring project may import it.
-const ambientlyTyped = { s3rver: 'registry' };
-const bannedFor = (scope) => Object.entries(ambientlyTyped).filter(([, owner]) => owner !== scope).map(([pkg]) => pkg);
-
 function boundaryOptions(inTests, extraAllow = []) {
   const withTesting = (tags) => (inTests ? [...tags, 'type:testing'] : tags);
   return {
@@ -22,11 +15,11 @@ function boundaryOptions(inTests, extraAllow = []) {
     allowCircularSelfDependency: false,
     allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?js$', '^.*/jest\\.preset\\.js$', ...extraAllow],
     depConstraints: [
-      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: bannedFor('shared') },
-      { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'], bannedExternalImports: bannedFor('gateway') },
-      ...services.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'], bannedExternalImports: bannedFor(s) })),
-      { sourceTag: 'scope:launcher', onlyDependOnLibsWithTags: ['*'], bannedExternalImports: bannedFor('launcher') },
-      { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'], bannedExternalImports: bannedFor('tools') },
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+      { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+      ...services.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'] })),
+      { sourceTag: 'scope:launcher', onlyDependOnLibsWithTags: ['*'] },
+      { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'] },
       { sourceTag: 'type:app', onlyDependOnLibsWithTags: withTesting(['type:feature', 'type:data-access', 'type:util', 'type:proto', 'type:service']) },
       { sourceTag: 'type:service', onlyDependOnLibsWithTags: withTesting(['type:feature', 'type:data-access', 'type:util', 'type:proto']) },
       { sourceTag: 'type:feature', onlyDependOnLibsWithTags: withTesting(['type:feature', 'type:data-access', 'type:util', 'type:proto']) },
@@ -96,6 +89,18 @@ export default [
     },
   },
   ...layerRules,
+  {
+    // s3rver ships no types; registry's tests declare them (apps/registry/test/s3rver.d.ts). The
+    // shared `npm run typecheck` program would lend those to any file importing it, which its own
+    // project's typecheck (and Docker build) would refuse, and it is a dev dependency: only
+    // registry's tests may import it. By path, so files of no project are covered too; the
+    // typescript-eslint rule, so the layer rules' own no-restricted-imports do not replace it.
+    files: ['**/*.ts'],
+    ignores: ['apps/registry/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 's3rver', message: 'only apps/registry/test may import s3rver (its types are declared there)' }] }],
+    },
+  },
   {
     files: ['**/*.spec.ts', '**/*.test.ts', '**/test/**/*.ts', 'tools/bench/**/*.ts'],
     rules: {

@@ -29,9 +29,15 @@ describe('OutageLatch with numbered attempts', () => {
     const later = latch.attempt();
     latch.ok(later);
     expect(events).toEqual(['down refused', 'up']);
+    // A failure while failing moves nothing: a call numbered after the first failure ends it.
+    latch.fail('x');
+    const afterFirst = latch.attempt();
+    latch.fail('y');
+    latch.ok(afterFirst);
+    expect(events).toEqual(['down refused', 'up', 'down x', 'up']);
     // Unnumbered successes keep ending an outage at once.
     latch.fail('again');
     latch.ok();
-    expect(events).toEqual(['down refused', 'up', 'down again', 'up']);
+    expect(events).toEqual(['down refused', 'up', 'down x', 'up', 'down again', 'up']);
   });
 });

@@ -2,7 +2,8 @@
  * Reports a failing dependency once when it starts failing and once when it works again, however
  * many calls fail meanwhile: one log line per outage instead of one per request or retry.
  * Concurrent calls: number each with `attempt()` and pass it to `ok()`, so a call sent before the
- * outage was noticed, answered late, does not end it ("up", then "down" again at the next call).
+ * outage was noticed, answered late, does not end it (unnumbered, it would: "up", then "down"
+ * again at the next call).
  */
 export class OutageLatch {
   private failing = false;

@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { enqueueEvent, InProcessEventBus, newEvent, OUTBOX_SQL, pgSqlExecutor, type EventEnvelope } from '@exchange/events';
 import { createHealthClient, type Logger } from '@exchange/platform';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
@@ -238,11 +237,3 @@ async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
-
-// pg.Pool exposes `ended` at runtime; the types do not declare it.
-declare module 'pg' {
-  interface Pool {
-    readonly ended: boolean;
-  }
-}
-void pg;

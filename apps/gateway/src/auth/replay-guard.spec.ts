@@ -150,6 +150,39 @@ describe('ReplayGuard', () => {
     expect(events).toEqual(['down', 'up']);
   });
 
+  it('should not end a full-store report on a shared-store claim sent before it and answered late', async () => {
+    const c = clock(T0);
+    const shared = new MemoryNonceStore(c.now);
+    const answers: Array<() => void> = [];
+    let down = false;
+    const slow: NonceStore = {
+      claim: (key, ttl) => {
+        const failing = down;
+        return new Promise<boolean>((resolve, reject) => answers.push(() => (failing ? reject(new Error('redis down')) : resolve(shared.claim(key, ttl)))));
+      },
+    };
+    let full = 0;
+    const guard = new ReplayGuard({ store: slow, fallback: new MemoryNonceStore(c.now, 1), now: c.now, onStoreFull: () => full++ });
+    let n = 0;
+    const read = () => guard.claim({ agentId: 'a:agent:x', nonce: `nonce-${String(++n).padStart(10, '0')}`, timestamp: TS, mutation: false });
+
+    const early = read(); // sent to Redis before the outage, answered late
+    down = true;
+    const fills = read(); // Redis fails: the fallback takes it, and is now full
+    answers[1]();
+    expect(await fills).toBe('fresh');
+    const refused = read();
+    answers[2]();
+    expect(await refused).toBe('unavailable');
+    expect(full).toBe(1);
+    answers[0]();
+    expect(await early).toBe('fresh');
+    const again = read(); // still full: the late answer ended nothing, so nothing new to report
+    answers[3]();
+    expect(await again).toBe('unavailable');
+    expect(full).toBe(1);
+  });
+
   it('should be unavailable when the memory store is full, reported once until a claim succeeds again', async () => {
     const c = clock(T0);
     let full = 0;

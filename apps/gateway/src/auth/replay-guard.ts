@@ -113,10 +113,12 @@ export class ReplayGuard {
     const key = `${input.agentId} ${input.nonce}`;
     // Remembered until the timestamp leaves the window (+1 s for the second's rounding).
     const ttlMs = Math.max(1000, (Number(input.timestamp) + AGENT_SIGNATURE_WINDOW_SECONDS + 1) * 1000 - this.now());
+    // Numbered, so a claim sent before a failure was noticed, answered late, ends neither outage.
     const attempt = this.storeDown.attempt();
+    const fullAttempt = this.storeFull.attempt();
     try {
       const fresh = await this.opts.store.claim(key, ttlMs);
-      this.storeFull.ok();
+      this.storeFull.ok(fullAttempt);
       this.storeDown.ok(attempt);
       return fresh ? 'fresh' : 'reused';
     } catch (err) {
@@ -125,7 +127,7 @@ export class ReplayGuard {
       if (input.mutation || !this.opts.fallback) return 'unavailable';
       try {
         const fresh = await this.opts.fallback.claim(key, ttlMs);
-        this.storeFull.ok();
+        this.storeFull.ok(fullAttempt);
         return fresh ? 'fresh' : 'reused';
       } catch (fallbackErr) {
         return fallbackErr instanceof NonceStoreFullError ? this.full() : 'unavailable';
