@@ -2,6 +2,7 @@ import { readCommerceConfig, startCommerce } from '@exchange/commerce';
 import { readWorkflowsConfig, startWorkflows } from '@exchange/workflows';
 import { findStablePort } from '@exchange/db';
 import { createEventBus } from '@exchange/events';
+import { hoursToMs } from '@exchange/service-host';
 import { startGateway, readGatewayConfig } from '@exchange/gateway';
 import { startIdentity, readIdentityConfig } from '@exchange/identity';
 import { readMarketConfig, startMarket } from '@exchange/market';
@@ -69,7 +70,7 @@ export async function startExchange(env: Record<string, string | undefined> = pr
     });
     stops.push(() => databases.stop());
 
-    const bus = await createEventBus({ natsUrl: config.NATS_URL, logger, maxAgeMs: config.EVENTS_RETENTION_HOURS * 3_600_000 });
+    const bus = await createEventBus({ natsUrl: config.NATS_URL, logger, maxAgeMs: hoursToMs(config.EVENTS_RETENTION_HOURS) });
     stops.push(() => bus.close());
 
     // Each service reads its own settings from the same environment (e.g. RATE_LIMIT_* for the

@@ -2,7 +2,8 @@ import type pg from 'pg';
 
 // Published outbox rows are kept for a while (a reader debugging a service sees what it sent),
 // then deleted: the bus has them, and nothing reads them again. A consumer's processed-event
-// records are needed only while the bus may deliver those events again (EventBus.historyMs).
+// records are needed only while the bus may deliver those events again (EventBus.historyMs; a
+// copy the outbox relay republishes much later is a new message, hence the caller's margin).
 // Without this every event a service ever emitted or consumed stays in its database, heap and
 // indexes growing for ever.
 

@@ -110,7 +110,7 @@ export class InProcessEventBus implements EventBus {
     };
   }
 
-  /** The age limit of the history (Infinity without one): this bus delivers an event twice only to retry a failed handler. */
+  /** The age limit of the history a new durable gets (Infinity without one), as JetStream's max_age. */
   async historyMs(): Promise<number> {
     return this.maxAgeMs() ?? Infinity;
   }

@@ -12,7 +12,7 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { connect, millis, nanos, type NatsConnection } from '@nats-io/transport-node';
-import type { Logger } from '@exchange/platform';
+import { OutageLatch, type Logger } from '@exchange/platform';
 import { parseEnvelope, type EventEnvelope } from './envelope';
 import { batchHandlerOf, batchSizeOf, DEFAULT_MAX_BATCH, type BatchHandler, type EventBus, type ListenOptions, type SubscribeOptions, type Subscription } from './event-bus';
 import { deliveryFailureFields } from './delivery-failure';
@@ -44,9 +44,10 @@ const STREAM_NAME_IN_USE = 10058;
 const ACK_WAIT_MS = 60_000;
 
 export async function createNatsEventBus(opts: NatsEventBusOptions): Promise<NatsEventBus> {
-  if (opts.maxAgeMs !== undefined && !(opts.maxAgeMs === 0 || opts.maxAgeMs >= DUPLICATE_WINDOW_MS)) {
-    // JetStream refuses a max_age shorter than the duplicate window; say so before connecting.
-    throw new Error(`event retention must be 0 (for ever) or at least ${DUPLICATE_WINDOW_MS} ms, got ${opts.maxAgeMs}`);
+  const { maxAgeMs } = opts;
+  if (maxAgeMs !== undefined && !(Number.isSafeInteger(maxAgeMs) && (maxAgeMs === 0 || maxAgeMs >= DUPLICATE_WINDOW_MS))) {
+    // JetStream refuses a max_age shorter than the duplicate window (and nanoseconds are integers); say so before connecting.
+    throw new Error(`event retention must be 0 (for ever) or a whole number of ms of at least ${DUPLICATE_WINDOW_MS}, got ${maxAgeMs}`);
   }
   const streamName = opts.streamName ?? 'EXCHANGE';
   const subjectPrefix = opts.subjectPrefix ?? 'exchange';
@@ -83,35 +84,44 @@ interface StreamPlan {
 
 async function ensureStream(jsm: JetStreamManager, plan: StreamPlan, logger: Logger): Promise<void> {
   const maxAge = plan.maxAgeMs === undefined ? undefined : nanos(plan.maxAgeMs);
-  try {
-    const info = await jsm.streams.info(plan.name);
-    if (maxAge !== undefined && info.config.max_age !== maxAge) {
-      // Every service sets the same EVENTS_RETENTION_HOURS (one ConfigMap); a change reaches the
-      // stream with the first service that restarts, and the older events go at once.
-      // Not fatal when refused (a NATS account without that permission): the events flow as
-      // before, and the processed-event pruning follows the stream's real max_age.
-      const change = { stream: plan.name, from: retentionLabel(info.config.max_age), to: retentionLabel(maxAge) };
-      await jsm.streams.update(plan.name, { max_age: maxAge }).then(
-        () => logger.warn(change, 'event stream retention changed'),
-        (err: Error) => logger.error({ ...change, err: err.message }, 'could not change the event stream retention; it stays as it was'),
-      );
-    }
-    return;
-  } catch (err) {
-    if (!(err instanceof JetStreamApiError) || !/not found/i.test(err.message)) throw err;
-  }
-  try {
-    await jsm.streams.add({
-      name: plan.name,
-      subjects: [plan.subjects],
-      storage: StorageType.File,
-      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-      ...(maxAge !== undefined ? { max_age: maxAge } : {}),
+  // Twice at most: when another service creates the stream between our look and our add (the
+  // gateway, say, without a retention), the second look applies ours to what it created.
+  for (let look = 0; look < 2; look++) {
+    const info = await jsm.streams.info(plan.name).catch((err: unknown) => {
+      if (err instanceof JetStreamApiError && /not found/i.test(err.message)) return undefined;
+      throw err;
     });
-  } catch (err) {
-    // Another service created it between our info and add.
-    if (!(err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE)) throw err;
+    if (info) {
+      if (maxAge !== undefined && info.config.max_age !== maxAge) await changeMaxAge(jsm, plan.name, info.config.max_age, maxAge, logger);
+      return;
+    }
+    try {
+      await jsm.streams.add({
+        name: plan.name,
+        subjects: [plan.subjects],
+        storage: StorageType.File,
+        duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+        ...(maxAge !== undefined ? { max_age: maxAge } : {}),
+      });
+      return;
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE)) throw err;
+    }
   }
+}
+
+/**
+ * Every service is meant to get the same EVENTS_RETENTION_HOURS; a service started with another
+ * changes the stream (the last one started wins), and a shorter one drops the older events at
+ * once. Not fatal when refused (a NATS account without that permission): events flow as before,
+ * and the processed-event pruning follows the stream's real max_age.
+ */
+async function changeMaxAge(jsm: JetStreamManager, stream: string, from: number, to: number, logger: Logger): Promise<void> {
+  const change = { stream, from: retentionLabel(from), to: retentionLabel(to) };
+  await jsm.streams.update(stream, { max_age: to }).then(
+    () => logger.warn(change, 'event stream retention changed'),
+    (err: Error) => logger.error({ ...change, err: err.message }, 'could not change the event stream retention; it stays as it was'),
+  );
 }
 
 /** `max_age` (nanoseconds, 0 = none) for a log line: "168h", "for ever". */
@@ -136,6 +146,10 @@ interface BusSettings {
 export class NatsEventBus implements EventBus {
   readonly kind = 'nats' as const;
   private readonly subscriptions = new Set<Subscription>();
+  private readonly historyReads = new OutageLatch(
+    (err) => this.settings.logger.warn({ stream: this.settings.streamName, err: err instanceof Error ? err.message : String(err) }, 'cannot read the event stream retention; processed-event records are kept meanwhile'),
+    () => this.settings.logger.info({ stream: this.settings.streamName }, 'event stream retention readable again'),
+  );
 
   constructor(
     private readonly nc: NatsConnection,
@@ -214,14 +228,17 @@ export class NatsEventBus implements EventBus {
 
   /**
    * The stream's `max_age` as it is now (another service may have changed it); Infinity when 0,
-   * and while NATS cannot tell (an outage: nothing is pruned on a guess, and nothing logged, the
-   * connection's own status lines say it).
+   * and while NATS cannot tell: nothing is pruned on a guess. A failing read is logged once until
+   * one succeeds (an outage, or for good: a missing stream, an account without STREAM.INFO).
    */
   async historyMs(): Promise<number> {
+    const attempt = this.historyReads.attempt();
     try {
       const info = await this.jsm.streams.info(this.settings.streamName);
+      this.historyReads.ok(attempt);
       return info.config.max_age > 0 ? millis(info.config.max_age) : Infinity;
-    } catch {
+    } catch (err) {
+      this.historyReads.fail(err);
       return Infinity;
     }
   }

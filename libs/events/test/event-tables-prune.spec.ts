@@ -108,6 +108,13 @@ describe('pruneProcessedEvents (real PostgreSQL)', () => {
     expect(await pruneProcessedEvents(fixture.pool, { olderThanMs: 169 * hour })).toBe(0);
   });
 
+  it('deletes a record by consumer and event: another consumer\'s younger record of the same event stays', async () => {
+    await record('old-consumer', 'shared', 10 * 60_000);
+    await record('new-consumer', 'shared', 1_000);
+    expect(await pruneProcessedEvents(fixture.pool, { olderThanMs: 60_000 })).toBe(1);
+    expect(await records()).toEqual(['new-consumer/shared']);
+  });
+
   it('deletes the oldest first, in batches, leaving the rest for the next call', async () => {
     for (const minutes of [3, 9, 5, 7, 2]) await record('c', `m${minutes}`, minutes * 60_000);
     expect(await pruneProcessedEvents(fixture.pool, { olderThanMs: 60_000, batchSize: 2, maxBatches: 1 })).toBe(2);
@@ -116,7 +123,7 @@ describe('pruneProcessedEvents (real PostgreSQL)', () => {
     expect(await records()).toEqual([]);
   });
 
-  it('skips a record another transaction holds (a consumer re-claiming it) instead of waiting', async () => {
+  it('skips a record another transaction holds (another replica pruning) instead of waiting', async () => {
     await record('d', 'held', 10_000);
     await record('d', 'free', 10_000);
     const client = await fixture.pool.connect();

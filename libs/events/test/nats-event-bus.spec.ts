@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type pg from 'pg';
+import { createLogger } from '@exchange/platform';
 import { describeWithNats, testLogger } from '@exchange/testing';
 import { createEventBus, idempotentConsumer, NatsEventBus, newEvent, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
 import { failingFirstBatch } from './failing-first-batch';
@@ -62,7 +64,12 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
     const nc = await connect({ servers: natsUrl });
     const jsm = await jetstreamManager(nc);
     const maxAge = async () => (await jsm.streams.info(stream)).config.max_age;
-    const open = (maxAgeMs?: number) => createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix, maxAgeMs });
+    const buses: EventBus[] = [];
+    const open = async (maxAgeMs?: number) => {
+      const bus = await createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix, maxAgeMs });
+      buses.push(bus);
+      return bus;
+    };
     try {
       const listener = await open(); // the gateway's kind of bus: creates the stream, no limit
       expect(await maxAge()).toBe(0);
@@ -72,32 +79,82 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
       // Every bus reads the stream as it is now, the one that did not set it too.
       expect(await listener.historyMs()).toBe(2 * 3_600_000);
       expect(await service.historyMs()).toBe(2 * 3_600_000);
-      const unmanaged = await open(); // leaves an existing stream's retention as it is
+      await open(); // leaves an existing stream's retention as it is
       expect(await maxAge()).toBe(2 * 3_600 * 1e9);
-      const forEver = await open(0); // EVENTS_RETENTION_HOURS=0: for ever again
+      await open(0); // EVENTS_RETENTION_HOURS=0: for ever again
       expect(await maxAge()).toBe(0);
       expect(await service.historyMs()).toBe(Infinity);
-      for (const bus of [listener, service, unmanaged, forEver]) await bus.close();
+    } finally {
+      for (const bus of buses) await bus.close();
+      await jsm.streams.delete(stream).catch(() => undefined);
+      await nc.close();
+    }
+  });
+
+  it('applies its max_age when another bus creates the stream between its look and its add', async () => {
+    const stream = `${streamName}_RACE`;
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await jetstreamManager(nc);
+    const buses: EventBus[] = [];
+    try {
+      // Listen-only buses (no retention) and services started together on a fresh server: which
+      // add wins varies; the services' max_age must be on the stream whichever does.
+      const opening = [undefined, 3 * 3_600_000, undefined, 3 * 3_600_000, undefined].map((maxAgeMs) =>
+        createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix: `${prefix}race`, maxAgeMs }),
+      );
+      buses.push(...(await Promise.all(opening)));
+      expect((await jsm.streams.info(stream)).config.max_age).toBe(3 * 3_600 * 1e9);
+    } finally {
+      for (const bus of buses) await bus.close();
+      await jsm.streams.delete(stream).catch(() => undefined);
+      await nc.close();
+    }
+  });
+
+  it('a stream it creates with maxAgeMs has that max_age from the start; a retention JetStream would refuse is refused first', async () => {
+    const stream = `${streamName}_NEW`;
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await jetstreamManager(nc);
+    try {
+      const create = (maxAgeMs: number) => createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix: `${prefix}new`, maxAgeMs });
+      // Shorter than the 2-minute duplicate window, not a whole number of ms, unbounded: refused before anything is created.
+      await expect(create(90_000)).rejects.toThrow(/at least 120000, got 90000/);
+      await expect(create(180_000.5)).rejects.toThrow(/got 180000.5/);
+      await expect(create(Infinity)).rejects.toThrow(/got Infinity/);
+      await expect(jsm.streams.info(stream)).rejects.toThrow(/not found/);
+      const bus = await create(180_000);
+      try {
+        expect((await jsm.streams.info(stream)).config.max_age).toBe(180 * 1e9);
+        expect(await bus.historyMs()).toBe(180_000);
+      } finally {
+        await bus.close();
+      }
     } finally {
       await jsm.streams.delete(stream).catch(() => undefined);
       await nc.close();
     }
   });
 
-  it('a stream it creates with maxAgeMs has that max_age from the start', async () => {
-    const stream = `${streamName}_NEW`;
+  it('reports no history limit while it cannot read the stream, logging that once until it can again', async () => {
+    const stream = `${streamName}_GONE`;
+    const lines: Array<{ msg: string; level: number }> = [];
+    const logger = createLogger({ name: 'history-test', level: 'info', destination: new Writable({ write: (chunk, _enc, cb) => (lines.push(JSON.parse(String(chunk))), cb()) }) });
     const nc = await connect({ servers: natsUrl });
     const jsm = await jetstreamManager(nc);
+    const bus = await createEventBus({ natsUrl, logger, streamName: stream, subjectPrefix: `${prefix}gone`, maxAgeMs: 3_600_000 });
     try {
-      const create = (maxAgeMs: number) => createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix: `${prefix}new`, maxAgeMs });
-      // Shorter than the 2-minute duplicate window: refused before anything is created.
-      await expect(create(90_000)).rejects.toThrow(/at least 120000 ms, got 90000/);
-      await expect(jsm.streams.info(stream)).rejects.toThrow(/not found/);
-      const bus = await create(180_000);
-      expect((await jsm.streams.info(stream)).config.max_age).toBe(180 * 1e9);
-      expect(await bus.historyMs()).toBe(180_000);
-      await bus.close();
+      expect(await bus.historyMs()).toBe(3_600_000);
+      await jsm.streams.delete(stream); // an operator removed it, or the account may no longer read it
+      // Never a finite guess: that would prune records the stream may still redeliver.
+      expect(await bus.historyMs()).toBe(Infinity);
+      expect(await bus.historyMs()).toBe(Infinity);
+      const cannot = () => lines.filter((line) => line.msg.startsWith('cannot read the event stream retention'));
+      expect(cannot()).toHaveLength(1);
+      await jsm.streams.add({ name: stream, subjects: [`${prefix}gone.>`], max_age: 7_200 * 1e9 });
+      expect(await bus.historyMs()).toBe(7_200_000);
+      expect(lines.filter((line) => line.msg === 'event stream retention readable again')).toHaveLength(1);
     } finally {
+      await bus.close();
       await jsm.streams.delete(stream).catch(() => undefined);
       await nc.close();
     }

@@ -152,7 +152,7 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
   });
 
   it('keeps events while the bus is down, logs the outage once, and delivers them afterwards', async () => {
-    const lines: Array<{ msg: string; level: string }> = [];
+    const lines: Array<{ msg: string; level: string; failed_rounds?: number }> = [];
     const logger = createLogger({
       name: 'relay-test',
       level: 'info',

@@ -42,5 +42,10 @@ export function serviceConfigBase() {
   };
 }
 
+/** A retention in hours (OUTBOX_RETENTION_HOURS, EVENTS_RETENTION_HOURS) as milliseconds; undefined when missing from a hand-built config (NaN). */
+export function hoursToMs(hours: number): number | undefined {
+  return Number.isFinite(hours) && hours >= 0 ? hours * 3_600_000 : undefined;
+}
+
 /** What the host reads from a service's configuration. */
 export type ServiceBaseConfig = Static<TObject<ReturnType<typeof serviceConfigBase>>>;

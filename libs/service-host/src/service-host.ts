@@ -10,17 +10,13 @@ import {
   type Logger,
   type PromiseClient,
 } from '@exchange/platform';
-import type { ServiceBaseConfig } from './service-config';
+import { hoursToMs, type ServiceBaseConfig } from './service-config';
 
 type ServiceDefinition = Parameters<typeof createServiceClient>[0];
 
 /** Kept beyond the bus's history before a processed-event record goes: NATS and PostgreSQL clocks differ. */
 const CLOCK_SKEW_MARGIN_MS = 3_600_000;
 
-/** A retention in hours as milliseconds; undefined when missing from a hand-built config (NaN). */
-function hoursToMs(hours: number): number | undefined {
-  return Number.isFinite(hours) && hours >= 0 ? hours * 3_600_000 : undefined;
-}
 
 export interface ServiceHostOptions {
   /** Short name for logs and pool application names, e.g. `wallet-ledger`. */

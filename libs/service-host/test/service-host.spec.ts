@@ -148,6 +148,27 @@ describe('ServiceHost', () => {
     }
   });
 
+  it("prunes by the bus's history as it is, not by its own EVENTS_RETENTION_HOURS (the launcher's bus, a stream another service set)", async () => {
+    const bus = new InProcessEventBus({ logger, maxAgeMs: 30 * 60_000 }); // half an hour, against the config's 168 h
+    const host = new ServiceHost({ name: 'hosted', grpcServiceName: SERVICE, config: config(24, 168), logger, bus, migrationsDir, pruneIntervalMs: 10 });
+    const pool = host.pool({ max: 2 });
+    const running = await host.start({ register: () => undefined, outbox: pool });
+    try {
+      await pool.query('DELETE FROM processed_events');
+      // Past half an hour plus the hour's margin, and within it.
+      for (const [id, age] of [['gone', '2 hours'], ['kept', '80 minutes']]) {
+        await pool.query(`INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('probe', $1, now() - $2::interval)`, [id, age]);
+      }
+      const ids = async () => (await pool.query<{ event_id: string }>('SELECT event_id FROM processed_events ORDER BY event_id')).rows.map((r) => r.event_id);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && (await ids()).length !== 1) await new Promise((r) => setTimeout(r, 10));
+      expect(await ids()).toEqual(['kept']);
+    } finally {
+      await running.stop();
+      await bus.close();
+    }
+  });
+
   it('health is NOT_SERVING while starting', async () => {
     const host = new ServiceHost({ name: 'hosted', grpcServiceName: SERVICE, config: config(), logger, migrationsDir });
     const pool = host.pool({ max: 1 });
