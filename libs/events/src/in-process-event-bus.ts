@@ -11,6 +11,7 @@ export interface InProcessEventBusOptions {
   retainEvents?: number;
   /** And for at most this long (EVENTS_RETENTION_HOURS, as the stream's max_age; 0 or unset: no age limit). */
   maxAgeMs?: number;
+  /** The clock the history's age is measured by (tests). */
   now?: () => number;
   retryBaseMs?: number;
   retryMaxMs?: number;

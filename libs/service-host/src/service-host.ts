@@ -17,7 +17,6 @@ type ServiceDefinition = Parameters<typeof createServiceClient>[0];
 /** Kept beyond the bus's history before a processed-event record goes: NATS and PostgreSQL clocks differ. */
 const CLOCK_SKEW_MARGIN_MS = 3_600_000;
 
-
 export interface ServiceHostOptions {
   /** Short name for logs and pool application names, e.g. `wallet-ledger`. */
   name: string;
