@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type pg from 'pg';
 import { enqueueEvent, InProcessEventBus, newEvent, OUTBOX_SQL, pgSqlExecutor, type EventEnvelope } from '@exchange/events';
 import { createHealthClient, type Logger } from '@exchange/platform';
 import { createTestDatabase, testLogger, type TestDatabase } from '@exchange/testing';
@@ -111,11 +112,7 @@ describe('ServiceHost', () => {
         await pool.query(`INSERT INTO outbox_events (id, type, payload, published_at) VALUES ($1, 'exchange.test.thing.created', '{}', now() - $2::interval)`, [id, age]);
       }
       const ids = async () => (await pool.query<{ id: string }>('SELECT id FROM outbox_events ORDER BY id')).rows.map((r) => r.id);
-      // Some 20 rounds of the 10 ms worker, then as long as the deletion takes on a busy machine.
-      await new Promise((r) => setTimeout(r, 200));
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && (await ids()).length !== kept.length) await new Promise((r) => setTimeout(r, 10));
-      expect(await ids()).toEqual(kept);
+      expect(await settled(ids, kept.length)).toEqual(kept);
     } finally {
       await running.stop();
     }
@@ -134,15 +131,8 @@ describe('ServiceHost', () => {
       // The bus the host made has the configured history.
       expect(await running.bus.historyMs()).toBe(hours > 0 ? hours * 3_600_000 : Infinity);
       await pool.query('DELETE FROM processed_events');
-      const rows: Array<[string, string]> = [['ancient', '4 hours'], ['past-history', '150 minutes'], ['fresh', '1 second']];
-      for (const [id, age] of rows) {
-        await pool.query(`INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('probe', $1, now() - $2::interval)`, [id, age]);
-      }
-      const ids = async () => (await pool.query<{ event_id: string }>('SELECT event_id FROM processed_events ORDER BY event_id')).rows.map((r) => r.event_id);
-      await new Promise((r) => setTimeout(r, 200));
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && (await ids()).length !== kept.length) await new Promise((r) => setTimeout(r, 10));
-      expect(await ids()).toEqual(kept);
+      await processedEvents(pool, [['ancient', '4 hours'], ['past-history', '150 minutes'], ['fresh', '1 second']]);
+      expect(await settled(() => processedIds(pool), kept.length)).toEqual(kept);
     } finally {
       await running.stop();
     }
@@ -156,13 +146,8 @@ describe('ServiceHost', () => {
     try {
       await pool.query('DELETE FROM processed_events');
       // Past half an hour plus the hour's margin, and within it.
-      for (const [id, age] of [['gone', '2 hours'], ['kept', '80 minutes']]) {
-        await pool.query(`INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('probe', $1, now() - $2::interval)`, [id, age]);
-      }
-      const ids = async () => (await pool.query<{ event_id: string }>('SELECT event_id FROM processed_events ORDER BY event_id')).rows.map((r) => r.event_id);
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && (await ids()).length !== 1) await new Promise((r) => setTimeout(r, 10));
-      expect(await ids()).toEqual(['kept']);
+      await processedEvents(pool, [['gone', '2 hours'], ['kept', '80 minutes']]);
+      expect(await settled(() => processedIds(pool), 1)).toEqual(['kept']);
     } finally {
       await running.stop();
       await bus.close();
@@ -257,4 +242,23 @@ async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void
     if (Date.now() > deadline) throw new Error('condition not reached in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The ids once `count` are left: some 20 rounds of the 10 ms prune workers, then as long as the deletion takes on a busy machine (10 s at most). */
+async function settled(ids: () => Promise<string[]>, count: number): Promise<string[]> {
+  await new Promise((r) => setTimeout(r, 200));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && (await ids()).length !== count) await new Promise((r) => setTimeout(r, 10));
+  return ids();
+}
+
+/** Consumer `probe`'s records of the given events, processed the given interval ago. */
+async function processedEvents(pool: pg.Pool, rows: Array<[string, string]>): Promise<void> {
+  for (const [id, age] of rows) {
+    await pool.query(`INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('probe', $1, now() - $2::interval)`, [id, age]);
+  }
+}
+
+async function processedIds(pool: pg.Pool): Promise<string[]> {
+  return (await pool.query<{ event_id: string }>('SELECT event_id FROM processed_events ORDER BY event_id')).rows.map((r) => r.event_id);
 }

@@ -120,30 +120,22 @@ describe('ReplayGuard', () => {
 
   it('should not report the store up on a claim sent before the outage was noticed and answered late', async () => {
     const c = clock(T0);
-    const shared = new MemoryNonceStore(c.now);
-    const answers: Array<() => void> = [];
-    let down = false;
-    // Each claim waits for the test to answer it; while down, answering rejects.
-    const slow: NonceStore = {
-      claim: (key, ttl) => {
-        const failing = down;
-        return new Promise<boolean>((resolve, reject) => answers.push(() => (failing ? reject(new Error('redis down')) : resolve(shared.claim(key, ttl)))));
-      },
-    };
+    const slow = answeredByHand(c.now);
     const events: string[] = [];
-    const guard = new ReplayGuard({ store: slow, now: c.now, onStoreDown: () => events.push('down'), onStoreUp: () => events.push('up') });
+    const guard = new ReplayGuard({ store: slow.store, now: c.now, onStoreDown: () => events.push('down'), onStoreUp: () => events.push('up') });
     let n = 0;
     const claim = () => guard.claim({ agentId: 'a:agent:x', nonce: `nonce-${String(++n).padStart(10, '0')}`, timestamp: TS, mutation: true });
+    const answers = slow.answers;
 
     const early = claim(); // in flight when the outage begins
-    down = true;
+    slow.down = true;
     const failed = claim();
     answers[1]();
     expect(await failed).toBe('unavailable');
     answers[0](); // the early claim's answer arrives after the failure
     expect(await early).toBe('fresh');
     expect(events).toEqual(['down']);
-    down = false;
+    slow.down = false;
     const later = claim();
     answers[2]();
     expect(await later).toBe('fresh');
@@ -152,22 +144,15 @@ describe('ReplayGuard', () => {
 
   it('should not end a full-store report on a shared-store claim sent before it and answered late', async () => {
     const c = clock(T0);
-    const shared = new MemoryNonceStore(c.now);
-    const answers: Array<() => void> = [];
-    let down = false;
-    const slow: NonceStore = {
-      claim: (key, ttl) => {
-        const failing = down;
-        return new Promise<boolean>((resolve, reject) => answers.push(() => (failing ? reject(new Error('redis down')) : resolve(shared.claim(key, ttl)))));
-      },
-    };
+    const slow = answeredByHand(c.now);
     let full = 0;
-    const guard = new ReplayGuard({ store: slow, fallback: new MemoryNonceStore(c.now, 1), now: c.now, onStoreFull: () => full++ });
+    const guard = new ReplayGuard({ store: slow.store, fallback: new MemoryNonceStore(c.now, 1), now: c.now, onStoreFull: () => full++ });
     let n = 0;
     const read = () => guard.claim({ agentId: 'a:agent:x', nonce: `nonce-${String(++n).padStart(10, '0')}`, timestamp: TS, mutation: false });
+    const answers = slow.answers;
 
     const early = read(); // sent to Redis before the outage, answered late
-    down = true;
+    slow.down = true;
     const fills = read(); // Redis fails: the fallback takes it, and is now full
     answers[1]();
     expect(await fills).toBe('fresh');
@@ -215,3 +200,22 @@ describe('ReplayGuard', () => {
     expect(events).toEqual(['down', 'full']);
   });
 });
+
+/**
+ * A shared store whose every claim waits until the test calls its entry in `answers` (in the
+ * order sent); a claim sent while `down` is then refused, as Redis would.
+ */
+function answeredByHand(now: () => number): { store: NonceStore; answers: Array<() => void>; down: boolean } {
+  const shared = new MemoryNonceStore(now);
+  const hand = {
+    answers: [] as Array<() => void>,
+    down: false,
+    store: {
+      claim: (key: string, ttl: number) => {
+        const failing = hand.down;
+        return new Promise<boolean>((resolve, reject) => hand.answers.push(() => (failing ? reject(new Error('redis down')) : resolve(shared.claim(key, ttl)))));
+      },
+    } as NonceStore,
+  };
+  return hand;
+}
