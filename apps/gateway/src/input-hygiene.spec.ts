@@ -1,4 +1,4 @@
-import { findNul, jsonDepthExceeds, MAX_JSON_DEPTH } from './input-hygiene';
+import { findUnacceptable, jsonDepthExceeds, MAX_JSON_DEPTH } from './input-hygiene';
 
 const nested = (depth: number) => Buffer.from('['.repeat(depth) + ']'.repeat(depth));
 
@@ -19,22 +19,35 @@ describe('jsonDepthExceeds', () => {
   });
 });
 
-describe('findNul', () => {
+describe('findUnacceptable: NUL', () => {
   it('should find NUL in a nested string value and name it by JSON pointer', () => {
-    expect(findNul({ a: [{ b: 'x' }, { 'c/d': 'y\u0000' }] })).toEqual({ pointer: '/a/1/c~1d' });
+    expect(findUnacceptable({ a: [{ b: 'x' }, { 'c/d': 'y\u0000' }] })).toEqual({ pointer: '/a/1/c~1d', keyword: 'nul', message: 'must not contain the NUL character (U+0000)' });
   });
 
   it('should find NUL in an object key', () => {
-    expect(findNul({ payload: { 'k\u0000': 1 } })?.pointer).toBe('/payload/k\u0000');
+    expect(findUnacceptable({ payload: { 'k\u0000': 1 } })?.pointer).toBe('/payload/k\u0000');
   });
 
   it('should skip binary bodies without walking their bytes', () => {
-    expect(findNul(Buffer.alloc(1024 * 1024))).toBeNull();
-    expect(findNul(new Uint8Array([0, 0]))).toBeNull();
+    expect(findUnacceptable(Buffer.alloc(1024 * 1024))).toBeNull();
+    expect(findUnacceptable(new Uint8Array([0, 0]))).toBeNull();
   });
 
   it('should pass clean values, numbers and null', () => {
-    expect(findNul({ a: 'é ١٢ 🚀', n: 1, z: null, t: true })).toBeNull();
-    expect(findNul(undefined)).toBeNull();
+    expect(findUnacceptable({ a: 'é ١٢ 🚀', n: 1, z: null, t: true })).toBeNull();
+    expect(findUnacceptable(undefined)).toBeNull();
+  });
+});
+
+describe('findUnacceptable: numbers', () => {
+  it('should find a number JSON.parse made infinite, in a free-form payload too, and name it', () => {
+    const parsed = JSON.parse('{"payload":[1,2,3,4,-1e400],"n":1e308}') as unknown;
+    expect(findUnacceptable(parsed)).toEqual({ pointer: '/payload/4', keyword: 'finite', message: expect.stringContaining('64-bit float') });
+    expect(findUnacceptable(JSON.parse(`{"a":{"b":${'9'.repeat(400)}}}`))?.pointer).toBe('/a/b');
+    expect(findUnacceptable({ x: NaN })?.keyword).toBe('finite');
+  });
+
+  it('should pass the largest and smallest finite numbers, and underflow to zero', () => {
+    expect(findUnacceptable(JSON.parse('[1.7976931348623157e308,-1.7976931348623157e308,5e-324,1e-400]'))).toBeNull();
   });
 });

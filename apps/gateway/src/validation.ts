@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { findNul } from './input-hygiene';
+import { findUnacceptable } from './input-hygiene';
 
 // Route validation with TypeBox's compiled checker. Bodies are checked as sent: no coercion and
 // no removal of unknown fields (DESIGN §3: schemas are strict). Query and path values arrive as
@@ -59,9 +59,10 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   const convert = httpPart === 'body' ? null : (v: unknown) => convertStringFields(schema as JsonSchemaLike, v);
   const emptyBody = httpPart === 'body' && bodyMayBeOmitted(schema as JsonSchemaLike) ? {} : undefined;
   return (input: unknown) => {
-    // NUL is refused in every part with a schema (body, query, path, headers), free-form payloads included.
-    const nul = findNul(input);
-    if (nul) return { error: [{ keyword: 'nul', instancePath: nul.pointer, message: 'must not contain the NUL character (U+0000)' }] as never };
+    // NUL and non-finite numbers are refused in every part with a schema (body, query, path,
+    // headers), free-form payloads included.
+    const bad = findUnacceptable(input);
+    if (bad) return { error: [{ keyword: bad.keyword, instancePath: bad.pointer, message: bad.message }] as never };
     const value = convert ? convert(input) : (input === undefined || input === null) && emptyBody ? {} : input;
     if (checker.Check(value)) return { value };
     return { error: checker.Errors(value) as never };

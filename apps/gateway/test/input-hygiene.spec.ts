@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { expectProblem, operator, startHarness, type Harness } from './harness';
 
 // Input hygiene at the gateway, for every route (DESIGN §3, issue 12 findings 4–7, 13): NUL in any
-// part, JSON nested deeper than 64, missing bodies, unbounded integers, and Fastify's and Node's
+// part, numbers beyond a 64-bit float, JSON nested deeper than 64, missing bodies, unbounded integers, and Fastify's and Node's
 // own errors — all 4xx problem+json, nothing reaches a service.
 
 let h: Harness;
@@ -45,6 +45,16 @@ describe('NUL in any string', () => {
       });
       expectProblem(res, 400, 'validation_failed');
     }
+  });
+});
+
+describe('numbers beyond a 64-bit float', () => {
+  it('should refuse 1e400 (parsed as Infinity) in a free-form payload with 400 validation_failed naming it, reaching no service', async () => {
+    const before = h.registry.calls.length;
+    const body = `{"type":"t","payload":[1,2,3,4,-1e400],"signer_agent_id":"acme:agent:a","signature":"${'A'.repeat(86)}==","visibility":"public"}`;
+    const problem = expectProblem(await h.app.inject({ method: 'POST', url: '/v1/objects', headers: jsonHeaders(), payload: body }), 400, 'validation_failed');
+    expect(problem.errors).toEqual([{ pointer: '/payload/4', message: 'must be a number a 64-bit float can hold (within ±1.7976931348623157e308)' }]);
+    expect(h.registry.calls.length).toBe(before);
   });
 });
 

@@ -18,7 +18,7 @@ export const ERROR_CODES = {
   validation_failed: {
     status: 400,
     meaning:
-      'body/query/path does not match the schema; `errors[]` has `{pointer, message}`. Unknown fields are refused, and so is a string holding NUL (`\\u0000`) anywhere, free-form `payload` objects and their keys included',
+      'body/query/path does not match the schema; `errors[]` has `{pointer, message}`. Unknown fields are refused, and so is a string holding NUL (`\\u0000`) anywhere, free-form `payload` objects and their keys included, and a number beyond a 64-bit float (`1e400`: JSON allows it, no service can store it)',
   },
   malformed_json: { status: 400, meaning: 'the body is not JSON (or is empty with `Content-Type: application/json`)' },
   payload_too_deep: { status: 400, meaning: 'JSON nested deeper than 64 levels (objects and arrays count one level each)' },
