@@ -1,6 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { boundForErrors } from './bound-for-errors';
 import { findUnacceptable } from './input-hygiene';
 
 // Route validation with TypeBox's compiled checker. Bodies are checked as sent: no coercion and
@@ -65,6 +66,6 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
     if (bad) return { error: [{ keyword: bad.keyword, instancePath: bad.pointer, message: bad.message }] as never };
     const value = convert ? convert(input) : (input === undefined || input === null) && emptyBody ? {} : input;
     if (checker.Check(value)) return { value };
-    return { error: checker.Errors(value) as never };
+    return { error: checker.Errors(boundForErrors(schema, value)) as never };
   };
 };

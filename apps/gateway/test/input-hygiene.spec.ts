@@ -58,6 +58,14 @@ describe('numbers beyond a 64-bit float', () => {
   });
 });
 
+describe('arrays far past their maxItems', () => {
+  it('should answer 400 naming the array once, from a bounded copy (120,000 items)', async () => {
+    const body = { agent_id: 'acme:agent:buyer-1', description: 'x', merchants: Array.from({ length: 120_000 }, () => 'a'), budget: { amount: '1', currency: 'USD' }, expires_at: '2027-01-01T00:00:00Z' };
+    const problem = expectProblem(await h.app.inject({ method: 'POST', url: '/v1/commerce/intents/create', headers: jsonHeaders(), payload: JSON.stringify(body) }), 400, 'validation_failed');
+    expect(problem.errors).toEqual([{ pointer: '/merchants', message: 'must not have more than 100 items' }]);
+  });
+});
+
 describe('deep JSON', () => {
   it('should refuse a body nested 5,000 deep with 400 payload_too_deep, anonymous routes included', async () => {
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
