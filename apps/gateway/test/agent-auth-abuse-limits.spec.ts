@@ -1,10 +1,9 @@
-import { describeWithRedis } from '@exchange/testing';
+import { captureLogs, describeWithRedis } from '@exchange/testing';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
 import { startFakeMarket, type FakeMarket } from './fake-market';
 import { expectProblem, operator, registerAgent, startHarness, TestAgent, uniqueAgentId, type Harness } from './harness';
-import { captureLogs } from './log-capture';
 import { ATTACKER_IP, CONTRACT, createContractCalls, signedRequest, verifyCalls } from './agent-auth-abuse-kit';
 
 // Issue 12 findings 9–12, continued from agent-auth-abuse.spec.ts: failed authentication limited
@@ -79,7 +78,7 @@ describe('Redis unreachable (REDIS_URL set, nothing listening)', () => {
   let h: Harness;
   let alice: TestAgent;
   // Every line since the gateway started: the outage is logged once, whichever test hits it first.
-  const { lines, logger } = captureLogs();
+  const { lines, logger } = captureLogs('gateway');
 
   beforeAll(async () => {
     h = await startHarness({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, logger });

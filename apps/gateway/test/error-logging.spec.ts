@@ -1,13 +1,13 @@
 import { errors } from '@exchange/platform';
 import { initialSnapshot } from './fake-market-kit';
 import { expectProblem, operator, startHarness, type Harness } from './harness';
-import { captureLogs } from './log-capture';
+import { captureLogs } from '@exchange/testing';
 
 // What the gateway logs for a 5xx: a deliberate refusal (read-only mode, from the gateway's guard
 // or from a service) at info with its code and no stack, its request line at info too; an
 // unexpected failure the whole error, at error, and its request line at warn.
 
-const { lines, logger } = captureLogs();
+const { lines, logger } = captureLogs('gateway');
 let h: Harness;
 
 beforeAll(async () => {

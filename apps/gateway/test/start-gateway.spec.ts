@@ -1,6 +1,6 @@
 import { readGatewayConfig, startGateway } from '../src/index';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity';
-import { captureLogs } from './log-capture';
+import { captureLogs } from '@exchange/testing';
 
 // startGateway: listens on HOST:PORT, generates (and logs once) a sandbox token when none is
 // configured, writes one log line per request, and stops cleanly.
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describe('startGateway', () => {
   it('should listen, generate a sandbox token logged once, and log one line per request', async () => {
-    const { lines, logger } = captureLogs();
+    const { lines, logger } = captureLogs('gateway');
     const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, WALLET_LEDGER_GRPC_URL: identity.address, MARKET_GRPC_URL: identity.address, REGISTRY_GRPC_URL: identity.address, COMMERCE_GRPC_URL: identity.address, WORKFLOWS_GRPC_URL: identity.address, TELEMETRY_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1' });
     const gateway = await startGateway(config, { logger });
     try {
@@ -44,7 +44,7 @@ describe('startGateway', () => {
   });
 
   it('should refuse to start in mainnet without OPERATOR_TOKENS', async () => {
-    const { logger } = captureLogs();
+    const { logger } = captureLogs('gateway');
     const config = readGatewayConfig({ IDENTITY_GRPC_URL: identity.address, WALLET_LEDGER_GRPC_URL: identity.address, MARKET_GRPC_URL: identity.address, REGISTRY_GRPC_URL: identity.address, COMMERCE_GRPC_URL: identity.address, WORKFLOWS_GRPC_URL: identity.address, TELEMETRY_GRPC_URL: identity.address, PORT: '0', HOST: '127.0.0.1', EXCHANGE_ENV: 'mainnet' });
     await expect(startGateway(config, { logger })).rejects.toThrow(/OPERATOR_TOKENS/);
   });

@@ -88,7 +88,7 @@ async function ensureStream(jsm: JetStreamManager, plan: StreamPlan, logger: Log
   // gateway, say, without a retention), the second look applies ours to what it created.
   for (let look = 0; look < 2; look++) {
     const info = await jsm.streams.info(plan.name).catch((err: unknown) => {
-      if (err instanceof JetStreamApiError && /not found/i.test(err.message)) return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
     });
     if (info) {
@@ -122,6 +122,11 @@ async function changeMaxAge(jsm: JetStreamManager, stream: string, from: number,
     () => logger.warn(change, 'event stream retention changed'),
     (err: Error) => logger.error({ ...change, err: err.message }, 'could not change the event stream retention; it stays as it was'),
   );
+}
+
+/** JetStream's answer for a stream or consumer that does not exist. */
+function isNotFound(err: unknown): boolean {
+  return err instanceof JetStreamApiError && /not found/i.test(err.message);
 }
 
 /** `max_age` (nanoseconds, 0 = none) for a log line: "168h", "for ever". */
@@ -260,7 +265,7 @@ export class NatsEventBus implements EventBus {
       }
       return;
     } catch (err) {
-      if (!(err instanceof JetStreamApiError) || !/not found/i.test(err.message)) throw err;
+      if (!isNotFound(err)) throw err;
     }
     await this.jsm.consumers.add(streamName, config);
   }

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type pg from 'pg';
-import { createLogger } from '@exchange/platform';
-import { describeWithNats, testLogger } from '@exchange/testing';
+import type { Logger } from '@exchange/platform';
+import { captureLogs, describeWithNats, testLogger } from '@exchange/testing';
 import { createEventBus, idempotentConsumer, NatsEventBus, newEvent, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
 import { failingFirstBatch } from './failing-first-batch';
 import { createOutboxDatabase, enqueueInTransaction, sideEffects, testEvent } from './outbox-fixture';
@@ -29,6 +28,34 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
     const info = await (await jetstreamManager(nc)).streams.info(streamName);
     await nc.close();
     return info.state.messages;
+  };
+
+  /**
+   * Runs `body` with a stream name of its own (`<run stream>_<suffix>`, subjects `<prefix><suffix>.>`)
+   * and a JetStream manager; the buses it opens through `open` are closed and the stream deleted
+   * afterwards, whatever happens.
+   */
+  const withScratchStream = async (
+    suffix: string,
+    body: (s: { stream: string; subjects: string; jsm: JetStreamManager; open: (maxAgeMs?: number, logger?: Logger) => Promise<EventBus> }) => Promise<void>,
+  ) => {
+    const stream = `${streamName}_${suffix.toUpperCase()}`;
+    const subjectPrefix = `${prefix}${suffix}`;
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await jetstreamManager(nc);
+    const buses: EventBus[] = [];
+    const open = async (maxAgeMs?: number, logger: Logger = testLogger) => {
+      const opened = await createEventBus({ natsUrl, logger, streamName: stream, subjectPrefix, maxAgeMs });
+      buses.push(opened);
+      return opened;
+    };
+    try {
+      await body({ stream, subjects: `${subjectPrefix}.>`, jsm, open });
+    } finally {
+      for (const opened of buses) await opened.close();
+      await jsm.streams.delete(stream).catch(() => undefined);
+      await nc.close();
+    }
   };
 
   beforeAll(async () => {
@@ -59,18 +86,8 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
   });
 
   it('keeps events for ever unless given maxAgeMs; a bus given one sets it on the stream, and reports it as its history', async () => {
-    const stream = `${streamName}_AGE`;
-    const subjectPrefix = `${prefix}age`;
-    const nc = await connect({ servers: natsUrl });
-    const jsm = await jetstreamManager(nc);
-    const maxAge = async () => (await jsm.streams.info(stream)).config.max_age;
-    const buses: EventBus[] = [];
-    const open = async (maxAgeMs?: number) => {
-      const bus = await createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix, maxAgeMs });
-      buses.push(bus);
-      return bus;
-    };
-    try {
+    await withScratchStream('age', async ({ stream, jsm, open }) => {
+      const maxAge = async () => (await jsm.streams.info(stream)).config.max_age;
       const listener = await open(); // the gateway's kind of bus: creates the stream, no limit
       expect(await maxAge()).toBe(0);
       expect(await listener.historyMs()).toBe(Infinity);
@@ -84,80 +101,46 @@ describeWithNats('JetStream event bus (real NATS + PostgreSQL)', (natsUrl) => {
       await open(0); // EVENTS_RETENTION_HOURS=0: for ever again
       expect(await maxAge()).toBe(0);
       expect(await service.historyMs()).toBe(Infinity);
-    } finally {
-      for (const bus of buses) await bus.close();
-      await jsm.streams.delete(stream).catch(() => undefined);
-      await nc.close();
-    }
+    });
   });
 
   it('applies its max_age when another bus creates the stream between its look and its add', async () => {
-    const stream = `${streamName}_RACE`;
-    const nc = await connect({ servers: natsUrl });
-    const jsm = await jetstreamManager(nc);
-    const buses: EventBus[] = [];
-    try {
+    await withScratchStream('race', async ({ stream, jsm, open }) => {
       // Listen-only buses (no retention) and services started together on a fresh server: which
       // add wins varies; the services' max_age must be on the stream whichever does.
-      const opening = [undefined, 3 * 3_600_000, undefined, 3 * 3_600_000, undefined].map((maxAgeMs) =>
-        createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix: `${prefix}race`, maxAgeMs }),
-      );
-      buses.push(...(await Promise.all(opening)));
+      await Promise.all([undefined, 3 * 3_600_000, undefined, 3 * 3_600_000, undefined].map((maxAgeMs) => open(maxAgeMs)));
       expect((await jsm.streams.info(stream)).config.max_age).toBe(3 * 3_600 * 1e9);
-    } finally {
-      for (const bus of buses) await bus.close();
-      await jsm.streams.delete(stream).catch(() => undefined);
-      await nc.close();
-    }
+    });
   });
 
   it('a stream it creates with maxAgeMs has that max_age from the start; a retention JetStream would refuse is refused first', async () => {
-    const stream = `${streamName}_NEW`;
-    const nc = await connect({ servers: natsUrl });
-    const jsm = await jetstreamManager(nc);
-    try {
-      const create = (maxAgeMs: number) => createEventBus({ natsUrl, logger: testLogger, streamName: stream, subjectPrefix: `${prefix}new`, maxAgeMs });
+    await withScratchStream('new', async ({ stream, jsm, open }) => {
       // Shorter than the 2-minute duplicate window, not a whole number of ms, unbounded: refused before anything is created.
-      await expect(create(90_000)).rejects.toThrow(/at least 120000, got 90000/);
-      await expect(create(180_000.5)).rejects.toThrow(/got 180000.5/);
-      await expect(create(Infinity)).rejects.toThrow(/got Infinity/);
+      await expect(open(90_000)).rejects.toThrow(/at least 120000, got 90000/);
+      await expect(open(180_000.5)).rejects.toThrow(/got 180000.5/);
+      await expect(open(Infinity)).rejects.toThrow(/got Infinity/);
       await expect(jsm.streams.info(stream)).rejects.toThrow(/not found/);
-      const bus = await create(180_000);
-      try {
-        expect((await jsm.streams.info(stream)).config.max_age).toBe(180 * 1e9);
-        expect(await bus.historyMs()).toBe(180_000);
-      } finally {
-        await bus.close();
-      }
-    } finally {
-      await jsm.streams.delete(stream).catch(() => undefined);
-      await nc.close();
-    }
+      const bus = await open(180_000);
+      expect((await jsm.streams.info(stream)).config.max_age).toBe(180 * 1e9);
+      expect(await bus.historyMs()).toBe(180_000);
+    });
   });
 
   it('reports no history limit while it cannot read the stream, logging that once until it can again', async () => {
-    const stream = `${streamName}_GONE`;
-    const lines: Array<{ msg: string; level: number }> = [];
-    const logger = createLogger({ name: 'history-test', level: 'info', destination: new Writable({ write: (chunk, _enc, cb) => (lines.push(JSON.parse(String(chunk))), cb()) }) });
-    const nc = await connect({ servers: natsUrl });
-    const jsm = await jetstreamManager(nc);
-    const bus = await createEventBus({ natsUrl, logger, streamName: stream, subjectPrefix: `${prefix}gone`, maxAgeMs: 3_600_000 });
-    try {
+    await withScratchStream('gone', async ({ stream, subjects, jsm, open }) => {
+      const { lines, logger } = captureLogs('history-test');
+      const bus = await open(3_600_000, logger);
       expect(await bus.historyMs()).toBe(3_600_000);
       await jsm.streams.delete(stream); // an operator removed it, or the account may no longer read it
       // Never a finite guess: that would prune records the stream may still redeliver.
       expect(await bus.historyMs()).toBe(Infinity);
       expect(await bus.historyMs()).toBe(Infinity);
-      const cannot = () => lines.filter((line) => line.msg.startsWith('cannot read the event stream retention'));
+      const cannot = () => lines.filter((line) => String(line.msg).startsWith('cannot read the event stream retention'));
       expect(cannot()).toHaveLength(1);
-      await jsm.streams.add({ name: stream, subjects: [`${prefix}gone.>`], max_age: 7_200 * 1e9 });
+      await jsm.streams.add({ name: stream, subjects: [subjects], max_age: 7_200 * 1e9 });
       expect(await bus.historyMs()).toBe(7_200_000);
       expect(lines.filter((line) => line.msg === 'event stream retention readable again')).toHaveLength(1);
-    } finally {
-      await bus.close();
-      await jsm.streams.delete(stream).catch(() => undefined);
-      await nc.close();
-    }
+    });
   });
 
   it('listen: each connection (replica) gets every live event once, unlike a shared durable', async () => {

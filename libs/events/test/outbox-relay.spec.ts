@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import type pg from 'pg';
-import { createLogger } from '@exchange/platform';
-import { testLogger } from '@exchange/testing';
+import type { Logger } from '@exchange/platform';
+import { captureLogs, testLogger } from '@exchange/testing';
 import { idempotentConsumer, InProcessEventBus, OutboxRelay, type EventBus, type EventEnvelope } from '../src';
 import { createOutboxDatabase, enqueueInTransaction, sideEffects, testEvent, unpublishedCount } from './outbox-fixture';
 import { waitFor } from './wait-for';
@@ -50,7 +49,7 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
   let inner: InProcessEventBus;
   let bus: SwitchableBus;
   const relays: OutboxRelay[] = [];
-  const newRelay = (opts: { logger?: ReturnType<typeof createLogger>; batchSize?: number; pollIntervalMs?: number; coalesceMs?: number } = {}) => {
+  const newRelay = (opts: { logger?: Logger; batchSize?: number; pollIntervalMs?: number; coalesceMs?: number } = {}) => {
     const relay = new OutboxRelay({
       pool: fixture.pool,
       bus,
@@ -152,12 +151,7 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
   });
 
   it('keeps events while the bus is down, logs the outage once, and delivers them afterwards', async () => {
-    const lines: Array<{ msg: string; level: string; failed_rounds?: number }> = [];
-    const logger = createLogger({
-      name: 'relay-test',
-      level: 'info',
-      destination: new Writable({ write: (chunk, _enc, cb) => (lines.push(JSON.parse(String(chunk))), cb()) }),
-    });
+    const { lines, logger } = captureLogs('relay-test');
     await bus.subscribe({ durable: 'c', subjects: ['exchange.>'], handler: recordingConsumer(fixture.pool, 'c') });
     bus.available = false;
     const relay = newRelay({ logger });
@@ -173,9 +167,9 @@ describe('OutboxRelay with the in-process bus (real PostgreSQL)', () => {
     await waitFor('both side effects', async () => (await sideEffects(fixture.pool, 'c')).length === 2);
     expect((await sideEffects(fixture.pool, 'c')).sort()).toEqual(events.map((e) => e.id).sort());
     await waitFor('the relay to report recovery', () => relay.status().lastError === null);
-    const warnings = lines.filter((line) => line.msg.includes('cannot publish'));
+    const warnings = lines.filter((line) => String(line.msg).includes('cannot publish'));
     expect(warnings).toHaveLength(1);
-    const recovered = lines.filter((line) => line.msg.includes('publishing again'));
+    const recovered = lines.filter((line) => String(line.msg).includes('publishing again'));
     expect(recovered).toHaveLength(1);
     expect(recovered[0].failed_rounds).toBeGreaterThanOrEqual(3); // counted before the reset
   });

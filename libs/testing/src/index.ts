@@ -9,4 +9,5 @@ export { CallLog, protoService, startProtoFake, type ProtoFake, type ProtoFakeOp
 export { crowdedArchive, gzipOf, tarHeader, zeroGzip, zeroPayloadArchive } from './archive-bombs';
 export { startNatsServer, type NatsServerProcess } from './nats-server-process';
 export { deleteDurableConsumer } from './nats-durables';
+export { captureLogs } from './log-capture';
 export { prng } from './prng';

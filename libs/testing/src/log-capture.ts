@@ -1,8 +1,8 @@
 import { createLogger, type Logger } from '@exchange/platform';
 import { Writable } from 'node:stream';
 
-/** A gateway logger at info whose lines are kept, parsed, in `lines` (for assertions on what is logged). */
-export function captureLogs(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+/** A logger at info whose lines are kept, parsed, in `lines` (for assertions on what is logged). */
+export function captureLogs(name = 'test'): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
   const destination = new Writable({
     write(chunk, _enc, cb) {
@@ -10,5 +10,5 @@ export function captureLogs(): { logger: Logger; lines: Array<Record<string, unk
       cb();
     },
   });
-  return { lines, logger: createLogger({ name: 'gateway', level: 'info', destination }) };
+  return { lines, logger: createLogger({ name, level: 'info', destination }) };
 }
