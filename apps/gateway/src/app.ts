@@ -12,6 +12,7 @@ import integrityGuard from './plugins/app/integrity-guard';
 import jsonBody from './plugins/app/json-body';
 import problemPlugin, { problem } from './plugins/app/problem';
 import { markDeliberateRefusal } from './deliberate-refusal';
+import { lingerIfBodyUnread } from './lingering-close';
 import requestContext from './plugins/app/request-context';
 import rateLimit from './plugins/external/rate-limit';
 import swagger from './plugins/external/swagger';
@@ -75,6 +76,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions): P
 
   fastify.setErrorHandler((error, request, reply) => {
     const problem = fastify.problemFromError(error);
+    // A refused body may still be arriving: the answer must reach the client before the close.
+    lingerIfBodyUnread(request.raw);
     if (problem.status >= 500) {
       // A deliberate refusal (deliberate-refusal.ts) is no failure: its code says it all, no stack.
       // A dependency down (problem-init.ts) or a backing service failing: one warn line, as a stack

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { expectProblem, operator, startHarness, type Harness } from './harness';
+import { postBody } from './raw-http';
 
 // Input hygiene at the gateway, for every route (DESIGN §3, issue 12 findings 4–7, 13): NUL in any
 // part, numbers beyond a 64-bit float, JSON nested deeper than 64, missing bodies, unbounded integers, and Fastify's and Node's
@@ -133,6 +134,12 @@ describe('integers beyond their proto type', () => {
   });
 });
 
+/** The harness's gateway on a real port (once), for what inject() never goes through. */
+async function listening(): Promise<number> {
+  if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+  return (h.app.server.address() as { port: number }).port;
+}
+
 describe("Fastify's and Node's own errors are problem+json", () => {
   it('should answer bad percent-encoding in the path with 400 problem+json', async () => {
     expectProblem(await h.app.inject({ method: 'GET', url: '/v1/agents/%E0%A4%A', headers: operator() }), 400, 'bad_url');
@@ -143,8 +150,7 @@ describe("Fastify's and Node's own errors are problem+json", () => {
   });
 
   it('should answer headers over the size limit (431) and unparsable HTTP (400) with problem+json on the socket', async () => {
-    await h.app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (h.app.server.address() as { port: number }).port;
+    const port = await listening();
     const raw = (request: string) =>
       new Promise<string>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1');
@@ -161,5 +167,17 @@ describe("Fastify's and Node's own errors are problem+json", () => {
     const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'bad_request' });
+  });
+
+  it('should deliver the 413 to a client still sending an oversized body, then close (lingering close; the fuzzer lost one)', async () => {
+    const port = await listening();
+    const before = h.market.calls.length;
+    for (let i = 0; i < 20; i++) {
+      const out = await postBody(port, '/v1/coordination/threads', 3_000_000, { headers: operator() });
+      expect(out.answer.split('\r\n', 1)[0]).toBe('HTTP/1.1 413 Payload Too Large');
+      expect(JSON.parse(out.answer.slice(out.answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 413, code: 'payload_too_large' });
+      expect(out.ended).toBe(true);
+    }
+    expect(h.market.calls.length).toBe(before);
   });
 });
