@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import app from './app';
 import type { GatewayConfig } from './config';
 import { clientErrorHandler, frameworkErrors } from './framework-errors';
+import { dropOnEndedConnection } from './lingering-close';
 import { requestIdFor } from './plugins/app/request-context';
 import { OneLinePerRequest } from './request-log';
 import { resolveExchangePublicKey, resolveOperatorTokens } from './settings';
@@ -51,6 +52,8 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<FastifyIn
   // TypeBox validates bodies strictly (no coercion, no removal of unknown fields) and converts
   // only query/path strings to their declared types.
   fastify.setValidatorCompiler(validatorCompiler);
+  // First of all hooks (lingering-close.ts): a request pipelined behind a refused body is not run.
+  fastify.addHook('onRequest', dropOnEndedConnection);
   // fp so that the error and not-found handlers set inside apply to the root instance.
   await fastify.register(fp(app), {
     config,

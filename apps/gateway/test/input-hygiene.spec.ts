@@ -180,4 +180,26 @@ describe("Fastify's and Node's own errors are problem+json", () => {
     }
     expect(h.market.calls.length).toBe(before);
   });
+
+  it('should not run requests pipelined behind an oversized body: the connection is closing', async () => {
+    const port = await listening();
+    const before = h.wallet.calls.length;
+    const faucet = JSON.stringify({ amount: '1', category: 'pipelined', idempotency_key: 'pipelined-1' });
+    const next = `POST /v1/wallets/ns:agent:x/faucet HTTP/1.1\r\nHost: x\r\nAuthorization: ${operator().authorization}\r\nContent-Type: application/json\r\nContent-Length: ${faucet.length}\r\n\r\n${faucet}`;
+    // The same request alone is run: what follows the oversized body would be, but for the drop.
+    expect((await h.app.inject({ method: 'POST', url: '/v1/wallets/ns:agent:x/faucet', headers: jsonHeaders(), payload: faucet })).statusCode).toBeLessThan(300);
+    const ran = h.wallet.calls.length;
+    expect(ran).toBeGreaterThan(before);
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    const body = Buffer.alloc(2 * 1024 * 1024, 0x20);
+    socket.write(`POST /v1/coordination/threads HTTP/1.1\r\nHost: x\r\nAuthorization: ${operator().authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.end(Buffer.concat([body, Buffer.from(next.repeat(20))]));
+    await closed;
+    expect(answer.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 413']);
+    expect(h.wallet.calls.length).toBe(ran);
+  });
 });
