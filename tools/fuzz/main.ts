@@ -65,6 +65,8 @@ async function fuzz(opts: Options, t: Target): Promise<boolean> {
     metering: fixtures.metering,
     agents: (fixtures.pools.agent ?? []).filter((a): a is string => typeof a === 'string'),
     actorPools: fixtures.actorPools,
+    owners: fixtures.owners,
+    targets: fixtures.targets,
   }, opts.seed);
 
   log(`fuzzing ${operations.length} operations: seed ${opts.seed}, up to ${opts.maxRequests} requests or ${opts.durationSec} s, ${opts.concurrency} in flight`);

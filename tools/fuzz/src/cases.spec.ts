@@ -98,6 +98,19 @@ describe('CaseStream', () => {
   });
 });
 
+describe('operation targets', () => {
+  it("mostly draw a signer that owns one and name its target's parameters together", () => {
+    const faucet = 'POST /v1/wallets/{agent_id}/faucet';
+    const targets = new Map([[faucet, [{ agentId: 'fuzz:agent:b', params: { agent_id: 'fuzz:agent:target' } }]]]);
+    const stream = new CaseStream(ops, { ...ctx, targets }, 8);
+    const valid = Array.from({ length: 3000 }, () => stream.next().case).filter((c) => c.op.key === faucet && c.focus === 'valid');
+    const byB = valid.filter((c) => c.signer === 1);
+    expect(byB.length).toBeGreaterThan(valid.length * 0.6);
+    expect(byB.filter((c) => c.target === '/v1/wallets/fuzz:agent:target/faucet').length).toBeGreaterThan(byB.length * 0.6);
+    expect(valid.filter((c) => c.signer === 0).some((c) => c.target.includes('fuzz:agent:target'))).toBe(false);
+  });
+});
+
 describe('mixSeed and shuffled', () => {
   it('are deterministic permutations', () => {
     expect(mixSeed(1, 'a')).toBe(mixSeed(1, 'a'));

@@ -9,6 +9,7 @@ import { exampleArbitrary } from './example-arbitrary';
 import { HEADER_VARIANTS, HOSTILE_METHODS } from './header-variants';
 import { toJsonText } from './json-text';
 import { mutationArbitrary } from './mutate';
+import { targetSigners } from './op-targets';
 import type { BodyContent, Operation } from './openapi';
 import { hostilePath, hostileQuery, renderPath, renderQuery, validQuery, validSegments, type PathQueryContext } from './path-query';
 import type { AuthKind, Focus, RequestCase } from './request-case';
@@ -166,9 +167,13 @@ export function caseArbitrary(op: Operation, ctx: CaseContext): fc.Arbitrary<Req
     if (!arb) shapes.set(key, (arb = shapeFor(op, ctx, focus, signerId)));
     return arb;
   };
+  // Where only some signers own a target of the operation (the contract's verifier…), mostly one of them.
+  const owning = targetSigners(ctx.targets, op.key, ctx.signerIds);
+  const anySigner = fc.nat({ max: signers - 1 });
+  const signer = owning.length === 0 ? anySigner : fc.oneof({ arbitrary: fc.constantFrom(...owning), weight: 3 }, { arbitrary: anySigner, weight: 1 });
   return fc
     .record({
-      signer: fc.nat({ max: signers - 1 }),
+      signer,
       focus: focusArbitrary(op),
       auth: authArbitrary(op),
       actAs: fc.nat({ max: 9 }).map((n) => n < (needsActingAgent(op) ? 7 : 1)),

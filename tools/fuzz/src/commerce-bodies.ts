@@ -5,6 +5,7 @@
 import { signMandate } from '@exchange/sdk';
 import fc from 'fast-check';
 import type { CommerceContext } from './commerce-fixtures';
+import { freshIdempotencyKey } from './example-arbitrary';
 
 const DAY = 86_400_000;
 const AMOUNTS = ['0.5', '1', '12.5', '100', '999999.999999'];
@@ -69,4 +70,11 @@ export function checkoutBody(commerce: CommerceContext, signerId: string): fc.Ar
       ...(v.codes ? { discount_codes: v.codes } : {}),
       idempotency_key: `fuzz-${v.key}`,
     }));
+}
+
+/** A post-purchase case on one of `deals` (the acting buyer's), asking back a part of its 15 USD. */
+export function caseBody(deals: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
+  return fc
+    .record({ deal: deals, type: fc.constantFrom('return', 'refund', 'chargeback'), amount: fc.constantFrom('0.5', '1', '2'), key: freshIdempotencyKey() })
+    .map((v) => ({ deal_id: v.deal, type: v.type, reason: 'fuzz: one item arrived broken', amount: v.amount, idempotency_key: v.key }));
 }

@@ -1,9 +1,12 @@
 // Real mandates and checkout sessions at the sandbox merchant the sandbox exchange runs, so that
 // fuzzed commerce requests name sessions and mandates that exist (2xx, spend rules, the merchant
 // behind them) and not only 404s. Every signing agent gets a mandate of its own, granted by
-// another agent, so a generated checkout can run under the acting agent's mandate.
+// another agent, so a generated checkout can run under the acting agent's mandate. The completed
+// checkout's purchase has a post-purchase case; its buyer is the target (op-targets.ts) of the
+// routes only the buyer may call (feedback, a new case).
 import { ExchangeClient, signMandate, type AutonomyInput } from '@exchange/sdk';
 import type { Pools } from './id-pools';
+import type { TargetSet } from './op-targets';
 
 export const SANDBOX_MERCHANT = 'sandbox-merchant.local';
 /** Item ids of the sandbox merchant's catalog (apps/sandbox-merchant/src/catalog/products.csv). */
@@ -28,8 +31,9 @@ export interface CommerceFixtureOptions {
   operator: ExchangeClient;
   /** The signing agents; the first grants mandates, the second shops and pays. */
   parties: Party[];
-  pools: Required<Pick<Pools, 'mandate' | 'commerceSession' | 'merchantDomain'>>;
+  pools: Required<Pick<Pools, 'mandate' | 'commerceSession' | 'merchantDomain' | 'deal' | 'case'>>;
   namespace: string;
+  targets: TargetSet;
   step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
 }
 
@@ -90,7 +94,14 @@ export async function createCommerceFixtures(o: CommerceFixtureOptions): Promise
       const s = await checkout(shopper, shopperMandate, 'pot_ceramic', 'checkout-done');
       pools.commerceSession.push(s.commerce_session_id);
       mine(shopper.agentId).commerceSession.push(s.commerce_session_id);
-      await shopper.client.checkout.complete(s.commerce_session_id, { idempotencyKey: `${ns}-complete` });
+      const done = await shopper.client.checkout.complete(s.commerce_session_id, { idempotencyKey: `${ns}-complete` });
+      const dealId = done.session.deal_id ?? done.purchase?.deal_id;
+      if (!dealId) throw new Error('the completed checkout has no deal_id');
+      pools.deal.push(dealId);
+      for (const op of ['POST /v1/commerce/feedback/record', 'POST /v1/post-purchase/cases']) o.targets.add(op, shopper.agentId, { deal_id: dealId });
+      // 1 of its 15 USD: what remains is refundable for the fuzzed cases.
+      const c = await shopper.client.purchases.openCase({ dealId, type: 'refund', reason: 'fuzz setup', amount: '1', idempotencyKey: `${ns}-case` });
+      pools.case.push(c.case_id);
     });
   }
   // A session waiting for the principal's approval (step-up above 10 USD).

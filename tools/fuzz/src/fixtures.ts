@@ -2,12 +2,17 @@
 // exist: signing agents with funded wallets, a hold, a deposit, a withdrawal, contracts open,
 // settled and disputed (offers, results, a receipt, an escrow), a listing, a verifier, an
 // object, an artifact, a thread, templates, an alias token, a real casefile and a workflow run
-// with its task event subscriptions (workflow-fixtures.ts). A step that fails
+// with its task event subscriptions (workflow-fixtures.ts); and the targets of the operations that
+// use their resource up (market-, wallet- and registry-fixtures.ts). A step that fails
 // is reported and skipped: the fuzzing goes on with what exists.
 import { ExchangeClient, generateAgentKeys, publicKeyToBase64, signVerificationReport, type AgentKeys } from '@exchange/sdk';
 import { createCommerceFixtures, type CommerceContext } from './commerce-fixtures';
 import { mergeActorPools, type Pools } from './id-pools';
+import { createMarketFixtures } from './market-fixtures';
 import { createMeteringFixtures, type MeteringContext } from './metering-fixtures';
+import { createRegistryFixtures } from './registry-fixtures';
+import { TargetSet, type OpTargets } from './op-targets';
+import { createWalletFixtures } from './wallet-fixtures';
 import { createWorkflowFixtures } from './workflow-fixtures';
 
 export interface Signer {
@@ -33,6 +38,8 @@ export interface Fixtures {
   metering: MeteringContext;
   /** Per signing agent, the ids only it may act on (its sessions, mandates, runs, subscriptions…). */
   actorPools: ReadonlyMap<string, Pools>;
+  /** Per operation, ids set aside that reach a 2xx together (an offer and its contract…). */
+  targets: OpTargets;
   /** Steps that failed (the run goes on without what they would have made). */
   skipped: string[];
 }
@@ -55,9 +62,11 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
     workflowRun: [], subscription: [], taskEvent: [],
     // Every contract, listing and thread below is tagged `fuzz`: telemetry's category of them.
     tag: ['fuzz'],
-    projection: [], periodReceipt: [], proxyRun: [],
+    projection: [], periodReceipt: [], proxyRun: [], deal: [], case: [],
   };
+  const started = Date.now();
   const skipped: string[] = [];
+  const targets = new TargetSet();
   const escrowHolds: string[] = [];
   const owners = new Map<string, string>();
   const operator = new ExchangeClient({ baseUrl: opts.baseUrl, operatorToken: opts.operatorToken, timeoutMs: 60_000 });
@@ -102,6 +111,7 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   if (deposit) owners.set(deposit.deposit_id, buyer.agentId);
   // Withdrawals need MAINNET_ATTESTED (and the faucet needs sandbox): the victim is funded first, then raised.
   const levels = new Map<string, string>();
+  let payoutDestinationId: string | null = null;
   if (victim) {
     await step('victim faucet and level', async () => {
       await victim.client.wallets.faucet(victim.agentId, { amount: '40', category: 'fuzz-setup', idempotencyKey: `setup-faucet-${victim.agentId}` });
@@ -113,6 +123,7 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
       victim.client.wallets.createPayoutDestination(victim.agentId, { type: 'sandbox', details: { account: 'fuzz' }, label: 'fuzz' }),
     );
     if (destination) {
+      payoutDestinationId = destination.payout_destination_id;
       pools.payoutDestination.push(destination.payout_destination_id);
       const withdrawal = await step('withdrawal', () =>
         victim.client.wallets.createWithdrawal(victim.agentId, { amount: '1', currency: 'CREDIT', payoutDestinationId: destination.payout_destination_id }),
@@ -121,6 +132,8 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
       if (withdrawal) owners.set(withdrawal.withdrawal_id, victim.agentId);
     }
   }
+  const withdrawer = victim && payoutDestinationId && levels.has(victim.agentId) ? { party: victim, payoutDestinationId } : null;
+  await createWalletFixtures({ owner: buyer, payee: seller.agentId, withdrawer, targets, step });
 
   await step('verifier profile', () => verifier.client.verifiers.register({ name: 'Fuzz verifier', tags: ['fuzz'] }));
   await step('verifier listing', () => verifier.client.verifiers.listings.create({ title: 'Fuzz checks', tags: ['fuzz'], price: { amount: '1', currency: 'CREDIT' }, turnaround: 'PT1H' }));
@@ -187,12 +200,15 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
     pools.dispute.push(d.dispute_id);
   });
 
+  escrowHolds.push(...(await createMarketFixtures({ operator, parties: made, settledContractId: settled?.contract_id ?? null, targets, step })));
+
   const object = await step('object', () => buyer.client.objects.store({ type: 'fuzz.note', payload: { note: 'fuzz' }, tags: ['fuzz'] }));
   if (object) pools.object.push(object.object_id);
   const artifact = await step('artifact', () =>
     buyer.client.artifacts.upload({ content: Buffer.from(`fuzz artifact ${ns}`), mediaType: 'text/plain', access: 'public', ...(settled ? { contractId: settled.contract_id } : {}) }),
   );
   if (artifact) pools.artifact.push(artifact.artifact_ref);
+  await createRegistryFixtures({ operator, uploader: buyer.client, publicArtifact: artifact?.artifact_ref ?? null, namespace: ns, targets, step });
   const thread = await step('thread', () => buyer.client.coordination.createThread({ title: 'Fuzz thread', tags: ['fuzz'], body: 'first post' }));
   if (thread) pools.thread.push(thread.thread_id);
   const templates = await step('templates', () => operator.templates.contracts({ limit: 5 }));
@@ -224,7 +240,7 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   if (settled?.hold_id) pools.hold.push(settled.hold_id);
   if (settled?.hold_id) owners.set(settled.hold_id, buyer.agentId);
 
-  const commerce = await createCommerceFixtures({ operator, parties: made, pools, namespace: ns, step });
+  const commerce = await createCommerceFixtures({ operator, parties: made, pools, namespace: ns, targets, step });
   // A run per signing agent (each has 40 CREDIT or more; a run's 4 CREDIT budget is checked, not held).
   const workflows = await createWorkflowFixtures({ operator, owners: made, pools, namespace: ns, step });
   // After the workflow runs (checked against the balance): each signer then holds 3 CREDIT as its proxy budget.
@@ -232,6 +248,10 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   const actorPools = mergeActorPools(commerce.actorPools, workflows.actorPools, metering.actorPools);
 
   const signers = made.map((a) => ({ agentId: a.agentId, privateKey: a.keys.privateKey }));
-  opts.log(`fixtures: ${signers.length} signing agents, ${Object.entries(pools).filter(([, v]) => v.length > 0).map(([k, v]) => `${k} ${v.length}`).join(', ')}`);
-  return { pools, signers, archive, owners, escrowHolds, levels, commerce, metering, actorPools, skipped };
+  const targetCount = [...targets.byOp.values()].reduce((n, list) => n + list.length, 0);
+  opts.log(
+    `fixtures in ${((Date.now() - started) / 1000).toFixed(1)} s: ${signers.length} signing agents, ` +
+      `${Object.entries(pools).filter(([, v]) => v.length > 0).map(([k, v]) => `${k} ${v.length}`).join(', ')}; ${targetCount} targets of ${targets.byOp.size} operations`,
+  );
+  return { pools, signers, archive, owners, escrowHolds, levels, commerce, metering, actorPools, targets: targets.byOp, skipped };
 }

@@ -28,6 +28,8 @@ describe('poolFor', () => {
     ['projection_id', 'projection'],
     ['period_receipt_id', 'periodReceipt'],
     ['run_id', 'proxyRun'],
+    ['deal_id', 'deal'],
+    ['case_id', 'case'],
   ])('%s → %s', (name, pool) => {
     expect(poolFor(name)).toBe(pool);
   });

@@ -34,6 +34,8 @@ export const POOL_NAMES = [
   'projection',
   'periodReceipt',
   'proxyRun',
+  'deal',
+  'case',
 ] as const;
 export type PoolName = (typeof POOL_NAMES)[number];
 
@@ -90,6 +92,9 @@ const BY_NAME: Record<string, PoolName> = {
   period_receipt_id: 'periodReceipt',
   // A gateway proxy run (the proxy's own run ids, not workflow runs).
   run_id: 'proxyRun',
+  // A completed checkout's purchase, and a post-purchase case on it.
+  deal_id: 'deal',
+  case_id: 'case',
 };
 
 const AGENT_NAMES = new Set(['buyer_id', 'seller_id', 'verifier_id', 'reveal_to', 'author', 'created_by', 'opened_by', 'parties', 'signer_agent_id']);

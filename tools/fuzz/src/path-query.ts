@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { HOSTILE_QUERY_VALUES, HOSTILE_SEGMENTS, HOSTILE_STRINGS, PATH_SHAPES } from './hostile';
 import { POOL_NAMES, poolFor, poolValues, type Pools } from './id-pools';
+import { targetsFor, type OpTargets } from './op-targets';
 import { preview } from './mutate';
 import { templateParts, type Operation, type Parameter } from './openapi';
 import { schemaArbitrary } from './schema-arbitrary';
@@ -15,6 +16,8 @@ export interface PathQueryContext {
   owners?: ReadonlyMap<string, string>;
   /** Per signing agent, the ids it may act on (its checkout sessions, its mandates): those reach 2xx. */
   actorPools?: ReadonlyMap<string, Pools>;
+  /** Per operation, real ids that only reach a 2xx together (an offer with its contract…). */
+  targets?: OpTargets;
 }
 
 /** Percent-encodes UTF-8 like encodeURIComponent, but a lone surrogate becomes U+FFFD instead of throwing. */
@@ -54,16 +57,22 @@ function paramValue(p: Parameter, ctx: PathQueryContext, signerId: string): fc.A
 
 /**
  * Encoded segments for every path parameter. A real hold, deposit or withdrawal usually comes
- * with its own wallet's agent id, so the request reaches the rules about it (an escrow hold…).
+ * with its own wallet's agent id, so the request reaches the rules about it (an escrow hold…);
+ * and an operation's targets (op-targets.ts) mostly name all their parameters together.
  */
 export function validSegments(op: Operation, ctx: PathQueryContext, signerId: string): fc.Arbitrary<Record<string, string>> {
   const model: Record<string, fc.Arbitrary<string>> = {};
   for (const p of op.pathParams) model[p.name] = paramValue(p, ctx, signerId).map(encodeSegment);
   const owned = op.pathParams.find((p) => ['hold_id', 'deposit_id', 'withdrawal_id'].includes(p.name));
-  if (!owned || !ctx.owners || !op.pathParams.some((p) => p.name === 'agent_id')) return fc.record(model);
-  const owners = ctx.owners;
-  return fc.tuple(fc.record(model), fc.nat({ max: 9 })).map(([segments, n]) => {
-    const owner = owners.get(segments[owned.name]);
+  const owners = op.pathParams.some((p) => p.name === 'agent_id') ? ctx.owners : undefined;
+  const targets = targetsFor(ctx.targets, op.key, signerId);
+  if ((!owned || !owners) && targets.length === 0) return fc.record(model);
+  return fc.tuple(fc.record(model), fc.nat({ max: 9 }), fc.nat({ max: Math.max(0, targets.length - 1) })).map(([segments, n, pick]) => {
+    if (targets.length > 0 && n < 8) {
+      const named = Object.entries(targets[pick].params).filter(([name]) => name in segments);
+      return { ...segments, ...Object.fromEntries(named.map(([name, value]) => [name, encodeSegment(value)])) };
+    }
+    const owner = owned && owners?.get(segments[owned.name]);
     return owner && n < 7 ? { ...segments, agent_id: encodeSegment(owner) } : segments;
   });
 }

@@ -5,13 +5,16 @@
 // acting agent, are picked here too.)
 import { buildRegistrationBody, generateAgentKeys, IDENTITY_LEVELS, signObjectPayload } from '@exchange/sdk';
 import fc from 'fast-check';
-import { checkoutBody, mandateBody } from './commerce-bodies';
-import { contractBody } from './contract-bodies';
+import { caseBody, checkoutBody, mandateBody } from './commerce-bodies';
+import { contractBody, disputeBody, offerBody, resultBody, verificationBody } from './contract-bodies';
 import type { CommerceContext } from './commerce-fixtures';
 import type { Pools } from './id-pools';
 import { casefileExportBody, emitBody, ingestBody, projectionBody, proxyCallBody } from './metering-bodies';
 import type { MeteringContext } from './metering-fixtures';
 import type { Operation } from './openapi';
+import { targetValue, type OpTargets } from './op-targets';
+import { ackBody } from './registry-bodies';
+import { consumeHoldBody } from './wallet-bodies';
 import { consumeBody, runBody, subscriptionBody } from './workflow-bodies';
 
 export interface SigningContext {
@@ -27,6 +30,8 @@ export interface SigningContext {
   metering?: MeteringContext;
   /** Real agent ids (billing bodies name one). */
   agents?: string[];
+  /** Per operation, ids that reach a 2xx together (a verification's result with its contract…). */
+  targets?: OpTargets;
 }
 
 let registrations = 0;
@@ -55,6 +60,18 @@ export function signedBodyArbitrary(op: Operation, ctx: SigningContext, signerId
   if (op.key === 'POST /v1/commerce/ucp/checkout/create' && ctx.commerce) return checkoutBody(ctx.commerce, signerId);
   const own = ctx.actorPools?.get(signerId) ?? {};
   if (op.key === 'POST /v1/contracts') return contractBody(signerId, ctx.now);
+  if (op.key === 'POST /v1/contracts/{contract_id}/offers') return offerBody(signerId, ctx.now);
+  if (op.key === 'POST /v1/contracts/{contract_id}/results') return resultBody(signerId);
+  if (op.key === 'POST /v1/contracts/{contract_id}/disputes') return disputeBody(signerId);
+  const target = (name: string) => targetValue(ctx.targets, op.key, signerId, name);
+  const reported = target('result_id');
+  if (op.key === 'POST /v1/contracts/{contract_id}/verify' && key && reported) return verificationBody(signerId, key, reported);
+  const acked = target('artifact_ref');
+  if (op.key === 'POST /v1/artifacts/{artifact_ref}/acks' && key && acked) return ackBody(acked, signerId, key);
+  const deals = target('deal_id');
+  if (op.key === 'POST /v1/post-purchase/cases' && deals) return caseBody(deals);
+  const payees = target('to_agent_id');
+  if (op.key === 'POST /v1/wallets/{agent_id}/holds/{hold_id}/consume' && payees) return consumeHoldBody(payees);
   if (op.key === 'POST /v1/workflows/runs') return runBody(signerId);
   if (op.key === 'POST /v1/workflows/tasks/subscriptions') return subscriptionBody(own);
   if (op.key === 'POST /v1/workflows/tasks/subscriptions/{subscription_id}/events/consume') return consumeBody(own);
