@@ -65,7 +65,7 @@ function linger(socket: Socket, request: IncomingMessage, lingerMs: number): voi
 export function dropOnEndedConnection(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const socket = request.raw.socket as Socket | null;
   if (socket === null || !socket.writableEnded) return done();
-  socket.destroy();
-  // Hijacked: no later hook, parser or handler runs, nothing is written.
+  // Hijacked: no later hook, parser or handler runs, nothing is written. The socket is left to the
+  // close already under way (destroying it here could reset the answer before the client reads it).
   reply.hijack();
 }
