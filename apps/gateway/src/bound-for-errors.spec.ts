@@ -22,6 +22,13 @@ describe('boundForErrors', () => {
     expect(checker.Errors(bounded).map((e) => e.instancePath)).toContain('/k0');
   });
 
+  it('should keep a "__proto__" key as a key when it cuts (JSON.parse makes it an own property)', () => {
+    const sent = JSON.parse(`{"__proto__":{"polluted":true},${Array.from({ length: 20 }, (_, i) => `"k${i}":1`).join(',')}}`) as Record<string, unknown>;
+    const bounded = boundForErrors(Body, sent) as Record<string, unknown>;
+    expect(Object.keys(bounded)).toEqual(['__proto__', 'k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6']);
+    expect(Object.getPrototypeOf(bounded)).toBe(Object.prototype);
+    expect(Compile(Body).Errors(bounded).map((e) => e.instancePath)).toContain('/__proto__');
+  });
 
   it('should cut an array past its maxItems to maxItems + 1 items, nested ones too, leaving the input as it was', () => {
     const sent = { merchants: Array.from({ length: 120_000 }, () => 'a'), lines: [{ tags: ['x', 'y', 'z', 'w'] }], name: 'n' };

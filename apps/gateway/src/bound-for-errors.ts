@@ -38,14 +38,7 @@ export function boundForErrors(schema: unknown, value: unknown): unknown {
   }
   if (typeof value !== 'object' || value === null || !s.properties) return value;
   let out = value as Record<string, unknown>;
-  if (s.additionalProperties === false) {
-    const properties = s.properties;
-    const unknown = Object.keys(value).filter((key) => !Object.prototype.hasOwnProperty.call(properties, key));
-    if (unknown.length > UNKNOWN_KEYS_KEPT) {
-      out = { ...(value as Record<string, unknown>) };
-      for (const key of unknown.slice(UNKNOWN_KEYS_KEPT)) delete out[key];
-    }
-  }
+  if (s.additionalProperties === false) out = withFewUnknownKeys(value as Record<string, unknown>, s.properties);
   for (const [key, propertySchema] of Object.entries(s.properties)) {
     if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
     const before = (value as Record<string, unknown>)[key];
@@ -53,6 +46,26 @@ export function boundForErrors(schema: unknown, value: unknown): unknown {
     if (after === before) continue;
     if (out === value) out = { ...(value as Record<string, unknown>) };
     out[key] = after;
+  }
+  return out;
+}
+
+/**
+ * `object` itself when it has at most 8 keys its schema does not know, else a copy with its known
+ * keys and the first 8 unknown ones, in their order. Built key by key: spreading 50,000 keys and
+ * deleting all but 8 took longer than parsing the body.
+ */
+function withFewUnknownKeys(object: Record<string, unknown>, properties: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(object);
+  let unknown = 0;
+  for (const key of keys) if (!Object.hasOwn(properties, key)) unknown++;
+  if (unknown <= UNKNOWN_KEYS_KEPT) return object;
+  const out: Record<string, unknown> = {};
+  let kept = 0;
+  for (const key of keys) {
+    if (!Object.hasOwn(properties, key) && kept++ >= UNKNOWN_KEYS_KEPT) continue;
+    // defineProperty: a key named "__proto__" stays a key, as it was in the parsed body.
+    Object.defineProperty(out, key, { value: object[key], enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -55,25 +55,39 @@ const FINITE_MESSAGE = 'must be a number a 64-bit float can hold (within ±1.797
 /**
  * The first string (value or object key) holding U+0000, or number that is not finite, in a
  * parsed value; null when there is none (binary bodies are skipped). One walk for both, on every
- * schema'd part of every request.
+ * schema'd part of every request; the pointer is built only for what is found (building one per
+ * value made the walk over a 50,000-key body twice as slow as parsing it).
  */
-export function findUnacceptable(value: unknown, pointer = ''): UnacceptableValue | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? { pointer, keyword: 'nul', message: NUL_MESSAGE } : null;
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { pointer, keyword: 'finite', message: FINITE_MESSAGE };
+export function findUnacceptable(value: unknown): UnacceptableValue | null {
+  const trail: string[] = [];
+  const keyword = unacceptableIn(value, trail);
+  if (keyword === null) return null;
+  const pointer = trail.reverse().map((token) => `/${escapePointerToken(token)}`).join('');
+  return { pointer, keyword, message: keyword === 'nul' ? NUL_MESSAGE : FINITE_MESSAGE };
+}
+
+/** What is wrong, if anything, with `value` or inside it; the tokens leading to it pushed on `trail`, innermost first. */
+function unacceptableIn(value: unknown, trail: string[]): UnacceptableValue['keyword'] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? 'nul' : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? null : 'finite';
   // Raw bodies (archives, octet streams) are bytes, not strings: NUL is data there.
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return null;
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnacceptable(value[i], `${pointer}/${i}`);
-      if (found) return found;
+      const found = unacceptableIn(value[i], trail);
+      if (found !== null) {
+        trail.push(String(i));
+        return found;
+      }
     }
     return null;
   }
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return { pointer: `${pointer}/${escapePointerToken(key)}`, keyword: 'nul', message: NUL_MESSAGE };
-      const found = findUnacceptable(item, `${pointer}/${escapePointerToken(key)}`);
-      if (found) return found;
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const found = key.includes('\u0000') ? 'nul' : unacceptableIn(object[key], trail);
+    if (found !== null) {
+      trail.push(key);
+      return found;
     }
   }
   return null;
