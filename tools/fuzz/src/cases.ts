@@ -105,10 +105,12 @@ function focusArbitrary(op: Operation): fc.Arbitrary<Focus> {
  */
 function authArbitrary(op: Operation): fc.Arbitrary<AuthKind[]> {
   const upload = op.key === 'POST /v1/artifacts';
+  // A mandate's signer alone changes its autonomy: the operator is refused even acting for it.
+  const signerOnly = op.key === 'PUT /v1/mandates/{mandate_id}/autonomy';
   return fc
     .oneof(
-      { arbitrary: fc.constant<AuthKind>('operator'), weight: upload ? 20 : 40 },
-      { arbitrary: fc.constant<AuthKind>('agent'), weight: upload ? 20 : 35 },
+      { arbitrary: fc.constant<AuthKind>('operator'), weight: upload ? 20 : signerOnly ? 15 : 40 },
+      { arbitrary: fc.constant<AuthKind>('agent'), weight: upload ? 20 : signerOnly ? 60 : 35 },
       { arbitrary: fc.constant<AuthKind>('none'), weight: upload ? 20 : 15 },
       { arbitrary: fc.constant<AuthKind>('forged'), weight: upload ? 40 : 10 },
     )
@@ -150,11 +152,14 @@ function shapeFor(op: Operation, ctx: CaseContext, focus: Focus, signerId: strin
 
 /**
  * Routes that answer only to an agent (the session's buyer, the mandate's signer, a task event
- * subscription's owner): the operator mostly acts as the signer there (X-Agent-Id), so its
- * requests reach the rules, not a 403 or a 404.
+ * subscription's owner, a purchase's buyer rating it): the operator mostly acts as the signer
+ * there (X-Agent-Id), so its requests reach the rules, not a 403 or a 404.
  */
 export const needsActingAgent = (op: Operation) =>
-  op.path.startsWith('/v1/mandates') || op.path.startsWith('/v1/commerce/ucp/checkout') || op.path.startsWith('/v1/workflows/tasks/subscriptions/{subscription_id}');
+  op.path.startsWith('/v1/mandates') ||
+  op.path.startsWith('/v1/commerce/ucp/checkout') ||
+  op.path === '/v1/commerce/feedback/record' ||
+  op.path.startsWith('/v1/workflows/tasks/subscriptions/{subscription_id}');
 
 /** Requests for `op`; the same seed gives the same requests for the same real ids. */
 export function caseArbitrary(op: Operation, ctx: CaseContext): fc.Arbitrary<RequestCase> {

@@ -19,7 +19,8 @@ export function mandateBody(commerce: CommerceContext, agents: string[], signerI
       skus: fc.subarray(commerce.skus, { maxLength: 3 }),
       perTransaction: fc.constantFrom(...AMOUNTS),
       total: fc.constantFrom(...AMOUNTS),
-      currency: fc.constantFrom('USD', 'CREDIT', 'EUR'),
+      // Commerce pays in USD: the others are 400 unsupported_currency, now and then.
+      currency: fc.oneof({ arbitrary: fc.constant('USD'), weight: 4 }, { arbitrary: fc.constantFrom('CREDIT', 'EUR'), weight: 1 }),
       days: fc.integer({ min: 1, max: 365 }),
       autonomy: fc.option(
         fc.record({ mode: fc.constantFrom('autonomous', 'step_up', 'manual'), approval_for_new_merchants: fc.boolean(), threshold: fc.constantFrom(...AMOUNTS) }),
@@ -77,4 +78,22 @@ export function caseBody(deals: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
   return fc
     .record({ deal: deals, type: fc.constantFrom('return', 'refund', 'chargeback'), amount: fc.constantFrom('0.5', '1', '2'), key: freshIdempotencyKey() })
     .map((v) => ({ deal_id: v.deal, type: v.type, reason: 'fuzz: one item arrived broken', amount: v.amount, idempotency_key: v.key }));
+}
+
+/** Feedback on one of `deals` (the acting buyer's purchases): once per deal, then 409 feedback_exists. */
+export function feedbackBody(deals: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
+  return fc
+    .record({ deal: deals, rating: fc.integer({ min: 1, max: 5 }), comment: fc.option(fc.constantFrom('fuzz: fine', ''), { nil: undefined }) })
+    .map((v) => ({ deal_id: v.deal, rating: v.rating, ...(v.comment !== undefined ? { comment: v.comment } : {}) }));
+}
+
+/**
+ * An update of an open case: evidence (the buyer or the operator, until the case is decided) or
+ * the operator's first move to under_review. The example's `approved` is 409 from `open`.
+ */
+export function caseUpdateBody(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { arbitrary: fc.constantFrom('sha256:' + 'ab'.repeat(32), 'https://example.com/fuzz-photo.jpg').map((ref) => ({ evidence_refs: [ref], note: 'fuzz: a photo' })), weight: 3 },
+    { arbitrary: fc.constant({ status: 'under_review', note: 'fuzz: looking' }), weight: 1 },
+  );
 }

@@ -3,7 +3,8 @@
 // behind them) and not only 404s. Every signing agent gets a mandate of its own, granted by
 // another agent, so a generated checkout can run under the acting agent's mandate. The completed
 // checkout's purchase has a post-purchase case; its buyer is the target (op-targets.ts) of the
-// routes only the buyer may call (feedback, a new case).
+// routes only the buyer may call (feedback, a new case), the case that of its update; each open
+// session is its buyer's target to complete, each mandate its granting agent's to change.
 import { ExchangeClient, signMandate, type AutonomyInput } from '@exchange/sdk';
 import type { Pools } from './id-pools';
 import type { TargetSet } from './op-targets';
@@ -38,6 +39,15 @@ export interface CommerceFixtureOptions {
 }
 
 const DAY = 86_400_000;
+
+/** The operations with commerce targets (op-targets.ts). */
+export const COMMERCE_OPS = {
+  autonomy: 'PUT /v1/mandates/{mandate_id}/autonomy',
+  complete: 'POST /v1/commerce/ucp/checkout/{commerce_session_id}/complete',
+  feedback: 'POST /v1/commerce/feedback/record',
+  newCase: 'POST /v1/post-purchase/cases',
+  updateCase: 'POST /v1/post-purchase/cases/{case_id}',
+} as const;
 
 async function grant(principal: Party, agentId: string, autonomy: AutonomyInput, key: string): Promise<string> {
   const terms = {
@@ -76,6 +86,8 @@ export async function createCommerceFixtures(o: CommerceFixtureOptions): Promise
     pools.mandate.push(id);
     mine(p.agentId).mandate.push(id);
     mine(from.agentId).mandate.push(id);
+    // Only the granting agent may change its autonomy.
+    o.targets.add(COMMERCE_OPS.autonomy, from.agentId, { mandate_id: id });
     // USD on its wallet, so a complete (the fixture's or a fuzzed one) can pay; and an open session.
     await step(`USD deposit for ${p.agentId}`, async () => {
       const d = await p.client.wallets.createDeposit(p.agentId, { amount: '1000', currency: 'USD', method: 'sandbox', idempotencyKey: `${ns}-usd-${p.agentId}` });
@@ -85,6 +97,8 @@ export async function createCommerceFixtures(o: CommerceFixtureOptions): Promise
     if (open) {
       pools.commerceSession.push(open.commerce_session_id);
       mine(p.agentId).commerceSession.push(open.commerce_session_id);
+      // Only its buyer may complete it.
+      o.targets.add(COMMERCE_OPS.complete, p.agentId, { commerce_session_id: open.commerce_session_id });
     }
   }
   // A completed session (a purchase, its evidence and casefile).
@@ -98,10 +112,12 @@ export async function createCommerceFixtures(o: CommerceFixtureOptions): Promise
       const dealId = done.session.deal_id ?? done.purchase?.deal_id;
       if (!dealId) throw new Error('the completed checkout has no deal_id');
       pools.deal.push(dealId);
-      for (const op of ['POST /v1/commerce/feedback/record', 'POST /v1/post-purchase/cases']) o.targets.add(op, shopper.agentId, { deal_id: dealId });
+      for (const op of [COMMERCE_OPS.feedback, COMMERCE_OPS.newCase]) o.targets.add(op, shopper.agentId, { deal_id: dealId });
       // 1 of its 15 USD: what remains is refundable for the fuzzed cases.
       const c = await shopper.client.purchases.openCase({ dealId, type: 'refund', reason: 'fuzz setup', amount: '1', idempotencyKey: `${ns}-case` });
       pools.case.push(c.case_id);
+      // Moved or given evidence by the operator or its buyer (the operator mostly).
+      o.targets.add(COMMERCE_OPS.updateCase, null, { case_id: c.case_id });
     });
   }
   // A session waiting for the principal's approval (step-up above 10 USD).

@@ -6,6 +6,7 @@
 // use their resource up (market-, wallet- and registry-fixtures.ts). A step that fails
 // is reported and skipped: the fuzzing goes on with what exists.
 import { ExchangeClient, generateAgentKeys, publicKeyToBase64, signVerificationReport, type AgentKeys } from '@exchange/sdk';
+import { createAliasFixtures } from './alias-fixtures';
 import { createCommerceFixtures, type CommerceContext } from './commerce-fixtures';
 import { mergeActorPools, type Pools } from './id-pools';
 import { createMarketFixtures } from './market-fixtures';
@@ -97,6 +98,8 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   const victimExtra = generateAgentKeys();
   const victim = await step('register victim', () => agent('victim', [victimExtra]));
   if (victim) pools.pubkey.push(publicKeyToBase64(victimExtra.publicKey), publicKeyToBase64(victim.keys.publicKey));
+  // Its extra key with its own agent (the pools pair a key with any agent: 404 key_not_found).
+  if (victim) targets.add('POST /v1/agents/{agent_id}/keys/{pubkey}/revoke', null, { agent_id: victim.agentId, pubkey: publicKeyToBase64(victimExtra.publicKey) });
   const [buyer, seller, verifier] = made;
   if (!buyer || !seller || !verifier) throw new Error(`could not register the buyer, seller and verifier agents: ${skipped.join('; ')}`);
 
@@ -221,8 +224,7 @@ export async function createFixtures(opts: FixtureOptions): Promise<Fixtures> {
   const fixtures = await step('fixtures', () => operator.fixtures.list({ limit: 5 }));
   for (const f of fixtures?.data ?? []) pools.fixture.push(f.fixture_id);
   if (settled) {
-    const alias = await step('alias token', () => operator.aliases.mint({ contractId: settled.contract_id, role: 'buyer' }));
-    const aliasId = (alias as unknown as { object_id?: string } | null)?.object_id;
+    const aliasId = await createAliasFixtures({ operator, contractId: settled.contract_id, revealTo: seller.agentId, targets, step });
     if (aliasId) pools.object.push(aliasId);
   }
   let archive: Buffer | null = null;

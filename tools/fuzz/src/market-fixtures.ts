@@ -1,7 +1,8 @@
 // Contracts in the states the contract flow's operations act on, set aside as targets
 // (op-targets.ts) for the agent that may act: open contracts another agent posted (offers), open
 // contracts with a submitted offer (award), contracts awarded to a signer (results), delivered
-// ones awaiting their verifier or their buyer (verify), awarded and settled ones (disputes). Each
+// ones awaiting their verifier or their buyer (verify), awarded and settled ones (disputes), a
+// resale of an awarded one awaiting the operator's review (its decision_ref). Each
 // of these succeeds once per contract, so every operation gets its own contracts. Prices are
 // 1 CREDIT: an award holds that much of the buyer's wallet as escrow.
 import type { ExchangeClient } from '@exchange/sdk';
@@ -28,6 +29,8 @@ export const MARKET_OPS = {
   result: 'POST /v1/contracts/{contract_id}/results',
   verify: 'POST /v1/contracts/{contract_id}/verify',
   dispute: 'POST /v1/contracts/{contract_id}/disputes',
+  readReview: 'GET /v1/contracts/resale-lineage/review-decisions/{decision_ref}',
+  decideReview: 'POST /v1/contracts/resale-lineage/review-decisions/{decision_ref}',
 } as const;
 
 const DAY = 86_400_000;
@@ -90,6 +93,15 @@ export async function createMarketFixtures(o: MarketFixtureOptions): Promise<str
   // Disputes: an awarded contract (either party) and the settled one (its buyer).
   const disputable = await step('contract to dispute', () => awarded(seller, 'buyer'));
   if (disputable) for (const p of [buyer, seller]) targets.add(MARKET_OPS.dispute, p.agentId, { contract_id: disputable });
+  // Resale review (operator): the seller subcontracts that awarded contract; its review waits for a decision.
+  if (disputable) {
+    await step('resale contract', async () => {
+      const c = await seller.client.contracts.create({ title: 'Fuzz resale', tags: ['fuzz'], budget: { amount: '1', currency: 'CREDIT' }, deadline: deadline(), acceptanceCriteria: 'anything', resaleOf: disputable });
+      const ref = c.resale_review?.decision_ref;
+      if (!ref) throw new Error('the resale contract has no resale_review');
+      for (const op of [MARKET_OPS.readReview, MARKET_OPS.decideReview]) targets.add(op, null, { decision_ref: ref });
+    });
+  }
   if (o.settledContractId) targets.add(MARKET_OPS.dispute, buyer.agentId, { contract_id: o.settledContractId });
   return escrow;
 }

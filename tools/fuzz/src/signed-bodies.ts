@@ -5,15 +5,15 @@
 // acting agent, are picked here too.)
 import { buildRegistrationBody, generateAgentKeys, IDENTITY_LEVELS, signObjectPayload } from '@exchange/sdk';
 import fc from 'fast-check';
-import { caseBody, checkoutBody, mandateBody } from './commerce-bodies';
+import { caseBody, caseUpdateBody, checkoutBody, feedbackBody, mandateBody } from './commerce-bodies';
 import { contractBody, disputeBody, offerBody, resultBody, verificationBody } from './contract-bodies';
 import type { CommerceContext } from './commerce-fixtures';
 import type { Pools } from './id-pools';
 import { casefileExportBody, emitBody, ingestBody, projectionBody, proxyCallBody } from './metering-bodies';
 import type { MeteringContext } from './metering-fixtures';
 import type { Operation } from './openapi';
-import { targetValue, type OpTargets } from './op-targets';
-import { ackBody } from './registry-bodies';
+import { targetsFor, targetValue, type OpTargets } from './op-targets';
+import { ackBody, revealBody } from './registry-bodies';
 import { consumeHoldBody } from './wallet-bodies';
 import { consumeBody, runBody, subscriptionBody } from './workflow-bodies';
 
@@ -70,6 +70,10 @@ export function signedBodyArbitrary(op: Operation, ctx: SigningContext, signerId
   if (op.key === 'POST /v1/artifacts/{artifact_ref}/acks' && key && acked) return ackBody(acked, signerId, key);
   const deals = target('deal_id');
   if (op.key === 'POST /v1/post-purchase/cases' && deals) return caseBody(deals);
+  if (op.key === 'POST /v1/commerce/feedback/record' && deals) return feedbackBody(deals);
+  if (op.key === 'POST /v1/post-purchase/cases/{case_id}' && target('case_id')) return caseUpdateBody();
+  const aliases = target('alias');
+  if (op.key === 'POST /v1/identity_reveals/mint' && aliases) return revealBody(targetsFor(ctx.targets, op.key, signerId));
   const payees = target('to_agent_id');
   if (op.key === 'POST /v1/wallets/{agent_id}/holds/{hold_id}/consume' && payees) return consumeHoldBody(payees);
   if (op.key === 'POST /v1/workflows/runs') return runBody(signerId);

@@ -62,14 +62,16 @@ describe('needsActingAgent', () => {
       '/v1/workflows/runs': { post: { security: [{ operatorToken: [] }] } },
       '/v1/workflows/tasks/subscriptions': { post: { security: [{ operatorToken: [] }] } },
       '/v1/workflows/tasks/subscriptions/{subscription_id}/events': { get: { parameters: [{ in: 'path', name: 'subscription_id', schema: { type: 'string' } }], security: [{ operatorToken: [] }] } },
+      '/v1/commerce/feedback/record': { post: { security: [{ operatorToken: [] }] } },
     },
   });
 
-  it('has the operator act as the agent on a subscription’s own routes only (it reads every run itself)', () => {
+  it('has the operator act as the agent on a subscription’s own routes and the buyer’s feedback only (it reads every run itself)', () => {
     expect(Object.fromEntries(ops.map((op) => [op.key, needsActingAgent(op)]))).toEqual({
       'POST /v1/workflows/runs': false,
       'POST /v1/workflows/tasks/subscriptions': false,
       'GET /v1/workflows/tasks/subscriptions/{subscription_id}/events': true,
+      'POST /v1/commerce/feedback/record': true,
     });
   });
 });
