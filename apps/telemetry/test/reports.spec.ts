@@ -117,7 +117,9 @@ describe('GetMarketIntegrityRollup', () => {
       resaleReviewsDecided: '1',
       agentsFrozen: '1',
       agentsUnfrozen: '1',
-      disputeRate: 1, // 2 opened / 2 awarded (C8, C9)
+      // Of the contracts awarded in the window (C8, C9) none was disputed; the two disputes opened in
+      // it are of C3 and C4, awarded before it (counting those made this 1).
+      disputeRate: 0,
     });
   });
 
@@ -126,7 +128,7 @@ describe('GetMarketIntegrityRollup', () => {
     expect(r?.window).toEqual({ window: 'all', asOf: at('10-16T12:00:00.000') });
     expect(r?.state).toBe('halted');
     expect([r?.stateChanges, r?.killSwitchesSet, r?.erroneousClears, r?.disputesOpened, r?.disputesResolved, r?.refunds, r?.splits]).toEqual(['2', '1', '0', '2', '1', '1', '0']);
-    // awarded by then: C10 C11 C1 C7 C2 C3 C4
+    // awarded by then: C10 C11 C1 C7 C2 C3 C4, of which C3 and C4 disputed
     expect(r?.disputeRate).toBeCloseTo(2 / 7, 12);
     expect((await rollup('30d'))?.disputeRate).toBeCloseTo(2 / 9, 12); // + C8, C9
   });

@@ -13,7 +13,7 @@ import {
   type WeeklyReport,
 } from './report-types';
 import { bytesToAtoms, runDurationMs, sumVolumes } from './rollup-math';
-import { completedRuns, coordinationDistincts, integrityStateAt, purchaseGroups } from './rollups.repo';
+import { awardedAndDisputed, completedRuns, coordinationDistincts, integrityStateAt, purchaseGroups } from './rollups.repo';
 import { rangeSpan, weekSpan } from './span';
 import { countEventTypes } from './span-sql.repo';
 import { activeParties, contractVerbCounts, eventsIn, purchaseTotals, settledContracts, signalCounts, topTags } from './weekly.repo';
@@ -43,7 +43,6 @@ const T = {
   erroneousClear: 'exchange.market.integrity.erroneous_clear',
   disputeOpened: 'exchange.market.dispute.opened',
   disputeResolved: 'exchange.market.dispute.resolved',
-  awarded: 'exchange.market.contract.awarded',
   refunded: 'exchange.market.contract.refunded',
   split: 'exchange.market.contract.split',
   aliasUpdated: 'exchange.market.contract.buyer_alias_updated',
@@ -104,8 +103,13 @@ export class ReportsService {
   async marketIntegrity(req: RollupRequest): Promise<MarketIntegrityRollup> {
     requireOperator(req.actor);
     const range = resolveRollupRange(req.window, req.asOf, this.deps.clock());
-    const types = [T.stateChanged, T.killSwitch, T.erroneousClear, T.disputeOpened, T.disputeResolved, T.awarded, T.refunded, T.split, T.aliasUpdated, T.resaleDecided, T.frozen, T.unfrozen];
-    const [counts, state] = await Promise.all([countEventTypes(this.deps.pool, types, rangeSpan(range)), integrityStateAt(this.deps.pool, range.asOf)]);
+    const types = [T.stateChanged, T.killSwitch, T.erroneousClear, T.disputeOpened, T.disputeResolved, T.refunded, T.split, T.aliasUpdated, T.resaleDecided, T.frozen, T.unfrozen];
+    const span = rangeSpan(range);
+    const [counts, state, awards] = await Promise.all([
+      countEventTypes(this.deps.pool, types, span),
+      integrityStateAt(this.deps.pool, range.asOf),
+      awardedAndDisputed(this.deps.pool, span, range.asOf),
+    ]);
     const n = (type: string) => counts.get(type) ?? 0;
     return {
       range,
@@ -121,7 +125,7 @@ export class ReportsService {
       resaleReviewsDecided: n(T.resaleDecided),
       agentsFrozen: n(T.frozen),
       agentsUnfrozen: n(T.unfrozen),
-      disputeRate: rate(n(T.disputeOpened), n(T.awarded)),
+      disputeRate: rate(awards.disputed, awards.awarded),
     };
   }
 

@@ -16,6 +16,26 @@ export async function integrityStateAt(db: Queryable, asOf: Date): Promise<strin
   return rows[0]?.state ?? null;
 }
 
+/**
+ * Distinct contracts awarded in the span, and how many of them had a dispute opened by `asOf`:
+ * the dispute rate's two sides, so it is a share of contracts (0 to 1). Counting disputes opened
+ * in the span over awards in the span mixed contracts awarded before it (their disputes) with
+ * those awarded in it, and went past 1.
+ */
+export async function awardedAndDisputed(db: Queryable, span: Span, asOf: Date): Promise<{ awarded: number; disputed: number }> {
+  const params: unknown[] = [asOf];
+  const { rows } = await db.query<{ awarded: number; disputed: number }>(
+    `SELECT count(*)::int AS awarded, count(*) FILTER (WHERE disputed)::int AS disputed
+       FROM (SELECT DISTINCT a.contract_id,
+                    EXISTS (SELECT 1 FROM events d
+                             WHERE d.contract_id = a.contract_id AND d.type = 'exchange.market.dispute.opened' AND d.occurred_at <= $1) AS disputed
+               FROM events a
+              WHERE a.type = 'exchange.market.contract.awarded' AND a.contract_id IS NOT NULL AND ${spanWhere('a.occurred_at', span, params)}) awarded`,
+    params,
+  );
+  return rows[0];
+}
+
 /** Purchases completed in the span, grouped by merchant, currency and origin. */
 export async function purchaseGroups(db: Queryable, span: Span): Promise<PurchaseGroup[]> {
   const params: unknown[] = [];

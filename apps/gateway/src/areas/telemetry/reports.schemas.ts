@@ -142,7 +142,7 @@ export const MarketIntegrityRollup = Type.Object(
     resale_reviews_decided: Count(),
     agents_frozen: Count(),
     agents_unfrozen: Count(),
-    dispute_rate: Rate('disputes_opened / contracts awarded in the window; null when none were awarded'),
+    dispute_rate: Rate('Of the contracts awarded in the window, the share with a dispute opened by `as_of`; null when none were awarded'),
   },
   { additionalProperties: false, description: 'Market integrity in a window: state changes, kill switches, corrections, disputes, freezes', examples: [integrityExample] },
 );

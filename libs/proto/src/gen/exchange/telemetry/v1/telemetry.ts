@@ -411,7 +411,10 @@ export interface MarketIntegrityRollup {
   resaleReviewsDecided: string;
   agentsFrozen: string;
   agentsUnfrozen: string;
-  /** disputes_opened / contracts awarded in the window; absent when none were awarded. */
+  /**
+   * Of the contracts awarded in the window, the share with a dispute opened by as_of (0 to 1);
+   * absent when none were awarded.
+   */
   disputeRate?: number | undefined;
 }
 
