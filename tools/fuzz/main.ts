@@ -66,6 +66,7 @@ async function fuzz(opts: Options, t: Target): Promise<boolean> {
     agents: (fixtures.pools.agent ?? []).filter((a): a is string => typeof a === 'string'),
     actorPools: fixtures.actorPools,
     owners: fixtures.owners,
+    escrowHolds: new Set(fixtures.escrowHolds),
     targets: fixtures.targets,
   }, opts.seed);
 

@@ -152,13 +152,14 @@ function shapeFor(op: Operation, ctx: CaseContext, focus: Focus, signerId: strin
 
 /**
  * Routes that answer only to an agent (the session's buyer, the mandate's signer, a task event
- * subscription's owner, a purchase's buyer rating it): the operator mostly acts as the signer
- * there (X-Agent-Id), so its requests reach the rules, not a 403 or a 404.
+ * subscription's owner, a purchase's buyer rating it or opening a case on it): the operator
+ * mostly acts as the signer there (X-Agent-Id), so its requests reach the rules, not a 403 or a 404.
  */
 export const needsActingAgent = (op: Operation) =>
   op.path.startsWith('/v1/mandates') ||
   op.path.startsWith('/v1/commerce/ucp/checkout') ||
   op.path === '/v1/commerce/feedback/record' ||
+  op.path === '/v1/post-purchase/cases' ||
   op.path.startsWith('/v1/workflows/tasks/subscriptions/{subscription_id}');
 
 /** Requests for `op`; the same seed gives the same requests for the same real ids. */

@@ -14,6 +14,8 @@ export interface PathQueryContext {
   signerIds: string[];
   /** The wallet a hold, deposit or withdrawal belongs to (its id → agent id). */
   owners?: ReadonlyMap<string, string>;
+  /** Holds of contracts' escrow: the oracle needs them named with their owner's wallet. */
+  escrowHolds?: ReadonlySet<string>;
   /** Per signing agent, the ids it may act on (its checkout sessions, its mandates): those reach 2xx. */
   actorPools?: ReadonlyMap<string, Pools>;
   /** Per operation, real ids that only reach a 2xx together (an offer with its contract…). */
@@ -58,7 +60,9 @@ function paramValue(p: Parameter, ctx: PathQueryContext, signerId: string): fc.A
 /**
  * Encoded segments for every path parameter. A real hold, deposit or withdrawal usually comes
  * with its own wallet's agent id, so the request reaches the rules about it (an escrow hold…);
- * and an operation's targets (op-targets.ts) mostly name all their parameters together.
+ * and an operation's targets (op-targets.ts) name all their parameters together half the time:
+ * the rest go to the pools' ids (other states; a once-only target stays used up). A drawn escrow
+ * hold is never replaced by a target, so the escrow oracle keeps its share of consumes.
  */
 export function validSegments(op: Operation, ctx: PathQueryContext, signerId: string): fc.Arbitrary<Record<string, string>> {
   const model: Record<string, fc.Arbitrary<string>> = {};
@@ -68,7 +72,8 @@ export function validSegments(op: Operation, ctx: PathQueryContext, signerId: st
   const targets = targetsFor(ctx.targets, op.key, signerId);
   if ((!owned || !owners) && targets.length === 0) return fc.record(model);
   return fc.tuple(fc.record(model), fc.nat({ max: 9 }), fc.nat({ max: Math.max(0, targets.length - 1) })).map(([segments, n, pick]) => {
-    if (targets.length > 0 && n < 8) {
+    const escrow = owned !== undefined && (ctx.escrowHolds?.has(segments[owned.name]) ?? false);
+    if (targets.length > 0 && !escrow && n < 5) {
       const named = Object.entries(targets[pick].params).filter(([name]) => name in segments);
       return { ...segments, ...Object.fromEntries(named.map(([name, value]) => [name, encodeSegment(value)])) };
     }
