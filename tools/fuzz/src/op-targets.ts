@@ -2,7 +2,7 @@
 // offer (award), a delivered contract, its latest result and its verifier (verify), an unconfirmed
 // deposit and its wallet… The pools draw each parameter alone, which rarely pairs an offer with
 // its own contract or names the one agent allowed to act; a target keeps them together. Targets
-// are set aside for their operation (not in the pools), so other operations do not use them up.
+// made only for their operation are kept out of the pools, so other operations do not use them up.
 import fc from 'fast-check';
 
 export interface OpTarget {
