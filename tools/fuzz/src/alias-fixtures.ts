@@ -4,6 +4,7 @@
 // for a reveal (an example alias is 404 alias_not_found), and a reveal's object id for its read.
 import type { ExchangeClient } from '@exchange/sdk';
 import type { TargetSet } from './op-targets';
+import type { Step } from './fixture-kit';
 
 export const ALIAS_OPS = {
   readToken: 'GET /v1/party_alias_tokens/{object_id}',
@@ -17,7 +18,7 @@ export interface AliasFixtureOptions {
   /** The agent the buyer's identity is revealed to (it may read the reveal, like the operator). */
   revealTo: string;
   targets: TargetSet;
-  step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+  step: Step;
 }
 
 /** Mints the buyer's alias token and one reveal of it; returns the token's object id, if minted. */

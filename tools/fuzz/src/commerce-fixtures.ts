@@ -8,6 +8,7 @@
 import { ExchangeClient, signMandate, type AutonomyInput } from '@exchange/sdk';
 import type { Pools } from './id-pools';
 import type { TargetSet } from './op-targets';
+import type { SigningParty, Step } from './fixture-kit';
 
 export const SANDBOX_MERCHANT = 'sandbox-merchant.local';
 /** Item ids of the sandbox merchant's catalog (apps/sandbox-merchant/src/catalog/products.csv). */
@@ -22,20 +23,14 @@ export interface CommerceContext {
   skus: string[];
 }
 
-interface Party {
-  agentId: string;
-  keys: { privateKey: Uint8Array };
-  client: ExchangeClient;
-}
-
 export interface CommerceFixtureOptions {
   operator: ExchangeClient;
   /** The signing agents; the first grants mandates, the second shops and pays. */
-  parties: Party[];
+  parties: SigningParty[];
   pools: Required<Pick<Pools, 'mandate' | 'commerceSession' | 'merchantDomain' | 'deal' | 'case'>>;
   namespace: string;
   targets: TargetSet;
-  step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+  step: Step;
 }
 
 const DAY = 86_400_000;
@@ -49,7 +44,7 @@ export const COMMERCE_OPS = {
   updateCase: 'POST /v1/post-purchase/cases/{case_id}',
 } as const;
 
-async function grant(principal: Party, agentId: string, autonomy: AutonomyInput, key: string): Promise<string> {
+async function grant(principal: SigningParty, agentId: string, autonomy: AutonomyInput, key: string): Promise<string> {
   const terms = {
     signerAgentId: principal.agentId,
     agentId,
@@ -69,7 +64,7 @@ export async function createCommerceFixtures(o: CommerceFixtureOptions): Promise
   pools.merchantDomain.push(SANDBOX_MERCHANT);
   const [principal, shopper] = parties;
   const autonomous: AutonomyInput = { mode: 'autonomous', approvalForNewMerchants: false };
-  const checkout = (buyer: Party, mandateId: string, sku: string, key: string) =>
+  const checkout = (buyer: SigningParty, mandateId: string, sku: string, key: string) =>
     buyer.client.checkout.create({
       mandateId,
       merchantDomain: SANDBOX_MERCHANT,

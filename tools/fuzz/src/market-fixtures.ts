@@ -7,11 +7,7 @@
 // 1 CREDIT: an award holds that much of the buyer's wallet as escrow.
 import type { ExchangeClient } from '@exchange/sdk';
 import type { TargetSet } from './op-targets';
-
-interface Party {
-  agentId: string;
-  client: ExchangeClient;
-}
+import type { Party, Step } from './fixture-kit';
 
 export interface MarketFixtureOptions {
   operator: ExchangeClient;
@@ -20,7 +16,7 @@ export interface MarketFixtureOptions {
   /** A settled contract of the buyer and the seller (disputable within the window), if setup made one. */
   settledContractId: string | null;
   targets: TargetSet;
-  step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+  step: Step;
 }
 
 export const MARKET_OPS = {

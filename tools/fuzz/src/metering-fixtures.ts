@@ -5,6 +5,7 @@
 // emitted (reconciliation has a stored receipt), one left to emit (the emit route's 201).
 import type { ExchangeClient } from '@exchange/sdk';
 import type { Pools } from './id-pools';
+import type { Party, Step } from './fixture-kit';
 
 /** The metering pools setup fills. */
 export type MeteringPools = Required<Pick<Pools, 'object' | 'projection' | 'periodReceipt' | 'proxyRun'>>;
@@ -21,18 +22,13 @@ export interface MeteringContext {
   actorPools: ReadonlyMap<string, Pools>;
 }
 
-interface Party {
-  agentId: string;
-  client: ExchangeClient;
-}
-
 export interface MeteringFixtureOptions {
   operator: ExchangeClient;
   /** Signing agents with some CREDIT available (each holds 3 as its proxy budget). */
   parties: Party[];
   pools: MeteringPools;
   namespace: string;
-  step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+  step: Step;
   now?: Date;
 }
 

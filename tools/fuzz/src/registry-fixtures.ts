@@ -4,6 +4,7 @@
 // artifact with an encryption envelope (the pool's has none), and acks on the public artifact.
 import { generateAgentKeys, type ExchangeClient } from '@exchange/sdk';
 import type { TargetSet } from './op-targets';
+import type { Step } from './fixture-kit';
 
 export interface RegistryFixtureOptions {
   operator: ExchangeClient;
@@ -13,7 +14,7 @@ export interface RegistryFixtureOptions {
   publicArtifact: string | null;
   namespace: string;
   targets: TargetSet;
-  step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+  step: Step;
 }
 
 export const REGISTRY_OPS = {

@@ -3,13 +3,8 @@
 // deposits to confirm, pending withdrawals to cancel, and the one wallet allowed to withdraw
 // (MAINNET_ATTESTED, with a payout destination). The pools' single hold, deposit and withdrawal
 // are gone after the first release, confirm or cancel, often before the operation is drawn.
-import type { ExchangeClient } from '@exchange/sdk';
 import type { TargetSet } from './op-targets';
-
-interface Party {
-  agentId: string;
-  client: ExchangeClient;
-}
+import type { Party, Step } from './fixture-kit';
 
 export interface WalletFixtureOptions {
   /** A funded signing agent: its holds and deposits. */
@@ -19,7 +14,7 @@ export interface WalletFixtureOptions {
   /** The attested agent with a payout destination (withdrawals), if setup made it. */
   withdrawer: { party: Party; payoutDestinationId: string } | null;
   targets: TargetSet;
-  step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+  step: Step;
 }
 
 export const WALLET_OPS = {

@@ -4,6 +4,7 @@
 // only checked against the owner's balance, nothing is held when it is created.
 import type { ExchangeClient } from '@exchange/sdk';
 import type { Pools } from './id-pools';
+import type { Party, Step } from './fixture-kit';
 
 /** The workflow pools setup fills. */
 export type WorkflowPools = Required<Pick<Pools, 'workflowRun' | 'subscription' | 'taskEvent'>>;
@@ -13,18 +14,13 @@ export interface WorkflowContext {
   actorPools: ReadonlyMap<string, Pools>;
 }
 
-interface Party {
-  agentId: string;
-  client: ExchangeClient;
-}
-
 export interface WorkflowFixtureOptions {
   operator: ExchangeClient;
   /** The runs' owners: signing agents with at least 4 CREDIT available each. */
   owners: Party[];
   pools: WorkflowPools;
   namespace: string;
-  step: <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+  step: Step;
   /** Waits between event polls (tests pass a no-op). */
   sleep?: (ms: number) => Promise<void>;
 }
