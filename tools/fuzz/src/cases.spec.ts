@@ -1,5 +1,5 @@
 import { CaseStream, mixSeed, shuffled } from './case-stream';
-import { needsActingAgent, type CaseContext } from './cases';
+import { needsActingAgent, SIGNER_ONLY, type CaseContext } from './cases';
 import { violations } from './conformance';
 import { operationsOf } from './openapi';
 import { AGENT_ID, FAUCET } from './test-schemas';
@@ -114,11 +114,16 @@ describe('operation targets', () => {
   });
 });
 
-describe('needsActingAgent', () => {
-  it("has the operator act as the buyer where only a purchase's buyer may call", () => {
-    const agentOnly = operationsOf({ paths: { '/v1/commerce/feedback/record': { post: {} }, '/v1/post-purchase/cases': { post: {} } } });
-    expect(agentOnly.map(needsActingAgent)).toEqual([true, true]);
-    expect(needsActingAgent(ops[0])).toBe(false);
+describe('operations only the agent itself may call', () => {
+  it("mostly sign as the agent; the operator does not act there (commerce refuses it even acting)", () => {
+    const ops2 = operationsOf({ paths: { '/v1/commerce/feedback/record': { post: { security: both } }, '/v1/post-purchase/cases': { post: { security: both } } } });
+    for (const op of ops2) {
+      expect(SIGNER_ONLY.has(op.key)).toBe(true);
+      expect(needsActingAgent(op)).toBe(false);
+      const stream = new CaseStream([op], ctx, 3);
+      const cases = Array.from({ length: 400 }, () => stream.next().case);
+      expect(cases.filter((c) => c.auth[0] === 'agent').length).toBeGreaterThan(cases.length / 2);
+    }
   });
 });
 

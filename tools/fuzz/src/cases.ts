@@ -99,14 +99,19 @@ function focusArbitrary(op: Operation): fc.Arbitrary<Focus> {
 }
 
 /**
+ * Operations only the agent itself may call, signing: the operator is refused even acting for it
+ * (a mandate's autonomy by its signer; feedback and a new case by the purchase's buyer).
+ */
+export const SIGNER_ONLY: ReadonlySet<string> = new Set(['PUT /v1/mandates/{mandate_id}/autonomy', 'POST /v1/commerce/feedback/record', 'POST /v1/post-purchase/cases']);
+
+/**
  * First choice of credentials; the runner falls back to the operator when its budget is spent.
  * Failed authentications are scarce (30/min per IP): uploads, where a refused request must leave
  * nothing behind, get most of them.
  */
 function authArbitrary(op: Operation): fc.Arbitrary<AuthKind[]> {
   const upload = op.key === 'POST /v1/artifacts';
-  // A mandate's signer alone changes its autonomy: the operator is refused even acting for it.
-  const signerOnly = op.key === 'PUT /v1/mandates/{mandate_id}/autonomy';
+  const signerOnly = SIGNER_ONLY.has(op.key);
   return fc
     .oneof(
       { arbitrary: fc.constant<AuthKind>('operator'), weight: upload ? 20 : signerOnly ? 15 : 40 },
@@ -152,14 +157,12 @@ function shapeFor(op: Operation, ctx: CaseContext, focus: Focus, signerId: strin
 
 /**
  * Routes that answer only to an agent (the session's buyer, the mandate's signer, a task event
- * subscription's owner, a purchase's buyer rating it or opening a case on it): the operator
- * mostly acts as the signer there (X-Agent-Id), so its requests reach the rules, not a 403 or a 404.
+ * subscription's owner): the operator mostly acts as the signer there (X-Agent-Id), so its
+ * requests reach the rules, not a 403 or a 404.
  */
 export const needsActingAgent = (op: Operation) =>
   op.path.startsWith('/v1/mandates') ||
   op.path.startsWith('/v1/commerce/ucp/checkout') ||
-  op.path === '/v1/commerce/feedback/record' ||
-  op.path === '/v1/post-purchase/cases' ||
   op.path.startsWith('/v1/workflows/tasks/subscriptions/{subscription_id}');
 
 /** Requests for `op`; the same seed gives the same requests for the same real ids. */

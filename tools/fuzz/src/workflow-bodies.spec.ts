@@ -66,12 +66,12 @@ describe('needsActingAgent', () => {
     },
   });
 
-  it('has the operator act as the agent on a subscription’s own routes and the buyer’s feedback only (it reads every run itself)', () => {
+  it('has the operator act as the agent on a subscription’s own routes only (it reads every run itself; feedback is the buyer’s own, refused to the operator even acting)', () => {
     expect(Object.fromEntries(ops.map((op) => [op.key, needsActingAgent(op)]))).toEqual({
       'POST /v1/workflows/runs': false,
       'POST /v1/workflows/tasks/subscriptions': false,
       'GET /v1/workflows/tasks/subscriptions/{subscription_id}/events': true,
-      'POST /v1/commerce/feedback/record': true,
+      'POST /v1/commerce/feedback/record': false,
     });
   });
 });
