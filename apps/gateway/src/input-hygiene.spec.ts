@@ -24,6 +24,14 @@ describe('findUnacceptable: NUL', () => {
     expect(findUnacceptable({ a: [{ b: 'x' }, { 'c/d': 'y\u0000' }] })).toEqual({ pointer: '/a/1/c~1d', keyword: 'nul', message: 'must not contain the NUL character (U+0000)' });
   });
 
+  it('should name the first find in key order, escaping ~ and / in the pointer', () => {
+    expect(findUnacceptable({ ok: 'a', 'a~b': [1, 'x', { 'c/d': 1e400 }], later: 'n\u0000' })).toEqual({
+      pointer: '/a~0b/2/c~1d',
+      keyword: 'finite',
+      message: 'must be a number a 64-bit float can hold (within ±1.7976931348623157e308)',
+    });
+  });
+
   it('should find NUL in an object key', () => {
     expect(findUnacceptable({ payload: { 'k\u0000': 1 } })?.pointer).toBe('/payload/k\u0000');
   });

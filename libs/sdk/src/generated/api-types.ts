@@ -1375,7 +1375,7 @@ export interface components {
             resale_reviews_decided: number;
             agents_frozen: number;
             agents_unfrozen: number;
-            /** @description disputes_opened / contracts awarded in the window; null when none were awarded */
+            /** @description Of the contracts awarded in the window, the share with a dispute opened by `as_of`; null when none were awarded */
             dispute_rate: number | null;
         };
         /** @description A recorded matching signal */
