@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { connect, type Socket, type AddressInfo } from 'node:net';
-import { postBody } from '../test/raw-http';
+import { postBody, rawConnection, sendRaw } from '../test/raw-http';
 import { dropOnEndedConnection, lingerIfBodyUnread } from './lingering-close';
 
 // A real Fastify on a real socket: the defect lives between Fastify's `Connection: close`, Node's
@@ -66,31 +66,24 @@ describe('lingering close after a refused body', () => {
     running = await server(60_000);
     // Half-open: the client does not end its side when the server's FIN comes, so only the server's
     // own close ends the connection.
-    const socket = connect({ port: running.port, host: '127.0.0.1', allowHalfOpen: true });
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    const ended = new Promise((resolve) => socket.on('end', resolve));
+    const { socket, outcome } = rawConnection(running.port, { allowHalfOpen: true });
     socket.write('POST /x HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{nope');
-    await ended;
+    await new Promise((resolve) => socket.once('end', resolve));
     // Closed long before the 60 s linger: jest's timeout would fail this otherwise.
     await running.sockets[0]!.closed;
     socket.destroy();
-    expect(answer.split('\r\n', 1)[0]).toBe('HTTP/1.1 400 Bad Request');
+    const out = await outcome;
+    expect(out.ended).toBe(true);
+    expect(out.answer.split('\r\n', 1)[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(Object.hasOwn(running.sockets[0]!.socket, 'destroySoon')).toBe(false);
   });
 
   it('should not run requests pipelined behind a refused body: the connection is closing', async () => {
     running = await server();
-    const socket = connect(running.port, '127.0.0.1');
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    const closed = new Promise((resolve) => socket.on('close', resolve));
-    socket.on('error', () => undefined);
     const body = Buffer.alloc(2 * LIMIT, 0x20);
     const next = 'POST /count HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}';
-    socket.write(`POST /x HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
-    socket.end(Buffer.concat([body, Buffer.from(next.repeat(50))]));
-    await closed;
+    const head = `POST /x HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const { answer } = await sendRaw(running.port, Buffer.concat([Buffer.from(head), body, Buffer.from(next.repeat(50))]), { end: true });
     await running.sockets[0]!.closed;
     expect(running.counted).toBe(0);
     expect(answer.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 413']);

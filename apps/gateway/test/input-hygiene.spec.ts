@@ -1,6 +1,5 @@
-import { connect } from 'node:net';
 import { expectProblem, operator, startHarness, type Harness } from './harness';
-import { postBody } from './raw-http';
+import { postBody, sendRaw } from './raw-http';
 
 // Input hygiene at the gateway, for every route (DESIGN §3, issue 12 findings 4–7, 13): NUL in any
 // part, numbers beyond a 64-bit float, JSON nested deeper than 64, missing bodies, unbounded integers, and Fastify's and Node's
@@ -151,15 +150,7 @@ describe("Fastify's and Node's own errors are problem+json", () => {
 
   it('should answer headers over the size limit (431) and unparsable HTTP (400) with problem+json on the socket', async () => {
     const port = await listening();
-    const raw = (request: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1');
-        let data = '';
-        socket.on('data', (chunk) => (data += chunk.toString('utf8')));
-        socket.on('close', () => resolve(data));
-        socket.on('error', reject);
-        socket.write(request);
-      });
+    const raw = async (request: string) => (await sendRaw(port, request)).answer;
     const big = await raw(`GET /v1/agents HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`);
     expect(big).toMatch(/^HTTP\/1\.1 431 /);
     expect(big).toContain('Content-Type: application/problem+json');
@@ -190,15 +181,9 @@ describe("Fastify's and Node's own errors are problem+json", () => {
     expect((await h.app.inject({ method: 'POST', url: '/v1/wallets/ns:agent:x/faucet', headers: jsonHeaders(), payload: faucet })).statusCode).toBeLessThan(300);
     const ran = h.wallet.calls.length;
     expect(ran).toBeGreaterThan(before);
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('error', () => undefined);
-    const closed = new Promise((resolve) => socket.on('close', resolve));
     const body = Buffer.alloc(2 * 1024 * 1024, 0x20);
-    socket.write(`POST /v1/coordination/threads HTTP/1.1\r\nHost: x\r\nAuthorization: ${operator().authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
-    socket.end(Buffer.concat([body, Buffer.from(next.repeat(20))]));
-    await closed;
+    const head = `POST /v1/coordination/threads HTTP/1.1\r\nHost: x\r\nAuthorization: ${operator().authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const { answer } = await sendRaw(port, Buffer.concat([Buffer.from(head), body, Buffer.from(next.repeat(20))]), { end: true });
     expect(answer.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 413']);
     expect(h.wallet.calls.length).toBe(ran);
   });
